@@ -1,0 +1,46 @@
+# govern: build, test, demo, install. See README.md.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+LIBDIR   = $(DESTDIR)$(PREFIX)/lib/govern
+ETCDIR   = $(DESTDIR)$(PREFIX)/etc/govern
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+
+.PHONY: all setup build test demo install uninstall bench clean
+
+all: build
+
+# Everything a fresh Debian 12 machine needs for the demo and the tests.
+setup:
+	scripts/setup-debian
+	npm ci --no-audit --no-fund
+	$(MAKE) build
+
+build:
+	npx tsc -p tsconfig.json
+
+test: build
+	npx mocha
+
+# The built-in example, applied twice: the second run reports no changes.
+demo: setup
+	bin/govern run examples/demo
+	bin/govern run examples/demo
+
+install: build
+	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR)
+	cp -R dist package.json package-lock.json $(LIBDIR)/
+	cd $(LIBDIR) && npm ci --omit=dev --no-audit --no-fund --ignore-scripts
+	install -m 0755 bin/govern $(LIBDIR)/cli/govern
+	cp -R runners/. $(LIBDIR)/bin/
+	cp -R facts.d/. $(LIBDIR)/facts.d/
+	cp -Rn templates.d/. $(ETCDIR)/templates.d/
+	ln -sf ../lib/govern/cli/govern $(BINDIR)/govern
+
+uninstall:
+	rm -rf $(LIBDIR) $(BINDIR)/govern
+
+bench: build
+	node dist/bench/run.js
+
+clean:
+	rm -rf dist

@@ -1,0 +1,152 @@
+// Runs one external command without a shell: stdin closed (or fed), output captured up to a limit,
+// and a timeout that kills the command's whole process group, so nothing it spawned outlives it.
+import spawn from 'cross-spawn';
+import type { ChildProcess } from 'node:child_process';
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Kill the process group after this many milliseconds. */
+  timeoutMs?: number;
+  /** Text written to stdin, which is then closed; without it stdin is /dev/null. */
+  input?: string;
+  /** Keep at most this many bytes of each stream; past it the command is killed. Default 64 MiB. */
+  maxOutputBytes?: number;
+  /** Called with each chunk of stderr as it arrives (for live logs). */
+  onStderr?: (chunk: string) => void;
+}
+
+export interface RunResult {
+  /** Exit code, or null when killed by a signal. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** The output passed maxOutputBytes and the command was killed. */
+  overflowed: boolean;
+  /** The command could not be started at all (ENOENT, EACCES...). */
+  spawnError?: Error;
+  durationMs: number;
+}
+
+const live = new Set<ChildProcess>();
+const DRAIN_MS = 200;
+
+/** Kills every process group still running: for govern's own SIGINT/SIGTERM handler. */
+export function killAllChildren(signal: NodeJS.Signals = 'SIGTERM'): void {
+  for (const child of live) killGroup(child, signal);
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export function runCommand(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const started = Date.now();
+  const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: true, // its own process group, so a timeout can kill everything it started
+    });
+    live.add(child);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
+    let timedOut = false;
+    let overflowed = false;
+    let spawnError: Error | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
+      timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(child, 'SIGKILL');
+      }, options.timeoutMs);
+    }
+    const overflow = () => {
+      if (!overflowed) {
+        overflowed = true;
+        killGroup(child, 'SIGKILL');
+      }
+    };
+    child.stdout?.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > limit) return overflow();
+      out.push(chunk);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      errBytes += chunk.length;
+      if (errBytes > limit) return overflow();
+      err.push(chunk);
+      options.onStderr?.(chunk.toString('utf8'));
+    });
+    if (options.input !== undefined && child.stdin) {
+      child.stdin.on('error', () => undefined); // the command may exit without reading its input
+      child.stdin.end(options.input);
+    }
+    child.on('error', (e) => {
+      spawnError = e;
+      finish(null, null);
+    });
+    // A command that leaves a background process holding its stdout would keep the pipes open
+    // forever: once the command itself has exited, wait only briefly for the rest of its output.
+    child.on('exit', (code, signal) => {
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(code, signal);
+      }, DRAIN_MS).unref();
+    });
+    child.on('close', (code, signal) => finish(code, signal));
+    let finished = false;
+    function finish(code: number | null, signal: NodeJS.Signals | null): void {
+      if (finished) return;
+      finished = true;
+      if (timer) clearTimeout(timer);
+      live.delete(child);
+      // Whatever the command left running in its group goes with it.
+      if (timedOut || overflowed) killGroup(child, 'SIGKILL');
+      resolve({
+        code: spawnError ? null : code,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        timedOut,
+        overflowed,
+        spawnError,
+        durationMs: Date.now() - started,
+      });
+    }
+  });
+}
+
+/** "exit 3", "killed by SIGKILL", "timed out after 10s": why a command did not succeed. */
+export function describeFailure(result: RunResult, timeoutMs?: number): string {
+  if (result.spawnError) return `could not be started: ${result.spawnError.message}`;
+  if (result.timedOut) return `timed out after ${timeoutMs !== undefined ? formatMs(timeoutMs) : 'its time limit'} and was killed`;
+  if (result.overflowed) return 'wrote more output than allowed and was killed';
+  if (result.signal) return `killed by ${result.signal}`;
+  return `exit ${result.code}`;
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** The last lines of a command's output, for an error message. */
+export function lastLines(text: string, count = 5): string {
+  return text.trimEnd().split('\n').slice(-count).join('\n');
+}

@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { decodeArgs, encodeArgs, formatResult, parseResult, Params } from '../../src/shared/protocol.js';
+
+describe('runner protocol', () => {
+  it('encodes strings as they are, numbers in decimal, booleans, lists as repeated keys, maps as JSON', () => {
+    expect(encodeArgs({ foo: 'yes, no, maybe so', n: 42, f: 1.5, b: false, returns: [0, 2], m: { a: 'b' }, skip: null })).to.deep.equal([
+      'foo=yes, no, maybe so',
+      'n=42',
+      'f=1.5',
+      'b=false',
+      'returns=0',
+      'returns=2',
+      'm={"a":"b"}',
+    ]);
+  });
+
+  it('decodes the name and key=value arguments, keeping repeated keys in order', () => {
+    const { name, params } = decodeArgs(['/etc/fstab old', 'foo=yes, no, maybe so', 'returns=0', 'returns=2', 'eq=a=b']);
+    expect(name).to.equal('/etc/fstab old');
+    expect(params.get('foo')).to.equal('yes, no, maybe so');
+    expect(params.list('returns')).to.deep.equal(['0', '2']);
+    expect(params.get('eq')).to.equal('a=b');
+    expect(() => params.get('returns')).to.throw(/given 2 times/);
+  });
+
+  it('refuses an argument that is not key=value', () => {
+    expect(() => decodeArgs(['x', 'novalue'])).to.throw(/not key=value/);
+    expect(() => decodeArgs(['x', '=v'])).to.throw(/not key=value/);
+    expect(() => decodeArgs([])).to.throw(/usage/);
+  });
+
+  it('reads booleans strictly', () => {
+    const params = new Params([['a', 'true'], ['b', 'yes']]);
+    expect(params.bool('a', false)).to.equal(true);
+    expect(params.bool('missing', true)).to.equal(true);
+    expect(() => params.bool('b', false)).to.throw(/true or false/);
+  });
+
+  it('separates result lines from log lines, and keeps a message on one line', () => {
+    const parsed = parseResult('working...\nchanged=true\nmessage=installed 1.0\nmore log\n');
+    expect(parsed).to.deep.equal({ changed: true, message: 'installed 1.0', log: ['working...', 'more log'] });
+    expect(parseResult('nothing to say\n').changed).to.equal(false);
+    expect(formatResult({ changed: false, message: 'a\nb' })).to.equal('changed=false\nmessage=a b\n');
+  });
+});

@@ -1,0 +1,33 @@
+// Drives govern and its runners as a user would: the real executables of this checkout.
+import path from 'node:path';
+import { runCommand, type RunResult } from '../../src/shared/process.js';
+import { writeFile } from './tmp.js';
+
+/** The checkout's root (tests run from dist/test/...). */
+export const ROOT = path.resolve(__dirname, '..', '..', '..');
+export const GOVERN = path.join(ROOT, 'bin', 'govern');
+export const RUNNERS_DIR = path.join(ROOT, 'runners');
+
+export interface CliOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+export function govern(args: string[], options: CliOptions = {}): Promise<RunResult> {
+  return runCommand(GOVERN, args, { env: { ...process.env, ...options.env }, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
+}
+
+/** Calls a built-in runner by hand: `runners/NAME resource key=value...`. */
+export function runner(name: string, args: string[], options: CliOptions = {}): Promise<RunResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  for (const key of ['GOVERN_NOOP', 'GOVERN_SIGNAL', 'GOVERN_STATE_DIR'] as const) {
+    if (options.env?.[key] === undefined) delete env[key];
+  }
+  return runCommand(path.join(RUNNERS_DIR, name), args, { env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
+}
+
+/** Drops a POSIX sh runner into a runners directory, the way a user extends govern. */
+export function shRunner(dir: string, name: string, body: string): string {
+  return writeFile(path.join(dir, name), `#!/bin/sh\n${body}\n`, 0o755);
+}

@@ -1,0 +1,27 @@
+// Temporary directories for tests, removed after the test that made them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const made: string[] = [];
+
+export function tempDir(prefix = 'govern-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Writes a file, creating its parent directories; returns its path. */
+export function writeFile(file: string, content: string, mode = 0o644): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  fs.chmodSync(file, mode);
+  return file;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+// Root hook: every test file's temporary directories go when the test ends.
+export const mochaHooks = { afterEach: removeTempDirs };
