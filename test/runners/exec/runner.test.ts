@@ -135,6 +135,13 @@ describe('runners/exec', () => {
       expect(fs.existsSync(path.join(dir, 'relative-file'))).to.equal(true);
     });
 
+    it('posix: runs a relative program path from cwd', async () => {
+      writeFile(path.join(dir, 'script'), `#!/bin/sh\ntouch ${marker}\n`, 0o755);
+      const r = await exec('./script', [`cwd=${dir}`]);
+      expect(r.code).to.equal(0);
+      expect(ran()).to.equal(true);
+    });
+
     it('refuses a relative cwd, and a cwd that does not exist', async () => {
       expect((await exec('true', ['cwd=tmp'])).result.message).to.match(/cwd must be an absolute path/);
       const missing = await exec('true', [`cwd=${dir}/missing`]);
