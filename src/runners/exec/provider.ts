@@ -20,11 +20,11 @@ export interface ExecProvider {
   run(argv: string[], spec: RunSpec): Promise<RunResult>;
 }
 
-const PROVIDERS: Record<ProviderName, ExecProvider> = {
+const BY_NAME: Record<ProviderName, ExecProvider> = {
   posix: posixProvider,
   shell: shellProvider,
 };
 
 export function providerFor(name: ProviderName): ExecProvider {
-  return PROVIDERS[name];
+  return BY_NAME[name];
 }
