@@ -251,7 +251,8 @@ ${install ? '[Install]\nWantedBy=default.target\n' : ''}`;
 
   describe('failures', () => {
     it('names the running dimension when the service does not stay up', async () => {
-      await manager.writeUnit(`${UNIT}.service`, unit().replace('ExecStart=/bin/sleep 100000', 'ExecStart=/bin/false'));
+      // A oneshot's start succeeds once its command has run, and then the unit is inactive.
+      await manager.writeUnit(`${UNIT}.service`, unit('Type=oneshot').replace('ExecStart=/bin/sleep 100000', 'ExecStart=/bin/true'));
       const run = await runService(UNIT, user('ensure=running'), env());
       expect(run.code).to.equal(1);
       expect(run.message).to.equal(`service ${UNIT} did not reach the desired state: running state is stopped, wanted running`);

@@ -10,8 +10,8 @@ import { runCommand } from '../../../../src/shared/process.js';
 export interface ScriptOptions {
   /** Whether the script has a reload action (default true). */
   reload?: boolean;
-  /** Seconds the daemon lives; 0 makes a daemon that dies at once (default 100000). */
-  daemonSeconds?: number;
+  /** A start action that reports success and starts nothing (default false). */
+  startDoesNothing?: boolean;
 }
 
 export class SysvScript {
@@ -29,7 +29,6 @@ export class SysvScript {
 
   install(options: ScriptOptions = {}): void {
     const reload = options.reload ?? true;
-    const seconds = options.daemonSeconds ?? 100000;
     const body = `#!/bin/sh
 ### BEGIN INIT INFO
 # Provides:          ${this.name}
@@ -42,11 +41,11 @@ export class SysvScript {
 PIDFILE=${this.pidfile}
 DAEMON=/bin/sleep
 echo "$1" >> ${this.actionLog}
-do_start() { start-stop-daemon --start --quiet --background --make-pidfile --pidfile $PIDFILE --exec $DAEMON -- ${seconds}; }
+do_start() { start-stop-daemon --start --quiet --background --make-pidfile --pidfile $PIDFILE --exec $DAEMON -- 100000; }
 do_stop() { start-stop-daemon --stop --quiet --oknodo --retry TERM/5/KILL/5 --pidfile $PIDFILE --exec $DAEMON --remove-pidfile; }
 do_status() { start-stop-daemon --status --pidfile $PIDFILE --exec $DAEMON; }
 case "$1" in
-  start) do_start ;;
+  start) ${options.startDoesNothing ? ':' : 'do_start'} ;;
   stop) do_stop ;;
   restart) do_stop && do_start ;;
   status) do_status ;;
