@@ -60,17 +60,19 @@ export function decide(desired: DesiredState, status: ServiceStatus): Decision {
 /**
  * Notification mode: act only on the signal. refresh and restart follow the seed's subscribe
  * special cases (ensure = stopped ignores them; a stopped service is started, not restarted; a
- * running one restarts); reload the same, reloading instead of restarting; start and stop do
- * what they say when the service is not already so.
+ * running one restarts); reload the same, reloading instead of restarting. A service that this
+ * very run already started or restarted has its new configuration: no second restart. start
+ * and stop do what they say when the service is not already so.
  */
-export function decideSignal(signal: ServiceSignal, desired: DesiredState, status: ServiceStatus): Decision {
+export function decideSignal(signal: ServiceSignal, desired: DesiredState, status: ServiceStatus, startedThisRun = false): Decision {
   switch (signal) {
     case 'refresh':
     case 'restart':
     case 'reload': {
       if (desired.ensure === 'stopped') return nothing(`${signal} ignored: ensure is stopped`);
-      const action: ServiceAction = status.running ? (signal === 'reload' ? 'reload' : 'restart') : 'start';
-      return { actions: [action], expect: { running: true }, unchanged: '' };
+      if (!status.running) return { actions: ['start'], expect: { running: true }, unchanged: '' };
+      if (startedThisRun) return nothing(`${signal} not needed: started in this run`);
+      return { actions: [signal === 'reload' ? 'reload' : 'restart'], expect: { running: true }, unchanged: '' };
     }
     case 'start':
       return status.running ? nothing('already running') : { actions: ['start'], expect: { running: true }, unchanged: '' };

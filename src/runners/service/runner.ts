@@ -7,6 +7,7 @@ import { RunnerError, unknownSignal, type Runner, type RunnerRequest } from '../
 import { makeProvider } from './choose-provider.js';
 import { appliedMessage, decide, decideSignal, isServiceSignal, noopMessage, SIGNALS, unmetDimensions, type Expectation } from './decide.js';
 import { parseProperties } from './properties.js';
+import { runMemory } from './run-memory.js';
 import { contextFor, type CommandRunner, type ServiceProvider } from './provider.js';
 
 /** How long a service may take to show the state its command just asked for. */
@@ -28,14 +29,19 @@ async function applyService(request: RunnerRequest, run: CommandRunner): Promise
 
   const provider = makeProvider(properties, contextFor(request.env, request.log, run));
   const before = await provider.status(properties.name);
-  const decision = signal === undefined ? decide(properties, before) : decideSignal(signal, properties, before);
+  const memory = runMemory(request.env.GOVERN_RUN_DIR, `${provider.name}-${properties.scope}-${properties.name}`);
+  const decision =
+    signal === undefined ? decide(properties, before) : decideSignal(signal, properties, before, memory.startedThisRun());
   if (decision.actions.length === 0) return { changed: false, message: decision.unchanged };
 
   if (request.noop) {
     for (const action of decision.actions) request.log(`noop: would ${action} ${properties.name} (${provider.name})`);
     return { changed: true, message: noopMessage(decision.actions) };
   }
-  for (const action of decision.actions) await provider[action](properties.name);
+  for (const action of decision.actions) {
+    await provider[action](properties.name);
+    if (action === 'start' || action === 'restart') memory.rememberStarted();
+  }
   await checkReached(provider, properties.name, decision.expect);
   return { changed: true, message: appliedMessage(decision.actions) };
 }

@@ -73,6 +73,14 @@ describe('service decide', () => {
         expect(decideSignal(signal, { ensure: 'running' }, running).actions).to.deep.equal(['restart']);
       });
     }
+    it('a running service that this run already (re)started is not restarted again', () => {
+      for (const signal of ['refresh', 'restart', 'reload'] as const) {
+        const d = decideSignal(signal, { ensure: 'running' }, running, true);
+        expect(d.actions, signal).to.deep.equal([]);
+        expect(d.unchanged).to.equal(`${signal} not needed: started in this run`);
+        expect(decideSignal(signal, { ensure: 'running' }, stopped, true).actions, signal).to.deep.equal(['start']);
+      }
+    });
     it('never touches the enabled state', () => {
       expect(decideSignal('refresh', { ensure: 'running', enable: true }, running).actions).to.deep.equal(['restart']);
       expect(decideSignal('refresh', { ensure: 'running', enable: true }, running).expect).to.deep.equal({ running: true });
