@@ -23,6 +23,11 @@ export class UserManager {
   private created: string[] = [];
   private units: string[] = [];
   private readonly onExit = () => this.stopNow();
+  /** Interrupted (Ctrl-C, a CI timeout): clean up, then die of the same signal. */
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    this.stopNow();
+    process.kill(process.pid, signal);
+  };
 
   constructor() {
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: RUNTIME_DIR };
@@ -39,6 +44,8 @@ export class UserManager {
 
   async start(): Promise<void> {
     process.once('exit', this.onExit);
+    process.once('SIGINT', this.onSignal);
+    process.once('SIGTERM', this.onSignal);
     this.makeDir(SYSTEMD_BOOTED_DIR, 0o755);
     this.makeDir(RUNTIME_DIR, 0o700);
     fs.chmodSync(RUNTIME_DIR, 0o700);
@@ -95,6 +102,8 @@ export class UserManager {
   /** Synchronous, so it also works from the process's exit handler. */
   private stopNow(): void {
     process.removeListener('exit', this.onExit);
+    process.removeListener('SIGINT', this.onSignal);
+    process.removeListener('SIGTERM', this.onSignal);
     if (this.running) this.process?.kill('SIGKILL');
     for (const unit of this.units.splice(0)) {
       fs.rmSync(unit, { force: true });
