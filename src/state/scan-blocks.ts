@@ -4,7 +4,8 @@
 // interpolations), heredocs and comments. It runs on text hcl2json has already accepted.
 
 export type TopLevelItem =
-  | { kind: 'block'; type: string; labels: string[]; line: number }
+  /** keys: the body's attribute and nested block names, in source order. */
+  | { kind: 'block'; type: string; labels: string[]; line: number; keys: string[] }
   | { kind: 'attribute'; name: string; line: number };
 
 const IDENT_START = /[A-Za-z_]/;
@@ -37,22 +38,53 @@ class Scanner {
         items.push({ kind: 'attribute', name, line });
         continue;
       }
-      const labels: string[] = [];
-      for (;;) {
-        this.skipSpace(false);
-        const ch = this.text[this.pos];
-        if (ch === '"') labels.push(this.quotedString());
-        else if (ch === '{') {
-          this.pos++;
-          this.skipUntilClose('}');
-          break;
-        } else {
-          const label = this.identifier();
-          if (label === undefined) throw new Error(`unexpected ${JSON.stringify(ch)} in a block header at line ${this.lineAt(this.pos)}`);
-          labels.push(label);
-        }
+      const labels = this.labels();
+      items.push({ kind: 'block', type: name, labels, line, keys: this.body() });
+    }
+  }
+
+  /** Block labels up to and including the opening brace. */
+  private labels(): string[] {
+    const labels: string[] = [];
+    for (;;) {
+      this.skipSpace(false);
+      const ch = this.text[this.pos];
+      if (ch === '"') labels.push(this.quotedString());
+      else if (ch === '{') {
+        this.pos++;
+        return labels;
+      } else {
+        const label = this.identifier();
+        if (label === undefined) throw new Error(`unexpected ${JSON.stringify(ch)} in a block header at line ${this.lineAt(this.pos)}`);
+        labels.push(label);
       }
-      items.push({ kind: 'block', type: name, labels, line });
+    }
+  }
+
+  /** A block body (its brace consumed): the names of its items in order, up to the closing brace. */
+  private body(): string[] {
+    const keys: string[] = [];
+    for (;;) {
+      this.skipSpace(true);
+      if (this.pos >= this.text.length) return keys;
+      if (this.text[this.pos] === '}') {
+        this.pos++;
+        return keys;
+      }
+      const name = this.identifier();
+      if (name === undefined) {
+        this.pos++;
+        continue;
+      }
+      if (!keys.includes(name)) keys.push(name);
+      this.skipSpace(false);
+      if (this.text[this.pos] === '=') {
+        this.pos++;
+        this.skipExpression();
+      } else {
+        this.labels();
+        this.body();
+      }
     }
   }
 
@@ -97,11 +129,11 @@ class Scanner {
     return false;
   }
 
-  /** A top-level attribute's expression: up to the end of the line outside brackets. */
+  /** An attribute's expression: up to the end of the line (or a block's closing brace) outside brackets. */
   private skipExpression(): void {
     while (this.pos < this.text.length) {
       const ch = this.text[this.pos];
-      if (ch === '\n') return;
+      if (ch === '\n' || ch === '}') return;
       if (this.skipNested()) continue;
       this.pos++;
     }

@@ -61,7 +61,7 @@ export function toResources(
       problems.push(`${where}: could not read the body of ${item.type} "${name}"`);
       continue;
     }
-    const resource = bodyToResource(item.type, name, body as Record<string, unknown>, where, problems);
+    const resource = bodyToResource(item.type, name, inSourceOrder(body as Record<string, unknown>, item.keys), where, problems);
     if (resource) resources.push({ ...resource, file, stateDir, index: firstIndex + resources.length });
   }
   return { resources, problems };
@@ -104,6 +104,14 @@ function bodyToResource(
     }
   }
   return ok ? { ref, type, name, attrs, links, where } : undefined;
+}
+
+/** hcl2json sorts a body's keys; runners get them in the order they were written. */
+function inSourceOrder(body: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const ordered: Record<string, unknown> = {};
+  for (const key of keys) if (key in body) ordered[key] = body[key];
+  for (const key of Object.keys(body)) if (!(key in ordered)) ordered[key] = body[key];
+  return ordered;
 }
 
 /** A string or a list of non-empty strings. */
