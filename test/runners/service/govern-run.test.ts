@@ -27,7 +27,7 @@ interface Report {
   notifications: { from: string[]; to: string; signal: string; status: string; message: string }[];
 }
 
-describe('service runner in govern run: a config file notifies its service (sysv)', function () {
+for (const mode of ['persistent', 'oneshot']) describe(`service runner in govern run (${mode} runners): a config file notifies its service (sysv)`, function () {
   this.timeout(120_000);
   let script: SysvScript;
   let runners: string;
@@ -73,7 +73,7 @@ service "${NAME}" {
   }
 
   async function run(...flags: string[]): Promise<Report> {
-    const result = await govern(['run', '--json', ...flags, '--runners-dir', runners, '--runners-dir', RUNNERS_DIR, path.join(tree, 'state')]);
+    const result = await govern(['run', '--json', '--runner-mode', mode, ...flags, '--runners-dir', runners, '--runners-dir', RUNNERS_DIR, path.join(tree, 'state')]);
     if (result.code !== 0) throw new Error(`govern run failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
     return JSON.parse(result.stdout) as Report;
   }
