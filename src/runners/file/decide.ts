@@ -2,6 +2,7 @@
 // the seed's decision table and noop messages, and the checks in the seed's order (type, SHA-256
 // of the content, owner, group, mode). It also holds the desired-state check run after applying.
 import { RunnerError } from '../kit.js';
+import { symlinkError } from './errors.js';
 import { formatMode } from './properties.js';
 import type { AttributeNames, ParentState, Attributes, Current, Desired, Replacing } from './state.js';
 
@@ -81,10 +82,6 @@ export function mismatches(desired: Desired, current: Current): string[] {
   if (desired.group && attrs.gid !== desired.group.id) found.push(`group is gid ${attrs.gid}, expected ${desired.group.id}`);
   if (desired.mode !== undefined && attrs.mode !== desired.mode) found.push(`mode is ${formatMode(attrs.mode)}, expected ${formatMode(desired.mode)}`);
   return found;
-}
-
-export function symlinkError(path: string, target: string): RunnerError {
-  return new RunnerError(`${path} is a symbolic link (to ${target}); govern does not follow or replace a symbolic link at a managed path`);
 }
 
 function attributeChanges(desired: Desired, attrs: Attributes, names: AttributeNames | undefined): string[] {

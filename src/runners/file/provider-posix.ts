@@ -7,7 +7,7 @@ import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { RunnerError } from '../kit.js';
-import { symlinkError } from './decide.js';
+import { changedWhileReading, symlinkError } from './errors.js';
 import type { Attributes, Current, FileProvider, ParentState, Replacing, StatusOptions, StoreContent } from './state.js';
 
 const CHUNK = 1024 * 1024;
@@ -35,7 +35,7 @@ async function status(path: string, options: StatusOptions): Promise<Current> {
   if (st.isSymbolicLink()) return { type: 'symlink', target: await fsp.readlink(path) };
   if (st.isDirectory()) {
     const empty = options.checkEmpty ? await isEmptyDirectory(path) : undefined;
-    return { type: 'directory', attrs: attributesOf(st), empty, dev: st.dev, ino: st.ino };
+    return { type: 'directory', attrs: attributesOf(st), empty };
   }
   if (st.isFile()) return fileStatus(path, options);
   return { type: 'other', kind: describeKind(st) };
@@ -67,7 +67,7 @@ async function fileStatus(path: string, options: StatusOptions): Promise<Current
       if (keep) chunks.push(chunk);
     }
     const content = keep && size <= options.keepContentUpTo ? Buffer.concat(chunks) : undefined;
-    return { type: 'file', attrs: attributesOf(st), size, sha256: hash.digest('hex'), dev: st.dev, ino: st.ino, content };
+    return { type: 'file', attrs: attributesOf(st), size, sha256: hash.digest('hex'), content };
   } finally {
     await fh.close();
   }
@@ -98,7 +98,12 @@ async function readSource(file: string): Promise<Buffer> {
 async function store(path: string, content: StoreContent, attrs: Attributes, replacing: Replacing, recursive: boolean): Promise<void> {
   const dir = nodePath.dirname(path);
   const temp = tempPath(path);
-  const fh = await fsp.open(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o600);
+  let fh: FileHandle;
+  try {
+    fh = await fsp.open(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o600);
+  } catch (e) {
+    throw new RunnerError(`cannot write ${path}: creating a temporary file in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+  }
   let renamed = false;
   try {
     try {
@@ -124,7 +129,11 @@ async function store(path: string, content: StoreContent, attrs: Attributes, rep
 async function createDirectory(path: string, attrs: Attributes, replacing: 'nothing' | 'file'): Promise<void> {
   const dir = nodePath.dirname(path);
   const temp = tempPath(path);
-  await fsp.mkdir(temp, 0o700);
+  try {
+    await fsp.mkdir(temp, 0o700);
+  } catch (e) {
+    throw new RunnerError(`cannot create ${path}: creating a temporary directory in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+  }
   let renamed = false;
   try {
     const fh = await fsp.open(temp, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
@@ -312,10 +321,6 @@ function describeKind(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isSymbolicLink()) return 'a symbolic link';
   return 'not a regular file';
-}
-
-function changedWhileReading(path: string): RunnerError {
-  return new RunnerError(`${path} changed type while govern was working on it; nothing was changed, run again`);
 }
 
 function errno(e: unknown): string | undefined {

@@ -48,8 +48,8 @@ export type ParentState = 'directory' | 'missing' | 'not-directory';
 
 export type Current =
   | { type: 'absent'; parent: ParentState }
-  | { type: 'file'; attrs: Attributes; names?: AttributeNames; size: number; sha256: string; dev: number; ino: number; content?: Buffer }
-  | { type: 'directory'; attrs: Attributes; names?: AttributeNames; empty?: boolean; dev: number; ino: number }
+  | { type: 'file'; attrs: Attributes; names?: AttributeNames; size: number; sha256: string; content?: Buffer }
+  | { type: 'directory'; attrs: Attributes; names?: AttributeNames; empty?: boolean }
   | { type: 'symlink'; target: string }
   | { type: 'other'; kind: string };
 

@@ -2,6 +2,8 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runCommand } from '../../../src/shared/process.js';
+import { RUNNERS_DIR } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { fileRunner as file, leftovers, modeOf, ROOT_ATTRS, sha256, snapshot, TestAccount } from './support.js';
 
@@ -230,7 +232,6 @@ describe('file runner (the real executable)', () => {
 
   it('refuses a FIFO at the path without hanging on it', async () => {
     const fifo = path.join(dir, 'fifo');
-    const { runCommand } = await import('../../../src/shared/process.js');
     expect((await runCommand('mkfifo', [fifo])).code).to.equal(0);
     const r = await file(fifo, ['ensure=present', 'contents=x', ...ATTRS_0644]);
     expect(r.code).to.equal(1);
@@ -353,6 +354,29 @@ describe('file runner (the real executable)', () => {
       expect(r.code).to.equal(1);
       expect(r.stderr).to.contain('unexpected signal: restart (this runner understands refresh)');
       expect(fs.readdirSync(dir)).to.deep.equal([]);
+    });
+  });
+
+  describe('as an unprivileged user (nobody)', () => {
+    const asNobody = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      runCommand('runuser', ['-u', 'nobody', '--', path.join(RUNNERS_DIR, 'file'), ...args], { env: { ...process.env, ...env } });
+
+    it('reads a file it does not own (no O_NOATIME for it) and reports it up to date', async () => {
+      fs.chmodSync(dir, 0o755);
+      const target = writeFile(path.join(dir, 'f'), 'x', 0o644);
+      const r = await asNobody([target, 'ensure=present', 'contents=x', ...ATTRS_0644], { GOVERN_NOOP: '1' });
+      expect(r.stdout).to.equal('changed=false\nmessage=file up to date\n');
+    });
+
+    it('a permission error is a clear message, without a stack trace', async () => {
+      fs.chmodSync(dir, 0o755);
+      const target = writeFile(path.join(dir, 'f'), 'x', 0o644);
+      const r = await asNobody([target, 'ensure=present', 'contents=y', ...ATTRS_0644]);
+      expect(r.code).to.equal(1);
+      expect(r.stdout).to.equal(`message=cannot write ${target}: creating a temporary file in ${dir} failed (EACCES)\n`);
+      expect(r.stderr).to.match(new RegExp(`\\nerror: cannot write ${target}: creating a temporary file in ${dir} failed \\(EACCES\\)\\n$`));
+      expect(r.stderr).to.not.match(/^\s+at /m);
+      expect(fs.readFileSync(target, 'utf8')).to.equal('x');
     });
   });
 
