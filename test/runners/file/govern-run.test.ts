@@ -94,24 +94,26 @@ file "${managed}/stale" {
 describe('govern run with the file runner', function () {
   this.timeout(120_000);
 
-  it('applies directories, files and a source next to the state file; the second run reports zero changes', async () => {
-    const t = stateTree();
-    const first = await t.run();
-    expect(first.code, JSON.stringify(first.report, null, 1)).to.equal(0);
-    expect(first.report.summary).to.include({ resources: 7, changed: 6, unchanged: 1, failed: 0, skipped: 0 });
-    expect(fs.readFileSync(path.join(t.managed, 'etc', 'motd'), 'utf8')).to.equal('Welcome, from a source file next to the state file.\n');
-    expect(fs.readFileSync(path.join(t.managed, 'etc', 'app.conf'), 'utf8')).to.equal('port = 8080\n');
-    expect(fs.readFileSync(path.join(t.managed, 'etc', 'secret'), 'utf8')).to.equal('token = abc\n');
-    expect([modeOf(t.managed), modeOf(path.join(t.managed, 'etc')), modeOf(path.join(t.managed, 'etc', 'app.conf')), modeOf(path.join(t.managed, 'etc', 'secret'))]).to.deep.equal([0o755, 0o750, 0o640, 0o600]);
-    const after = snapshot(t.managed);
+  for (const mode of ['persistent', 'oneshot']) {
+    it(`applies directories, files and a source next to the state file; the second run reports zero changes (${mode} runners)`, async () => {
+      const t = stateTree();
+      const first = await t.run(['--runner-mode', mode]);
+      expect(first.code, JSON.stringify(first.report, null, 1)).to.equal(0);
+      expect(first.report.summary).to.include({ resources: 7, changed: 6, unchanged: 1, failed: 0, skipped: 0 });
+      expect(fs.readFileSync(path.join(t.managed, 'etc', 'motd'), 'utf8')).to.equal('Welcome, from a source file next to the state file.\n');
+      expect(fs.readFileSync(path.join(t.managed, 'etc', 'app.conf'), 'utf8')).to.equal('port = 8080\n');
+      expect(fs.readFileSync(path.join(t.managed, 'etc', 'secret'), 'utf8')).to.equal('token = abc\n');
+      expect([modeOf(t.managed), modeOf(path.join(t.managed, 'etc')), modeOf(path.join(t.managed, 'etc', 'app.conf')), modeOf(path.join(t.managed, 'etc', 'secret'))]).to.deep.equal([0o755, 0o750, 0o640, 0o600]);
+      const after = snapshot(t.managed);
 
-    const second = await t.run();
-    expect(second.code).to.equal(0);
-    expect(second.report.summary).to.include({ resources: 7, changed: 0, unchanged: 7, failed: 0 });
-    expect(second.report.resources.map((r) => r.status)).to.deep.equal(Array(7).fill('unchanged'));
-    expect(second.report.notifications).to.deep.equal([]);
-    expect(snapshot(t.managed)).to.deep.equal(after);
-  });
+      const second = await t.run(['--runner-mode', mode]);
+      expect(second.code).to.equal(0);
+      expect(second.report.summary).to.include({ resources: 7, changed: 0, unchanged: 7, failed: 0 });
+      expect(second.report.resources.map((r) => r.status)).to.deep.equal(Array(7).fill('unchanged'));
+      expect(second.report.notifications).to.deep.equal([]);
+      expect(snapshot(t.managed)).to.deep.equal(after);
+    });
+  }
 
   it('a noop run first reports every change and creates nothing', async () => {
     const t = stateTree();
