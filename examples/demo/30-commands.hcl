@@ -1,0 +1,11 @@
+# Runs only when app.conf changed (refresh_only), like a service reload.
+exec "reload demo app" {
+  provider     = "shell"
+  command      = "date '+%F %T reloaded' >> /tmp/govern-demo/data/reloads.log"
+  refresh_only = true
+}
+
+# A one-time setup step, guarded by the file it creates.
+exec "/usr/bin/touch /tmp/govern-demo/data/initialized" {
+  creates = "/tmp/govern-demo/data/initialized"
+}
