@@ -5,6 +5,8 @@ import { describeFailure, lastLines, runCommand } from '../shared/process.js';
 import { displayCommand } from '../shared/shell-display.js';
 import type { Resource } from '../state/resource.js';
 
+export type RunnerMode = 'persistent' | 'oneshot';
+
 export interface RunContext {
   /** GOVERN */
   governPath: string;
@@ -35,15 +37,19 @@ export function callArgv(call: Call): string[] {
   return [call.resource.name, ...encodeArgs(call.resource.attrs)];
 }
 
-/** The variables govern sets for a call (shown with --verbose). */
-export function callEnv(call: Call, ctx: RunContext): Record<string, string> {
-  const env: Record<string, string> = {
-    GOVERN: ctx.governPath,
-    GOVERN_FACTS_PATH: ctx.factsPath.join(':'),
-    GOVERN_STATE_DIR: call.resource.stateDir,
-    GOVERN_RUN_DIR: ctx.runDir,
-  };
-  if (ctx.noop) env.GOVERN_NOOP = '1';
+/** The environment every runner process gets: the caller's, plus the variables of the run. */
+export function runnerProcessEnv(ctx: RunContext): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...ctx.baseEnv, GOVERN: ctx.governPath, GOVERN_FACTS_PATH: ctx.factsPath.join(':'), GOVERN_RUN_DIR: ctx.runDir };
+  delete env.GOVERN_NOOP;
+  delete env.GOVERN_SIGNAL;
+  delete env.GOVERN_STATE_DIR;
+  return env;
+}
+
+/** The variables that belong to one call. */
+export function callEnv(call: Call, noop: boolean): Record<string, string> {
+  const env: Record<string, string> = { GOVERN_STATE_DIR: call.resource.stateDir };
+  if (noop) env.GOVERN_NOOP = '1';
   if (call.signal !== undefined) env.GOVERN_SIGNAL = call.signal;
   return env;
 }
@@ -56,11 +62,9 @@ export function displayCall(call: Call, noop: boolean): string {
   return displayCommand([call.executable, ...callArgv(call)], shown);
 }
 
+/** One call, one process: the one-shot protocol. */
 export async function invokeRunner(call: Call, ctx: RunContext): Promise<CallResult> {
-  const env: NodeJS.ProcessEnv = { ...ctx.baseEnv };
-  delete env.GOVERN_NOOP;
-  delete env.GOVERN_SIGNAL;
-  Object.assign(env, callEnv(call, ctx));
+  const env = { ...runnerProcessEnv(ctx), ...callEnv(call, ctx.noop) };
   const result = await runCommand(call.executable, callArgv(call), { env, timeoutMs: ctx.timeoutMs });
   const parsed = parseResult(result.stdout);
   const stderr = result.stderr.split('\n').filter((l) => l !== '');

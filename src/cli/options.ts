@@ -67,9 +67,9 @@ export function optionValues(args: ParsedArgs, name: string): string[] {
   return args.values.get(name) ?? [];
 }
 
-export function positiveInteger(args: ParsedArgs, name: string, fallback: number): number {
-  const text = optionValue(args, name);
-  if (text === undefined) return fallback;
+/** A positive whole number from the option, else from the fallback text (an environment variable, say). */
+export function positiveInteger(args: ParsedArgs, name: string, fallback: string): number {
+  const text = optionValue(args, name) ?? fallback;
   if (!/^\d+$/.test(text) || Number(text) < 1) throw new UserError(`--${name} must be a positive whole number, not "${text}"`);
   return Number(text);
 }

@@ -7,7 +7,9 @@ import { exitCode } from '../../report/exit-code.js';
 import { logLines, notificationLine, resourceLine, summaryLine } from '../../report/text.js';
 import { out, type Command } from '../command.js';
 import { durationOption, factsOptions, helpOption, runnersOptions, templatesOptions } from '../common-options.js';
-import { positiveInteger } from '../options.js';
+import { optionValue, positiveInteger } from '../options.js';
+import { UserError } from '../../errors.js';
+import type { RunnerMode } from '../../apply/invoke.js';
 import { planFromArgs } from '../planning.js';
 import { remoteFactOptions } from '../remote-options.js';
 
@@ -26,7 +28,8 @@ export const runCommand: Command = {
     { name: 'json', help: 'print the run report as JSON on stdout (see docs/report.md)' },
     { name: 'verbose', short: 'v', help: 'show each runner invocation and its log' },
     { name: 'detailed-exitcodes', help: 'exit 0/2/4/6 as described above' },
-    { name: 'jobs', short: 'j', value: true, placeholder: 'N', help: 'apply up to N independent resources at once (default 1)' },
+    { name: 'jobs', short: 'j', value: true, placeholder: 'N', help: 'apply up to N independent resources at once (default 1, or GOVERN_JOBS)' },
+    { name: 'runner-mode', value: true, placeholder: 'MODE', help: 'persistent (default: runners that support it start once per run) or oneshot (GOVERN_RUNNER_MODE)' },
     { name: 'runner-timeout', value: true, placeholder: 'DURATION', help: 'kill a runner after this long (default 1h)' },
     ...runnersOptions,
     ...factsOptions,
@@ -49,7 +52,8 @@ export const runCommand: Command = {
       noop,
       timeoutMs: durationOption(args, 'runner-timeout', DEFAULT_RUNNER_TIMEOUT_MS),
       baseEnv: process.env,
-      jobs: positiveInteger(args, 'jobs', 1),
+      jobs: positiveInteger(args, 'jobs', process.env.GOVERN_JOBS ?? '1'),
+      runnerMode: runnerMode(optionValue(args, 'runner-mode') ?? process.env.GOVERN_RUNNER_MODE ?? 'persistent'),
       runners,
       onStart: (call) => {
         if (verbose) print(`running   ${displayCall(call, noop)}\n`);
@@ -68,3 +72,8 @@ export const runCommand: Command = {
     return exitCode(report.summary, args.flags.has('detailed-exitcodes'));
   },
 };
+
+function runnerMode(text: string): RunnerMode {
+  if (text === 'persistent' || text === 'oneshot') return text;
+  throw new UserError(`--runner-mode must be persistent or oneshot, not "${text}"`);
+}
