@@ -1,27 +1,45 @@
 // `govern facts [NAME...]`: the local host's facts (or another host's, with --host).
 import type { LocalFacts } from '../../facts/local-facts.js';
 import { formatFactJson, formatFactLines } from '../../facts/format.js';
+import { UserError } from '../../errors.js';
+import type { RemoteFacts } from '../../facts/remote/remote-facts.js';
+import { ValidationError } from '../../shared/validate.js';
 import { out, warn, type Command } from '../command.js';
 import { factsOptions, helpOption, localFacts, searchPaths } from '../common-options.js';
+import { optionValue, type ParsedArgs } from '../options.js';
+import { remoteFacts, sshOptions } from '../remote-options.js';
+
+interface Collected {
+  values: Map<string, string>;
+  failed: boolean;
+}
 
 export const factsCommand: Command = {
   name: 'facts',
-  usage: 'govern facts [--json] [NAME...]',
+  usage: 'govern facts [--json] [--host HOST] [NAME...]',
   summary: 'print facts: name<TAB>value, sorted by name',
   details:
     'Without names, every fact. A fact that fails (non-zero exit, timeout, over 1 MiB) is reported on stderr\n' +
     'and left out, and govern exits 1 after printing the rest. A multi-line value is printed with \\n, \\t, \\r\n' +
-    'and \\\\ escapes so each fact stays on one line; --json prints the values as they are.',
-  options: [{ name: 'json', help: 'print a JSON object of name to value' }, ...factsOptions, helpOption],
+    'and \\\\ escapes so each fact stays on one line; --json prints the values as they are.\n' +
+    'With --host, the facts of another host, over ssh (see docs/hostfact.md); --facts-dir and\n' +
+    '--fact-timeout then belong to that host\'s own govern and are not accepted here.',
+  options: [
+    { name: 'json', help: 'print a JSON object of name to value' },
+    { name: 'host', value: true, placeholder: 'HOST', help: 'print the facts of HOST (an ssh destination) instead' },
+    ...factsOptions,
+    ...sshOptions,
+    helpOption,
+  ],
   async run(args) {
-    const facts = localFacts(args, searchPaths(args));
-    const { values, failed } = await collect(facts, args.positional);
+    const host = optionValue(args, 'host');
+    const { values, failed } = host === undefined ? await collect(localFacts(args, searchPaths(args)), args.positional) : await collectRemote(args, host);
     await out(args.flags.has('json') ? formatFactJson(values) : formatFactLines(values));
     return failed ? 1 : 0;
   },
 };
 
-async function collect(facts: LocalFacts, wanted: string[]): Promise<{ values: Map<string, string>; failed: boolean }> {
+async function collect(facts: LocalFacts, wanted: string[]): Promise<Collected> {
   let failed = false;
   for (const problem of facts.problems()) {
     warn(problem);
@@ -39,4 +57,22 @@ async function collect(facts: LocalFacts, wanted: string[]): Promise<{ values: M
     }
   }
   return { values, failed };
+}
+
+async function collectRemote(args: ParsedArgs, host: string): Promise<Collected> {
+  for (const local of ['facts-dir', 'fact-timeout']) {
+    if (args.values.has(local)) throw new UserError(`--${local} cannot be used with --host: set it in the remote command (--remote-command)`);
+  }
+  const source: RemoteFacts = remoteFacts(args);
+  let answer;
+  try {
+    answer = await source.ask(host, args.positional);
+  } catch (e) {
+    if (e instanceof ValidationError) throw new UserError(e.message); // an invalid host or fact name
+    throw e;
+  }
+  if (!answer.reached) throw new UserError(`could not get facts from ${host}: ${answer.error}`);
+  for (const line of answer.warnings) warn(`${host}: ${line}`);
+  for (const [name, reason] of answer.failed) warn(`${host}: fact ${name}: ${reason}`);
+  return { values: answer.values, failed: answer.failed.size > 0 || answer.warnings.length > 0 };
 }
