@@ -159,6 +159,13 @@ export class RunnerPool {
     }
   }
 
+  /** Starts one process of each runner now, so their start-up overlaps instead of queueing behind the first call. */
+  warm(executables: Iterable<string>): void {
+    for (const executable of executables) {
+      if ((this.processes.get(executable) ?? []).length === 0) this.processes.set(executable, [new PersistentProcess(executable, this.env)]);
+    }
+  }
+
   private async acquire(executable: string): Promise<PersistentProcess> {
     for (;;) {
       const list = (this.processes.get(executable) ?? []).filter((p) => p.alive);

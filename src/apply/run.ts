@@ -25,6 +25,7 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunRe
   try {
     const ctx: RunContext = { ...options, runDir };
     const pool = options.runnerMode === 'persistent' ? new RunnerPool(runnerProcessEnv(ctx), options.jobs, options.timeoutMs) : undefined;
+    pool?.warm([...new Set(options.runners.values())].filter(declaresPersistent));
     const call = (c: Call): Promise<CallResult> =>
       pool && declaresPersistent(c.executable)
         ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) }).then(oneShotMessage)

@@ -5,6 +5,7 @@ import type { FactSources } from '../templates/fact-sources.js';
 import { renderTemplates } from '../templates/render.js';
 import { listStateFiles } from './files.js';
 import { parseHcl } from './hcl.js';
+import { noCache, type ParseCache } from './parse-cache.js';
 import type { Resource } from './resource.js';
 import { scanTopLevel } from './scan-blocks.js';
 import { SourceLines } from './source-lines.js';
@@ -23,7 +24,7 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
 }
 
 /** Every resource of the state tree, in definition order; all problems are reported at once. */
-export async function loadState(target: string, facts: FactSources): Promise<Resource[]> {
+export async function loadState(target: string, facts: FactSources, cache: ParseCache = noCache): Promise<Resource[]> {
   const texts = await renderStateFiles(target, facts);
   const problems: string[] = [];
   const resources: Resource[] = [];
@@ -31,7 +32,7 @@ export async function loadState(target: string, facts: FactSources): Promise<Res
     const lines = new SourceLines(text.file, text.source, text.rendered);
     let parsed: Record<string, unknown>;
     try {
-      parsed = await parseHcl(text.file, text.rendered);
+      parsed = await parseCached(text, cache);
     } catch (e) {
       problems.push(lines.relocate((e as Error).message));
       continue;
@@ -43,6 +44,14 @@ export async function loadState(target: string, facts: FactSources): Promise<Res
   problems.push(...duplicates(resources));
   if (problems.length > 0) throw new UserErrors(problems);
   return resources;
+}
+
+async function parseCached(text: StateFileText, cache: ParseCache): Promise<Record<string, unknown>> {
+  const known = cache.get(text.rendered);
+  if (known) return known;
+  const parsed = await parseHcl(text.file, text.rendered);
+  cache.put(text.rendered, parsed);
+  return parsed;
 }
 
 function duplicates(resources: Resource[]): string[] {

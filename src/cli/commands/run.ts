@@ -10,7 +10,7 @@ import { durationOption, factsOptions, helpOption, runnersOptions, templatesOpti
 import { optionValue, positiveInteger } from '../options.js';
 import { UserError } from '../../errors.js';
 import type { RunnerMode } from '../../apply/invoke.js';
-import { planFromArgs } from '../planning.js';
+import { cacheOptions, planFromArgs } from '../planning.js';
 import { remoteFactOptions } from '../remote-options.js';
 
 export const DEFAULT_RUNNER_TIMEOUT_MS = 3_600_000;
@@ -35,6 +35,7 @@ export const runCommand: Command = {
     ...factsOptions,
     ...templatesOptions,
     ...remoteFactOptions,
+    ...cacheOptions,
     helpOption,
   ],
   async run(args) {

@@ -23,7 +23,23 @@ export async function accountName(db: Database, id: number, env: NodeJS.ProcessE
   return (await lookup(db, String(id), env))?.name;
 }
 
-async function lookup(db: Database, key: string, env: NodeJS.ProcessEnv): Promise<{ name: string; id: number } | undefined> {
+type Entry = { name: string; id: number };
+
+// A persistent runner checks many files owned by the same few accounts: an entry found once is kept
+// for the life of the process (one run). Misses are not kept, so an account created during the run
+// (by an exec, say) is seen by the resources after it.
+const found = new Map<string, Entry>();
+
+async function lookup(db: Database, key: string, env: NodeJS.ProcessEnv): Promise<Entry | undefined> {
+  const cacheKey = `${db}:${key}`;
+  const known = found.get(cacheKey);
+  if (known) return known;
+  const entry = await query(db, key, env);
+  if (entry) found.set(cacheKey, entry);
+  return entry;
+}
+
+async function query(db: Database, key: string, env: NodeJS.ProcessEnv): Promise<Entry | undefined> {
   const result = await runCommand('getent', [db, key], { env, timeoutMs: TIMEOUT_MS });
   if (result.code === 2) return undefined; // getent: "key not found"
   if (result.code !== 0) {

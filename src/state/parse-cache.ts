@@ -1,0 +1,94 @@
+// hcl2json takes a WebAssembly start (about 150 ms) and then about a second per megabyte, and a
+// run that changes nothing parses the same rendered text every time. Parsed files are therefore kept
+// by the SHA-256 of their rendered text (and hcl2json's version). The cache decides what runs as
+// root, so it is used only when its directory and entries belong to the user running govern and no
+// one else can write them.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const FORMAT = 'govern-hcl-cache-1';
+/** Entries not used for this long are removed when new ones are written. */
+const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+
+export interface ParseCache {
+  get(text: string): Record<string, unknown> | undefined;
+  put(text: string, parsed: Record<string, unknown>): void;
+}
+
+export const noCache: ParseCache = { get: () => undefined, put: () => undefined };
+
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.GOVERN_CACHE_DIR) return env.GOVERN_CACHE_DIR;
+  if (process.getuid?.() === 0) return '/var/cache/govern';
+  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'govern');
+}
+
+function hcl2jsonVersion(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('@cdktf/hcl2json/package.json') as { version: string }).version;
+}
+
+/** Safe to trust: owned by us, and not writable by group or others. */
+function ownedAndPrivate(st: fs.Stats): boolean {
+  return st.uid === (process.getuid?.() ?? st.uid) && (st.mode & 0o022) === 0;
+}
+
+export function openParseCache(dir: string): ParseCache {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!ownedAndPrivate(fs.statSync(dir))) return noCache;
+  } catch {
+    return noCache;
+  }
+  const salt = `${FORMAT}\0${hcl2jsonVersion()}\0`;
+  const entry = (text: string) => path.join(dir, `hcl-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
+  let pruned = false;
+  return {
+    get(text) {
+      const file = entry(text);
+      let fd: number | undefined;
+      try {
+        fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+        if (!ownedAndPrivate(fs.fstatSync(fd))) return undefined;
+        const parsed = JSON.parse(fs.readFileSync(fd, 'utf8')) as Record<string, unknown>;
+        const now = new Date();
+        fs.futimesSync(fd, now, now); // recently used: kept by the pruning
+        return parsed;
+      } catch {
+        return undefined;
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
+    },
+    put(text, parsed) {
+      const file = entry(text);
+      const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+      try {
+        fs.writeFileSync(temp, JSON.stringify(parsed), { mode: 0o600, flag: 'wx' });
+        fs.renameSync(temp, file);
+      } catch {
+        fs.rmSync(temp, { force: true });
+        return; // a cache that cannot be written is only slower
+      }
+      if (!pruned) {
+        pruned = true;
+        prune(dir);
+      }
+    },
+  };
+}
+
+function prune(dir: string): void {
+  const cutoff = Date.now() - MAX_AGE_MS;
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.startsWith('hcl-')) continue;
+    const file = path.join(dir, name);
+    try {
+      if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
