@@ -5,30 +5,38 @@
 
 export class SourceLines {
   private readonly identical: boolean;
-  private readonly sourceLines: string[];
-  private readonly renderedLines: string[];
+  private sourceIndex: Map<string, number[]> | undefined;
+  private renderedLines: string[] | undefined;
 
   constructor(
     private readonly file: string,
-    source: string,
-    rendered: string,
+    private readonly source: string,
+    private readonly rendered: string,
   ) {
     this.identical = source === rendered;
-    this.sourceLines = source.split('\n').map((l) => l.trim());
-    this.renderedLines = rendered.split('\n');
   }
 
   /** "file:12" for a line of the rendered text. */
   where(renderedLine: number): string {
     if (this.identical) return `${this.file}:${renderedLine}`;
+    this.renderedLines ??= this.rendered.split('\n');
     const text = (this.renderedLines[renderedLine - 1] ?? '').trim();
-    let best: number | undefined;
-    if (text !== '') {
-      this.sourceLines.forEach((line, i) => {
-        if (line === text && (best === undefined || Math.abs(i + 1 - renderedLine) < Math.abs(best - renderedLine))) best = i + 1;
+    const best = text === '' ? undefined : closest(this.index().get(text) ?? [], renderedLine);
+    return best !== undefined ? `${this.file}:${best}` : `${this.file} (line ${renderedLine} of the rendered text)`;
+  }
+
+  /** Source line numbers by their trimmed text, in order. */
+  private index(): Map<string, number[]> {
+    if (!this.sourceIndex) {
+      this.sourceIndex = new Map();
+      this.source.split('\n').forEach((line, i) => {
+        const key = line.trim();
+        const list = this.sourceIndex!.get(key);
+        if (list) list.push(i + 1);
+        else this.sourceIndex!.set(key, [i + 1]);
       });
     }
-    return best !== undefined ? `${this.file}:${best}` : `${this.file} (line ${renderedLine} of the rendered text)`;
+    return this.sourceIndex;
   }
 
   /** Rewrites the `file:LINE:COL:` prefixes of parse errors (which count rendered lines). */
@@ -44,4 +52,14 @@ export class SourceLines {
       })
       .join('\n');
   }
+}
+
+/** The number in an ascending list closest to target (the first of two equally close). */
+function closest(sorted: number[], target: number): number | undefined {
+  let best: number | undefined;
+  for (const n of sorted) {
+    if (best === undefined || Math.abs(n - target) < Math.abs(best - target)) best = n;
+    if (n > target) break;
+  }
+  return best;
 }
