@@ -93,8 +93,11 @@ function inSyncMessage(status: PackageStatus): string {
   return status.installed ? `already installed ${status.fullVersion}` : 'already absent';
 }
 
+/** Compares two full versions of one package format. */
+export type CompareVersions = (a: string, b: string) => -1 | 0 | 1;
+
 /** What a real run did, from the status before and after: "upgraded from 1.0-1 to 1.1-1". */
-export function describeChange(before: PackageStatus, after: PackageStatus, compare: CompareToWanted): string {
+export function describeChange(before: PackageStatus, after: PackageStatus, compare: CompareVersions): string {
   if (!before.installed && after.installed) return `installed ${after.fullVersion}`;
   if (before.installed && !after.installed) return `uninstalled ${before.fullVersion}`;
   if (before.installed && after.installed) {

@@ -59,6 +59,7 @@ export function aptProvider(context: ToolContext): PackageProvider {
 
   return {
     name: 'apt',
+    scheme: 'debian',
     tools: ['dpkg-query', 'apt-get', 'apt-cache', 'flock'],
     checkVersion(version: string): void {
       try {

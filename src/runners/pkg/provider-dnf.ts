@@ -32,6 +32,7 @@ export function dnfProvider(context: ToolContext): PackageProvider {
 
   return {
     name: 'dnf',
+    scheme: 'rpm',
     tools: ['rpm', 'dnf', 'flock'],
     checkVersion(version: string): void {
       try {

@@ -30,10 +30,10 @@ const FAMILY_PROVIDERS: Record<string, ProviderName> = {
 const DETECTION_ORDER: ProviderName[] = ['apt', 'dnf'];
 
 export async function chooseProvider(requested: ProviderName | undefined, context: ToolContext): Promise<PackageProvider> {
-  if (requested) return usable(FACTORIES[requested](context), context, 'provider = "' + requested + '"');
+  if (requested) return usable(FACTORIES[requested](context), context, `provider = "${requested}"`);
 
   const family = await osFamily(context);
-  const fromFamily = family !== undefined ? FAMILY_PROVIDERS[family] : undefined;
+  const fromFamily = family !== undefined && Object.hasOwn(FAMILY_PROVIDERS, family) ? FAMILY_PROVIDERS[family] : undefined;
   if (fromFamily) return usable(FACTORIES[fromFamily](context), context, `os/family is ${family}`);
   if (family !== undefined) context.log(`os/family is ${family}, which names no package manager govern knows; looking for one`);
 
@@ -41,17 +41,21 @@ export async function chooseProvider(requested: ProviderName | undefined, contex
     const provider = FACTORIES[name](context);
     if (missingTools(provider, context).length === 0) return provider;
   }
-  throw new RunnerError(
-    'no supported package manager found: apt needs ' + FACTORIES.apt(context).tools.join(', ') + ' and dnf needs ' + FACTORIES.dnf(context).tools.join(', ') + ' on PATH',
-  );
+  const needs = DETECTION_ORDER.map((name) => `${name} needs ${listWords(FACTORIES[name](context).tools)}`).join('; ');
+  throw new RunnerError(`no supported package manager found on PATH (${needs})`);
 }
 
 function usable(provider: PackageProvider, context: ToolContext, why: string): PackageProvider {
   const missing = missingTools(provider, context);
   if (missing.length > 0) {
-    throw new RunnerError(`the ${provider.name} provider (${why}) needs ${missing.join(', ')}, not found on PATH (${context.env.PATH ?? ''})`);
+    const verb = missing.length === 1 ? 'is' : 'are';
+    throw new RunnerError(`the ${provider.name} provider (${why}) needs ${listWords(missing)}, which ${verb} not on PATH (${context.env.PATH ?? ''})`);
   }
   return provider;
+}
+
+function listWords(words: readonly string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
 
 function missingTools(provider: PackageProvider, context: ToolContext): string[] {

@@ -1,5 +1,6 @@
 // The pkg runner: properties -> provider -> status -> decide -> act -> check the desired state.
 import type { RunnerResult } from '../../shared/protocol.js';
+import { compareVersions } from '../../shared/version/index.js';
 import { RunnerError, unknownSignal, type Runner, type RunnerRequest } from '../kit.js';
 import { decide, describeChange, isDesiredState, sameStatus, type Action, type PackageStatus } from './decide.js';
 import { describeEnsure, parseProperties, type PackageProperties } from './properties.js';
@@ -46,10 +47,10 @@ export async function applyPackage(
   }
   if (sameStatus(before, after)) {
     // Only an upgrade to latest can run and change nothing: the package manager had nothing newer.
-    const message = after.installed ? `already at the latest version ${after.fullVersion}` : describeChange(before, after, provider.compareToWanted);
+    const message = after.installed ? `already at the latest version ${after.fullVersion}` : describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b));
     return { changed: false, message };
   }
-  return { changed: true, message: describeChange(before, after, provider.compareToWanted) };
+  return { changed: true, message: describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b)) };
 }
 
 async function act(provider: PackageProvider, name: string, action: Action): Promise<void> {

@@ -24,7 +24,7 @@ export interface ToolContext {
 }
 
 export interface ToolRun {
-  /** A query whose output is parsed: run in the C locale, its output not logged. */
+  /** A query whose output is parsed: run in the C locale, its output not logged (the command line is). */
   query?: boolean;
 }
 
@@ -47,7 +47,7 @@ export class PackageTools {
   async run(argv: string[], options: ToolRun = {}): Promise<RunResult> {
     const env: NodeJS.ProcessEnv = { ...this.context.env, ...this.providerEnv };
     if (options.query) env.LC_ALL = 'C';
-    if (!options.query) this.context.log(`$ ${displayCommand(argv)}`);
+    this.context.log(`$ ${displayCommand(argv)}`);
     const result = await runCommand('flock', ['-w', String(LOCK_WAIT_SECONDS), '-E', String(LOCK_TIMEOUT_EXIT), LOCK_FILE, ...argv], { env });
     if (result.spawnError) throw new RunnerError(`cannot run flock (util-linux), which holds the package lock: ${result.spawnError.message}`);
     if (result.code === LOCK_TIMEOUT_EXIT) {

@@ -100,5 +100,7 @@ describe('pkg decision', () => {
     expect(describeChange(at('1:0.5-1'), at('1.0-1'), debian)).to.equal('downgraded from 1:0.5-1 to 1.0-1');
     expect(describeChange(at('1.0-1'), absent, debian)).to.equal('uninstalled 1.0-1');
     expect(describeChange(at('1.0-1'), at('1.0-1'), debian)).to.equal('already installed 1.0-1');
+    // An epoch outranks the version: 1:0.5-1 is newer than 1.1-1.
+    expect(describeChange(at('1.1-1'), at('1:0.5-1'), (a, b) => compareVersions('rpm', a, b))).to.equal('upgraded from 1.1-1 to 1:0.5-1');
   });
 });

@@ -12,6 +12,7 @@ import { applyPackage } from '../../../src/runners/pkg/runner.js';
 /** A package database in memory: installs do what they say unless told to misbehave. */
 class MemoryProvider implements PackageProvider {
   readonly name = 'apt' as const;
+  readonly scheme = 'debian' as const;
   readonly tools = [];
   calls: string[] = [];
   installed: string | undefined;
