@@ -1,6 +1,8 @@
 // What every built-in runner shares: reading the request (argv and environment), printing the
 // result lines, and turning errors into a message and a non-zero exit. A runner itself is a
 // function from a request to a result; it never touches process.argv, process.env or stdout.
+import readline from 'node:readline';
+import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { decodeArgs, formatResult, oneLine, Params, ProtocolError, type RunnerResult } from '../shared/protocol.js';
 import { ValidationError } from '../shared/validate.js';
 
@@ -42,8 +44,16 @@ export function requestFromProcess(argv: string[], env: NodeJS.ProcessEnv, log: 
   };
 }
 
-/** The entry point of a runner executable (one-shot protocol). */
+/**
+ * The entry point of a runner executable: one resource from argv (one-shot protocol), or, when
+ * govern starts it with GOVERN_PERSISTENT=1, one resource per JSON line on stdin.
+ */
 export function runnerMain(runner: Runner): void {
+  if (process.env[PERSISTENT_ENV] === '1') serveRequests(runner);
+  else runOnce(runner);
+}
+
+function runOnce(runner: Runner): void {
   const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n');
   let request: RunnerRequest;
   try {
@@ -59,6 +69,36 @@ export function runnerMain(runner: Runner): void {
     },
     (e) => fail(e),
   );
+}
+
+function serveRequests(runner: Runner): void {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  delete base[PERSISTENT_ENV];
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  // One request at a time, in order: the next line waits for the previous answer.
+  let queue = Promise.resolve();
+  lines.on('line', (line) => {
+    queue = queue.then(() => answer(runner, base, line)).then((response) => {
+      process.stdout.write(JSON.stringify(response) + '\n');
+    });
+  });
+}
+
+async function answer(runner: Runner, base: NodeJS.ProcessEnv, line: string): Promise<PersistentResponse> {
+  const log: string[] = [];
+  const logLine = (text: string) => log.push(...text.replace(/\n$/, '').split('\n'));
+  try {
+    const request = JSON.parse(line) as PersistentRequest;
+    const env = { ...base };
+    for (const key of ['GOVERN_NOOP', 'GOVERN_SIGNAL', 'GOVERN_STATE_DIR']) delete env[key];
+    Object.assign(env, request.env);
+    const result = await runner(requestFromProcess(request.argv, env, logLine));
+    return { ok: true, changed: result.changed, message: result.message !== undefined ? oneLine(result.message) : undefined, log };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    logLine(`error: ${isUserError(e) ? message : (e as Error)?.stack ?? message}`);
+    return { ok: false, changed: false, message: oneLine(message), log };
+  }
 }
 
 function fail(e: unknown): void {

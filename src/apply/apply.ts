@@ -1,0 +1,69 @@
+// Applies the resources in graph order, up to `jobs` at a time. A resource starts when everything
+// ordered before it has finished; one whose predecessor failed or was skipped is skipped, and so
+// are its own dependents, while independent resources still apply.
+import type { Plan } from '../graph/plan.js';
+import { MinHeap } from '../graph/plan.js';
+import type { ResourceReport } from '../report/types.js';
+import type { Call, CallResult } from './invoke.js';
+
+export interface ApplyOptions {
+  jobs: number;
+  runners: Map<string, string>;
+  call(call: Call): Promise<CallResult>;
+  onStart?(call: Call): void;
+  onDone?(report: ResourceReport): void;
+}
+
+export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<string, ResourceReport>> {
+  const { graph, byRef } = plan;
+  const reports = new Map<string, ResourceReport>();
+  const position = new Map(plan.order.map((ref, i) => [ref, i]));
+  const waiting = new Map(plan.order.map((ref) => [ref, new Set(graph.predecessors(ref) ?? []).size]));
+  const blockedBy = new Map<string, string>();
+  const ready = new MinHeap<string>((a, b) => position.get(a)! - position.get(b)!);
+  for (const ref of plan.order) if (waiting.get(ref) === 0) ready.push(ref);
+
+  let running = 0;
+  return new Promise((resolve, reject) => {
+    const finish = (report: ResourceReport) => {
+      reports.set(report.ref, report);
+      options.onDone?.(report);
+      for (const next of new Set(graph.successors(report.ref) ?? [])) {
+        if (report.status === 'failed' || report.status === 'skipped') {
+          if (!blockedBy.has(next)) blockedBy.set(next, report.status === 'failed' ? report.ref : blockedBy.get(report.ref) ?? report.ref);
+        }
+        const left = waiting.get(next)! - 1;
+        waiting.set(next, left);
+        if (left === 0) ready.push(next);
+      }
+    };
+    const pump = () => {
+      while (ready.size > 0 && running < options.jobs) {
+        const ref = ready.pop()!;
+        const resource = byRef.get(ref)!;
+        const cause = blockedBy.get(ref);
+        if (cause !== undefined) {
+          finish({ ref, status: 'skipped', message: `skipped: depends on ${cause}, which failed`, duration_ms: 0, log: [], where: resource.where });
+          continue;
+        }
+        const call: Call = { resource, executable: options.runners.get(resource.type)! };
+        running++;
+        options.onStart?.(call);
+        options.call(call).then((result) => {
+          running--;
+          finish({
+            ref,
+            status: !result.ok ? 'failed' : result.changed ? 'changed' : 'unchanged',
+            message: result.message,
+            duration_ms: result.durationMs,
+            log: result.log,
+            where: resource.where,
+          });
+          pump();
+        }, reject);
+      }
+      if (ready.size === 0 && running === 0) resolve(reports);
+    };
+    pump();
+  });
+}

@@ -1,0 +1,78 @@
+// Invokes a runner for one resource, exactly per the runner protocol (DESIGN.md): argv without a
+// shell, the GOVERN_* environment, result lines from stdout, everything else kept as log.
+import { encodeArgs, parseResult } from '../shared/protocol.js';
+import { describeFailure, lastLines, runCommand } from '../shared/process.js';
+import { displayCommand } from '../shared/shell-display.js';
+import type { Resource } from '../state/resource.js';
+
+export type RunnerMode = 'persistent' | 'oneshot';
+
+export interface RunContext {
+  /** GOVERN */
+  governPath: string;
+  factsPath: string[];
+  noop: boolean;
+  timeoutMs: number;
+  /** GOVERN_RUN_DIR: private to this run, removed when it ends. */
+  runDir: string;
+  baseEnv: NodeJS.ProcessEnv;
+}
+
+export interface Call {
+  resource: Resource;
+  executable: string;
+  /** Notification mode. */
+  signal?: string;
+}
+
+export interface CallResult {
+  ok: boolean;
+  changed: boolean;
+  message: string;
+  log: string[];
+  durationMs: number;
+}
+
+export function callArgv(call: Call): string[] {
+  return [call.resource.name, ...encodeArgs(call.resource.attrs)];
+}
+
+/** The environment every runner process gets: the caller's, plus the variables of the run. */
+export function runnerProcessEnv(ctx: RunContext): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...ctx.baseEnv, GOVERN: ctx.governPath, GOVERN_FACTS_PATH: ctx.factsPath.join(':'), GOVERN_RUN_DIR: ctx.runDir };
+  delete env.GOVERN_NOOP;
+  delete env.GOVERN_SIGNAL;
+  delete env.GOVERN_STATE_DIR;
+  return env;
+}
+
+/** The variables that belong to one call. */
+export function callEnv(call: Call, noop: boolean): Record<string, string> {
+  const env: Record<string, string> = { GOVERN_STATE_DIR: call.resource.stateDir };
+  if (noop) env.GOVERN_NOOP = '1';
+  if (call.signal !== undefined) env.GOVERN_SIGNAL = call.signal;
+  return env;
+}
+
+/** The invocation as a user could paste it (the GOVERN_* variables that change behaviour included). */
+export function displayCall(call: Call, noop: boolean): string {
+  const shown: Record<string, string> = {};
+  if (noop) shown.GOVERN_NOOP = '1';
+  if (call.signal !== undefined) shown.GOVERN_SIGNAL = call.signal;
+  return displayCommand([call.executable, ...callArgv(call)], shown);
+}
+
+/** One call, one process: the one-shot protocol. */
+export async function invokeRunner(call: Call, ctx: RunContext): Promise<CallResult> {
+  const env = { ...runnerProcessEnv(ctx), ...callEnv(call, ctx.noop) };
+  const result = await runCommand(call.executable, callArgv(call), { env, timeoutMs: ctx.timeoutMs });
+  const parsed = parseResult(result.stdout);
+  const stderr = result.stderr.split('\n').filter((l) => l !== '');
+  const log = [...parsed.log, ...stderr];
+  if (result.code === 0) {
+    return { ok: true, changed: parsed.changed, message: parsed.message ?? '', log, durationMs: result.durationMs };
+  }
+  const why = describeFailure(result, ctx.timeoutMs);
+  const detail = parsed.message ?? lastLines(stderr.join('\n'), 1);
+  return { ok: false, changed: false, message: detail ? `${detail} (${why})` : `runner failed (${why})`, log, durationMs: result.durationMs };
+}

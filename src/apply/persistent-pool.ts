@@ -1,0 +1,182 @@
+// Runners that declare the persistent protocol are started once per run (up to `jobs` processes per
+// runner) and fed resources one at a time, which saves a process start per resource. A process that
+// crashes or times out fails the resource it was handling and is replaced for the next one.
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import readline from 'node:readline';
+import spawn from 'cross-spawn';
+import { MARKER_BYTES, PERSISTENT_ENV, PERSISTENT_MARKER, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
+import type { CallResult } from './invoke.js';
+
+const declared = new Map<string, boolean>();
+
+/** Whether a runner executable declares the persistent protocol (read once per executable). */
+export function declaresPersistent(executable: string): boolean {
+  let answer = declared.get(executable);
+  if (answer === undefined) {
+    answer = false;
+    try {
+      const fd = fs.openSync(executable, 'r');
+      try {
+        const head = Buffer.alloc(MARKER_BYTES);
+        const n = fs.readSync(fd, head, 0, MARKER_BYTES, 0);
+        answer = PERSISTENT_MARKER.test(head.subarray(0, n).toString('latin1'));
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      // unreadable: the one-shot protocol will report the problem
+    }
+    declared.set(executable, answer);
+  }
+  return answer;
+}
+
+interface Pending {
+  resolve(result: CallResult): void;
+  started: number;
+  timer?: NodeJS.Timeout;
+}
+
+class PersistentProcess {
+  private readonly child: ChildProcess;
+  private pending: Pending | undefined;
+  private stderr: string[] = [];
+  private exited = false;
+  private killed = false;
+  busy = false;
+
+  constructor(executable: string, env: NodeJS.ProcessEnv) {
+    this.child = spawn(executable, [], { env: { ...env, [PERSISTENT_ENV]: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child.stdin!.on('error', () => undefined);
+    readline.createInterface({ input: this.child.stdout!, crlfDelay: Infinity }).on('line', (line) => this.onAnswer(line));
+    readline.createInterface({ input: this.child.stderr!, crlfDelay: Infinity }).on('line', (line) => this.stderr.push(line));
+    this.child.on('error', (e) => this.onExit(`could not be started: ${e.message}`));
+    this.child.on('exit', (code, signal) => this.onExit(signal ? `killed by ${signal}` : `exit ${code}`));
+  }
+
+  get alive(): boolean {
+    return !this.exited && !this.killed;
+  }
+
+  request(request: PersistentRequest, timeoutMs: number): Promise<CallResult> {
+    this.busy = true;
+    this.stderr = [];
+    return new Promise((resolve) => {
+      const pending: Pending = { resolve, started: Date.now() };
+      if (timeoutMs > 0) {
+        pending.timer = setTimeout(() => {
+          this.kill();
+          this.settle({ ok: false, changed: false, message: `runner timed out after ${timeoutMs / 1000}s and was killed`, log: [] });
+        }, timeoutMs);
+      }
+      this.pending = pending;
+      this.child.stdin!.write(JSON.stringify(request) + '\n');
+    });
+  }
+
+  private onAnswer(line: string): void {
+    let response: PersistentResponse;
+    try {
+      response = JSON.parse(line) as PersistentResponse;
+    } catch {
+      this.stderr.push(line); // not an answer: keep it as log
+      return;
+    }
+    this.settle(response);
+  }
+
+  private onExit(why: string): void {
+    this.exited = true;
+    if (this.pending) {
+      const detail = this.stderr[this.stderr.length - 1];
+      this.settle({ ok: false, changed: false, message: `${detail ? `${detail} ` : ''}(runner ${why})`, log: [] });
+    }
+  }
+
+  private settle(response: PersistentResponse): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    if (pending.timer) clearTimeout(pending.timer);
+    this.busy = false;
+    pending.resolve({
+      ok: response.ok,
+      changed: response.ok && response.changed,
+      message: response.message ?? '',
+      log: [...response.log, ...this.stderr],
+      durationMs: Date.now() - pending.started,
+    });
+  }
+
+  kill(): void {
+    this.killed = true; // never handed another request, even before its exit is seen
+    if (this.child.pid === undefined || this.exited) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+
+  /** Ends the process: EOF on its stdin, and a kill if it does not leave. */
+  close(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.kill(), 5000);
+      this.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.child.stdin!.end();
+    });
+  }
+}
+
+export class RunnerPool {
+  private readonly processes = new Map<string, PersistentProcess[]>();
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly perRunner: number,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async call(executable: string, request: PersistentRequest): Promise<CallResult> {
+    const process = await this.acquire(executable);
+    try {
+      return await process.request(request, this.timeoutMs);
+    } finally {
+      this.release(executable);
+    }
+  }
+
+  private async acquire(executable: string): Promise<PersistentProcess> {
+    for (;;) {
+      const list = (this.processes.get(executable) ?? []).filter((p) => p.alive);
+      this.processes.set(executable, list);
+      const idle = list.find((p) => !p.busy);
+      if (idle) {
+        idle.busy = true;
+        return idle;
+      }
+      if (list.length < this.perRunner) {
+        const started = new PersistentProcess(executable, this.env);
+        started.busy = true;
+        list.push(started);
+        return started;
+      }
+      await new Promise<void>((resolve) => this.waiting.set(executable, [...(this.waiting.get(executable) ?? []), resolve]));
+    }
+  }
+
+  private release(executable: string): void {
+    const next = this.waiting.get(executable)?.shift();
+    next?.();
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.processes.values()].flat().map((p) => p.close()));
+  }
+}

@@ -1,0 +1,184 @@
+// The resource graph: nodes are RREFs, edges come from before/after/notify/subscribe (DESIGN.md,
+// "Ordering and notification"). Unknown references and cycles are errors found here, before
+// anything is applied.
+import { alg, Graph } from '@dagrejs/graphlib';
+import { UserErrors } from '../errors.js';
+import type { Resource } from '../state/resource.js';
+
+export type EdgeKind = 'before' | 'after' | 'notify' | 'subscribe';
+
+export interface Notification {
+  from: string;
+  to: string;
+  signal: string;
+}
+
+export interface Plan {
+  resources: Resource[];
+  byRef: Map<string, Resource>;
+  /** Edges point from the resource applied first to the one applied after it. */
+  graph: Graph;
+  /** Apply order: a topological order that keeps definition order wherever the edges allow. */
+  order: string[];
+  /** What each notifier sends if it changes. */
+  notifications: Notification[];
+}
+
+const SIGNAL = /^[A-Za-z0-9_.-]+$/;
+
+export function buildPlan(resources: Resource[]): Plan {
+  const byRef = new Map(resources.map((r) => [r.ref, r]));
+  const graph = new Graph({ directed: true, multigraph: true });
+  for (const r of resources) graph.setNode(r.ref, r);
+  const problems: string[] = [];
+  const notifications: Notification[] = [];
+
+  const resolve = (text: string): string | undefined => {
+    if (byRef.has(text)) return text;
+    const hash = text.indexOf('#'); // the seeds' type#name form
+    if (hash > 0) {
+      const ref = `${text.slice(0, hash)}:${text.slice(hash + 1)}`;
+      if (byRef.has(ref)) return ref;
+    }
+    return undefined;
+  };
+  const edge = (from: string, to: string, kind: EdgeKind, label: string) => graph.setEdge(from, to, label, `${kind}:${label}`);
+
+  for (const r of resources) {
+    const unknown = (key: string, text: string) => problems.push(`${r.where}: ${r.ref}: ${key} names "${text}", which is not a resource in this state tree`);
+    for (const text of r.links.before) {
+      const to = resolve(text);
+      if (to) edge(r.ref, to, 'before', 'before');
+      else unknown('before', text);
+    }
+    for (const text of r.links.after) {
+      const from = resolve(text);
+      if (from) edge(from, r.ref, 'after', 'after');
+      else unknown('after', text);
+    }
+    for (const text of r.links.subscribe) {
+      const from = resolve(text);
+      if (from) {
+        edge(from, r.ref, 'subscribe', 'subscribe');
+        notifications.push({ from, to: r.ref, signal: 'refresh' });
+      } else unknown('subscribe', text);
+    }
+    for (const text of r.links.notify) {
+      const target = resolveNotify(text, resolve);
+      if (typeof target === 'string') {
+        problems.push(`${r.where}: ${r.ref}: notify "${text}": ${target}`);
+        continue;
+      }
+      edge(r.ref, target.to, 'notify', `notify ${target.signal}`);
+      notifications.push({ from: r.ref, to: target.to, signal: target.signal });
+    }
+  }
+  if (problems.length > 0) throw new UserErrors(problems);
+
+  const cycles = alg.findCycles(graph);
+  if (cycles.length > 0) {
+    throw new UserErrors(cycles.map((members) => `dependency cycle: ${describeCycle(graph, members, byRef).join(' -> ')}`));
+  }
+  return { resources, byRef, graph, order: stableOrder(graph, resources), notifications };
+}
+
+/** `runner:name:signal`, or an RREF alone for `refresh`; returns a problem as a string. */
+function resolveNotify(text: string, resolve: (t: string) => string | undefined): { to: string; signal: string } | string {
+  const whole = resolve(text);
+  if (whole) return { to: whole, signal: 'refresh' };
+  const colon = text.lastIndexOf(':');
+  if (colon <= 0) return 'not a resource; write runner:name or runner:name:signal';
+  const to = resolve(text.slice(0, colon));
+  const signal = text.slice(colon + 1);
+  if (!to) return `"${text.slice(0, colon)}" is not a resource in this state tree`;
+  if (!SIGNAL.test(signal)) return `"${signal}" is not a valid signal name (letters, digits, _ . -)`;
+  return { to, signal };
+}
+
+/** A concrete loop through a strongly connected component, starting at its earliest resource. */
+function describeCycle(graph: Graph, members: string[], byRef: Map<string, Resource>): string[] {
+  const inCycle = new Set(members);
+  const start = [...members].sort((a, b) => byRef.get(a)!.index - byRef.get(b)!.index)[0];
+  const path: string[] = [start];
+  const visited = new Set<string>();
+  const dfs = (node: string): boolean => {
+    const next = (graph.successors(node) ?? []).filter((n) => inCycle.has(n)).sort((a, b) => byRef.get(a)!.index - byRef.get(b)!.index);
+    for (const n of next) {
+      if (n === start) {
+        path.push(start);
+        return true;
+      }
+      if (visited.has(n)) continue;
+      visited.add(n);
+      path.push(n);
+      if (dfs(n)) return true;
+      path.pop();
+    }
+    return false;
+  };
+  dfs(start);
+  return path;
+}
+
+/** Kahn's algorithm, always taking the earliest-defined resource that is ready. */
+function stableOrder(graph: Graph, resources: Resource[]): string[] {
+  const indexOf = new Map(resources.map((r) => [r.ref, r.index]));
+  const waiting = new Map(resources.map((r) => [r.ref, new Set(graph.predecessors(r.ref) ?? []).size]));
+  const ready = new MinHeap<string>((a, b) => indexOf.get(a)! - indexOf.get(b)!);
+  for (const [ref, count] of waiting) if (count === 0) ready.push(ref);
+  const order: string[] = [];
+  while (ready.size > 0) {
+    const ref = ready.pop()!;
+    order.push(ref);
+    for (const next of new Set(graph.successors(ref) ?? [])) {
+      const left = waiting.get(next)! - 1;
+      waiting.set(next, left);
+      if (left === 0) ready.push(next);
+    }
+  }
+  return order;
+}
+
+export class MinHeap<T> {
+  private readonly items: T[] = [];
+
+  constructor(private readonly less: (a: T, b: T) => number) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(item: T): void {
+    const a = this.items;
+    a.push(item);
+    let i = a.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.less(a[i], a[parent]) >= 0) break;
+      [a[i], a[parent]] = [a[parent], a[i]];
+      i = parent;
+    }
+  }
+
+  pop(): T | undefined {
+    const a = this.items;
+    if (a.length === 0) return undefined;
+    const top = a[0];
+    const last = a.pop()!;
+    if (a.length > 0) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let smallest = i;
+        if (l < a.length && this.less(a[l], a[smallest]) < 0) smallest = l;
+        if (r < a.length && this.less(a[r], a[smallest]) < 0) smallest = r;
+        if (smallest === i) break;
+        [a[i], a[smallest]] = [a[smallest], a[i]];
+        i = smallest;
+      }
+    }
+    return top;
+  }
+}

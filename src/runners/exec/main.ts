@@ -1,0 +1,4 @@
+import { runnerMain } from '../kit.js';
+import { runExec } from './runner.js';
+
+runnerMain(runExec);

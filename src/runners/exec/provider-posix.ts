@@ -1,0 +1,123 @@
+// The posix provider (the default): the command is split into argv the way a shell would quote it,
+// and the program runs directly, with no shell. Anything only a shell could do (pipes, lists,
+// redirections, variables, command substitution, globs, ~) is refused rather than passed on as a
+// literal argument the user did not mean.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse, type ParseEntry } from 'shell-quote';
+import { runCommand } from '../../shared/process.js';
+import { describeChar, ValidationError } from '../../shared/validate.js';
+import { RunnerError } from '../kit.js';
+import type { ExecProvider } from './provider.js';
+
+/** Where programs are looked up when the environment has no PATH. */
+export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+const SHELL_ONLY_WORDS = new Set([
+  '.', ':', '!', '{', '}', 'alias', 'case', 'cd', 'eval', 'exec', 'exit', 'export', 'for', 'if',
+  'read', 'readonly', 'return', 'set', 'shift', 'source', 'trap', 'ulimit', 'umask', 'unset', 'until', 'while',
+]);
+
+export const posixProvider: ExecProvider = {
+  argv: splitCommand,
+  run([program, ...args], spec) {
+    const resolved = findProgram(program, spec.env.PATH);
+    return runCommand(resolved, args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs });
+  },
+};
+
+/** Splits a command into argv with shell quoting rules; throws if it needs a real shell. */
+export function splitCommand(command: string): string[] {
+  const refuse = (what: string) =>
+    new ValidationError(`the posix provider runs commands without a shell, so ${what} in ${JSON.stringify(command)} cannot work: use provider = "shell" (or quote it, if you meant it literally)`);
+  const unsupported = findShellSyntax(command);
+  if (unsupported) throw refuse(unsupported);
+  const variables: string[] = [];
+  let tokens: ParseEntry[];
+  try {
+    tokens = parse(command, (name) => {
+      if (name !== '') variables.push(name);
+      return undefined;
+    });
+  } catch (e) {
+    throw refuse(`the expansion (${(e as Error).message})`);
+  }
+  if (variables.length > 0) throw refuse(`the variable ${JSON.stringify('$' + variables[0])}`);
+  const argv: string[] = [];
+  for (const token of tokens) {
+    if (typeof token === 'string') argv.push(token);
+    else if ('comment' in token) throw refuse('"#" (which starts a comment)');
+    else if (token.op === 'glob') throw refuse(`the glob ${JSON.stringify(token.pattern)}`);
+    else throw refuse(`the shell operator ${JSON.stringify(token.op)}`);
+  }
+  if (argv.length === 0) throw new ValidationError(`the command ${JSON.stringify(command)} has no program to run`);
+  const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(argv[0]);
+  if (assignment) {
+    throw new ValidationError(`the posix provider cannot run the variable assignment ${JSON.stringify(argv[0])}: set ${assignment[1]} with environment = ["${argv[0]}"]`);
+  }
+  return argv;
+}
+
+/**
+ * The shell syntax shell-quote's parser passes through as literal text: command substitution with
+ * backticks, a newline (a command separator), a leading ~ and a [...] glob. Quoted, they are literal.
+ */
+function findShellSyntax(command: string): string | undefined {
+  let quote: '' | "'" | '"' = '';
+  let wordStart = true;
+  let openBracket = false;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i];
+    if (quote === "'") {
+      if (ch === "'") quote = '';
+      continue;
+    }
+    if (ch === '\\') {
+      i++;
+      wordStart = false;
+      continue;
+    }
+    if (ch === '`') return 'the command substitution "`"';
+    if (quote === '"') {
+      if (ch === '"') quote = '';
+      continue;
+    }
+    if (ch === "'" || ch === '"') {
+      quote = ch;
+      wordStart = false;
+    } else if (ch === '\n' || ch === '\r') {
+      return `the line break ${describeChar(ch)}`;
+    } else if (/[\s|&;()<>]/.test(ch)) {
+      wordStart = true;
+      openBracket = false;
+    } else {
+      if (ch === '~' && wordStart) return 'the home directory expansion "~"';
+      if (ch === '[') openBracket = true;
+      else if (ch === ']' && openBracket) return 'the glob "[...]"';
+      wordStart = false;
+    }
+  }
+  return undefined;
+}
+
+/** The program's path, looked up in `searchPath` as a shell would (a name with a "/" is used as it is). */
+export function findProgram(program: string, searchPath: string | undefined): string {
+  if (program.includes('/')) return program;
+  const dirs = (searchPath ?? DEFAULT_PATH).split(':').filter((dir) => path.isAbsolute(dir));
+  for (const dir of dirs) {
+    const candidate = path.join(dir, program);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  const hint = SHELL_ONLY_WORDS.has(program) ? `; "${program}" is part of the shell: use provider = "shell"` : '';
+  throw new RunnerError(`program ${JSON.stringify(program)} not found in PATH ${dirs.join(':')}${hint}`);
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

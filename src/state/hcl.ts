@@ -1,0 +1,68 @@
+// Parses HCL with @cdktf/hcl2json (loaded on first use: its WebAssembly takes a while to start).
+// Its output uses Terraform's JSON syntax, where `$${` and `%%{` are literal and `${...}` is an
+// expression; govern does not evaluate HCL expressions (templates are Handlebars), so this module
+// turns the escapes back into text and reports any expression as an error.
+import { UserError, located } from '../errors.js';
+import type { AttrValue } from '../shared/protocol.js';
+
+type Hcl2Json = { parse(filename: string, contents: string): Promise<Record<string, unknown>> };
+let loaded: Hcl2Json | undefined;
+
+function hcl2json(): Hcl2Json {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= require('@cdktf/hcl2json') as Hcl2Json;
+  return loaded;
+}
+
+const PLACEHOLDER = 'GOVERN_STATE_FILE';
+
+export async function parseHcl(file: string, text: string): Promise<Record<string, unknown>> {
+  try {
+    return await hcl2json().parse(PLACEHOLDER, text);
+  } catch (e) {
+    throw new UserError(formatParseError(file, String((e as Error)?.message ?? e)));
+  }
+}
+
+/** "parse config: [F:2,6-3,1: Summary; Detail.]" -> "file:2:6: Summary; Detail." per diagnostic. */
+function formatParseError(file: string, message: string): string {
+  const inner = message.replace(/^parse config: \[/, '').replace(/\]$/, '');
+  const parts = inner.split(new RegExp(`(?:^|\\s)${PLACEHOLDER}:`)).filter((p) => p.trim() !== '');
+  if (parts.length === 0) return located(file, undefined, `HCL syntax error: ${message}`);
+  return parts
+    .map((part) => {
+      const m = /^(\d+),(\d+)(?:-\d+(?:,\d+)?)?: ([\s\S]*)$/.exec(part.trim());
+      return m ? `${file}:${m[1]}:${m[2]}: ${m[3].trim()}` : located(file, undefined, part.trim());
+    })
+    .join('\n');
+}
+
+export class ExpressionError extends Error {}
+
+/** A string from hcl2json's output as plain text; throws ExpressionError on `${...}` or `%{...}`. */
+export function literalText(value: string): string {
+  let out = '';
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i];
+    if ((ch === '$' || ch === '%') && value[i + 1] === ch && value[i + 2] === '{') {
+      out += ch + '{';
+      i += 2;
+    } else if ((ch === '$' || ch === '%') && value[i + 1] === '{') {
+      throw new ExpressionError(
+        `${JSON.stringify(value)} contains the HCL expression "${ch}{": govern does not evaluate HCL expressions; ` +
+          `use Handlebars ({{fact "..."}}), or write "${ch}${ch}{" for a literal "${ch}{"`,
+      );
+    } else out += ch;
+  }
+  return out;
+}
+
+/** Applies literalText to every string (and key) of a decoded value. */
+export function literalValue(value: unknown): AttrValue {
+  if (typeof value === 'string') return literalText(value);
+  if (Array.isArray(value)) return value.map(literalValue);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [literalText(k), literalValue(v)]));
+  }
+  return value as AttrValue;
+}

@@ -1,0 +1,28 @@
+// A resource as the state files declare it, before the graph is built.
+import type { Attributes } from '../shared/protocol.js';
+
+/** Keys the core uses for ordering; they are not passed to runners. */
+export const ORDERING_KEYS = ['before', 'after', 'notify', 'subscribe'] as const;
+export type OrderingKey = (typeof ORDERING_KEYS)[number];
+
+export interface Resource {
+  /** RREF: `runner:name`. */
+  ref: string;
+  type: string;
+  name: string;
+  /** Everything but the ordering keys, passed to the runner. */
+  attrs: Attributes;
+  /** The ordering keys as written (strings), resolved when the graph is built. */
+  links: Record<OrderingKey, string[]>;
+  /** Where it was declared, for messages: "states/web.hcl:12". */
+  where: string;
+  file: string;
+  /** Definition order across all state files. */
+  index: number;
+  /** GOVERN_STATE_DIR: the directory of the state file. */
+  stateDir: string;
+}
+
+export function rref(type: string, name: string): string {
+  return `${type}:${name}`;
+}

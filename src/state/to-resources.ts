@@ -1,0 +1,121 @@
+// Turns one parsed state file (hcl2json's output plus the scanned block headers) into resources,
+// in source order, collecting every problem with its file and line.
+import path from 'node:path';
+import type { AttrValue, Attributes } from '../shared/protocol.js';
+import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
+import { ExpressionError, literalValue } from './hcl.js';
+import { ORDERING_KEYS, rref, type OrderingKey, type Resource } from './resource.js';
+import type { TopLevelItem } from './scan-blocks.js';
+import type { SourceLines } from './source-lines.js';
+
+export interface FileResources {
+  resources: Resource[];
+  problems: string[];
+}
+
+const ORDERING_HINT: Record<OrderingKey, string> = {
+  before: 'a list of RREFs such as ["service:nginx"]',
+  after: 'a list of RREFs such as ["pkg:nginx"]',
+  notify: 'a list of notification strings such as ["service:nginx:restart"]',
+  subscribe: 'a list of RREFs such as ["file:/etc/nginx/nginx.conf"]',
+};
+
+export function toResources(
+  file: string,
+  items: TopLevelItem[],
+  parsed: Record<string, unknown>,
+  lines: SourceLines,
+  firstIndex: number,
+): FileResources {
+  const problems: string[] = [];
+  const resources: Resource[] = [];
+  const seen = new Map<string, number>(); // (type, name) -> how many bodies taken so far
+  const stateDir = path.dirname(path.resolve(file));
+
+  for (const item of items) {
+    const where = lines.where(item.line);
+    if (item.kind === 'attribute') {
+      problems.push(`${where}: "${item.name} = ..." at the top level: a state file holds only resource blocks, runner "name" { ... }`);
+      continue;
+    }
+    if (item.labels.length !== 1) {
+      problems.push(`${where}: block "${item.type}" has ${item.labels.length} names; a resource is written runner "name" { ... }`);
+      continue;
+    }
+    const [name] = item.labels;
+    if (!RUNNER_NAME.test(item.type)) {
+      problems.push(`${where}: "${item.type}" is not a runner name (letters, digits, _ and -, starting with a letter)`);
+      continue;
+    }
+    const nameProblem = checkResourceName(name);
+    if (nameProblem) {
+      problems.push(`${where}: ${nameProblem}`);
+      continue;
+    }
+    const key = JSON.stringify([item.type, name]);
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    const bodies = ((parsed[item.type] as Record<string, unknown> | undefined)?.[name] ?? []) as unknown[];
+    const body = bodies[occurrence];
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      problems.push(`${where}: could not read the body of ${item.type} "${name}"`);
+      continue;
+    }
+    const resource = bodyToResource(item.type, name, inSourceOrder(body as Record<string, unknown>, item.keys), where, problems);
+    if (resource) resources.push({ ...resource, file, stateDir, index: firstIndex + resources.length });
+  }
+  return { resources, problems };
+}
+
+function bodyToResource(
+  type: string,
+  name: string,
+  body: Record<string, unknown>,
+  where: string,
+  problems: string[],
+): Omit<Resource, 'file' | 'stateDir' | 'index'> | undefined {
+  const ref = rref(type, name);
+  const attrs: Attributes = {};
+  const links = { before: [], after: [], notify: [], subscribe: [] } as Record<OrderingKey, string[]>;
+  let ok = true;
+  for (const [key, raw] of Object.entries(body)) {
+    if (!ATTRIBUTE_KEY.test(key)) {
+      problems.push(`${where}: ${ref}: "${key}" is not a valid argument name`);
+      ok = false;
+      continue;
+    }
+    let value: AttrValue;
+    try {
+      value = literalValue(raw);
+    } catch (e) {
+      if (!(e instanceof ExpressionError)) throw e;
+      problems.push(`${where}: ${ref}: ${key}: ${e.message}`);
+      ok = false;
+      continue;
+    }
+    if ((ORDERING_KEYS as readonly string[]).includes(key)) {
+      const list = orderingList(value);
+      if (!list) {
+        problems.push(`${where}: ${ref}: ${key} must be ${ORDERING_HINT[key as OrderingKey]}`);
+        ok = false;
+      } else links[key as OrderingKey] = list;
+    } else {
+      attrs[key] = value;
+    }
+  }
+  return ok ? { ref, type, name, attrs, links, where } : undefined;
+}
+
+/** hcl2json sorts a body's keys; runners get them in the order they were written. */
+function inSourceOrder(body: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const ordered: Record<string, unknown> = {};
+  for (const key of keys) if (key in body) ordered[key] = body[key];
+  for (const key of Object.keys(body)) if (!(key in ordered)) ordered[key] = body[key];
+  return ordered;
+}
+
+/** A string or a list of non-empty strings. */
+function orderingList(value: AttrValue): string[] | undefined {
+  const list = Array.isArray(value) ? value : [value];
+  return list.every((v) => typeof v === 'string' && v !== '') ? (list as string[]) : undefined;
+}

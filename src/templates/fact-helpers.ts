@@ -1,0 +1,44 @@
+// `fact "os/name"` and `hostfact "host" "os/name"`: read what is known, record what is not (the
+// pending value renders as an empty string and that pass is thrown away).
+import type { FactResult } from '../facts/evaluate.js';
+import type { FactSources, PendingFacts } from './fact-sources.js';
+import { HelperError, type HelperFn } from './helpers.js';
+
+function nameArg(helper: string, value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '') throw new HelperError(`${helper}: the ${what} must be a non-empty string`);
+  return value;
+}
+
+function valueOf(result: FactResult, describe: string): string {
+  if (!result.ok) throw new HelperError(`${describe}: ${result.error}`);
+  return result.value;
+}
+
+export function factHelpers(sources: FactSources, pending: PendingFacts): Record<string, HelperFn> {
+  return {
+    fact: (...all) => {
+      if (all.length !== 2) throw new HelperError(`fact takes 1 argument (a fact name), got ${all.length - 1}`);
+      const name = nameArg('fact', all[0], 'fact name');
+      const result = sources.local.peek(name);
+      if (result === undefined) {
+        pending.addLocal(name);
+        return '';
+      }
+      return valueOf(result, `fact "${name}"`);
+    },
+    hostfact: (...all) => {
+      if (all.length !== 3) throw new HelperError(`hostfact takes 2 arguments (a host and a fact name), got ${all.length - 1}`);
+      // The host may come from a fact still pending in this pass: wait for it.
+      if (all[0] === '' && !pending.empty) return '';
+      const host = nameArg('hostfact', all[0], 'host');
+      const name = nameArg('hostfact', all[1], 'fact name');
+      if (!sources.remote) throw new HelperError('hostfact: remote facts are not available here');
+      const result = sources.remote.peek(host, name);
+      if (result === undefined) {
+        pending.addRemote(host, name);
+        return '';
+      }
+      return valueOf(result, `hostfact "${host}" "${name}"`);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// What the fact helpers read from while a template renders. Helpers are synchronous, so a render
+// pass records the facts it needs but does not have yet (PendingFacts); the caller fetches them and
+// renders again (render.ts).
+import type { FactResult } from '../facts/evaluate.js';
+
+export interface LocalFactSource {
+  /** undefined: not evaluated yet. */
+  peek(name: string): FactResult | undefined;
+  load(names: Iterable<string>): Promise<void>;
+}
+
+export interface RemoteFactSource {
+  /** undefined: not fetched yet. */
+  peek(host: string, name: string): FactResult | undefined;
+  /** Fetches, for each host, the facts named. */
+  load(requests: Map<string, Set<string>>): Promise<void>;
+}
+
+export interface FactSources {
+  local: LocalFactSource;
+  remote?: RemoteFactSource;
+}
+
+export class PendingFacts {
+  readonly local = new Set<string>();
+  readonly remote = new Map<string, Set<string>>();
+
+  addLocal(name: string): void {
+    this.local.add(name);
+  }
+
+  addRemote(host: string, name: string): void {
+    const names = this.remote.get(host) ?? new Set<string>();
+    names.add(name);
+    this.remote.set(host, names);
+  }
+
+  get empty(): boolean {
+    return this.local.size === 0 && this.remote.size === 0;
+  }
+}

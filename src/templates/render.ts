@@ -1,0 +1,82 @@
+// Renders templates with their facts. Helpers are synchronous and facts are not, so each pass
+// records the facts it is missing, those are fetched (local ones serially, remote hosts in
+// parallel), and the templates render again, until a pass needs nothing new.
+import { UserError, UserErrors } from '../errors.js';
+import { compileTemplate, TemplateError, withLine, type CompiledTemplate } from './engine.js';
+import { factHelpers } from './fact-helpers.js';
+import { PendingFacts, type FactSources } from './fact-sources.js';
+import { HelperError, pureHelpers, type HelperFn } from './helpers.js';
+
+export interface TemplateInput {
+  file: string;
+  source: string;
+}
+
+/** A fact whose value names another fact, and so on: stop somewhere. */
+const MAX_PASSES = 16;
+
+const extraHelpers: Record<string, HelperFn> = {};
+
+/** Adds a helper to every template (for helpers that live in other rooms, such as versioncmp). */
+export function registerHelper(name: string, fn: HelperFn): void {
+  extraHelpers[name] = fn;
+}
+
+function helperNames(): string[] {
+  return [...Object.keys(pureHelpers), ...Object.keys(extraHelpers), 'fact', 'hostfact'];
+}
+
+export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
+  const problems: string[] = [];
+  const compiled: CompiledTemplate[] = [];
+  for (const input of inputs) {
+    try {
+      compiled.push(compileTemplate(input.file, input.source, helperNames()));
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      problems.push(e.message);
+    }
+  }
+  if (problems.length > 0) throw new UserErrors(problems);
+  return compiled;
+}
+
+/** Renders every template; the result is in the same order as the inputs. */
+export async function renderTemplates(inputs: TemplateInput[], sources: FactSources): Promise<string[]> {
+  const compiled = compileAll(inputs);
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const pending = new PendingFacts();
+    const helpers = wrapAll({ ...pureHelpers, ...extraHelpers, ...factHelpers(sources, pending) });
+    const outputs: string[] = [];
+    const problems: string[] = [];
+    for (const template of compiled) {
+      try {
+        outputs.push(template.render(helpers));
+      } catch (e) {
+        if (!(e instanceof TemplateError)) throw e;
+        problems.push(e.message);
+      }
+    }
+    if (pending.empty) {
+      if (problems.length > 0) throw new UserErrors(problems);
+      return outputs;
+    }
+    await Promise.all([sources.local.load(pending.local), sources.remote?.load(pending.remote)]);
+  }
+  throw new UserError(`templates kept asking for new facts after ${MAX_PASSES} passes (a fact naming a host or fact that names another, and so on?)`);
+}
+
+function wrapAll(helpers: Record<string, HelperFn>): Record<string, HelperFn> {
+  return Object.fromEntries(Object.entries(helpers).map(([name, fn]) => [name, withLine(withHelperName(name, fn))]));
+}
+
+function withHelperName(name: string, fn: HelperFn): HelperFn {
+  return (...all) => {
+    try {
+      return fn(...all);
+    } catch (e) {
+      if (e instanceof HelperError) throw e;
+      throw new HelperError(`${name}: ${(e as Error).message}`);
+    }
+  };
+}

@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { govern, ROOT } from '../support/cli.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+import type { RunReport } from '../../src/report/types.js';
+
+/** A runner built on the kit that declares the persistent protocol and records each call. */
+function persistentRunner(dir: string, name: string, log: string): void {
+  writeFile(
+    path.join(dir, name),
+    `#!/usr/bin/env node
+// govern-runner: persistent
+const fs = require('node:fs');
+const { runnerMain, RunnerError } = require(${JSON.stringify(path.join(ROOT, 'dist/src/runners/kit.js'))});
+runnerMain(async (req) => {
+  fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, name: req.name, noop: req.noop, signal: req.signal ?? null,
+    stateDir: req.stateDir, mode: req.params.get('mode') ?? null, envNoop: req.env.GOVERN_NOOP ?? null, persistent: req.env.GOVERN_PERSISTENT ?? null }) + '\\n');
+  req.log('working on ' + req.name);
+  const mode = req.params.get('mode');
+  if (mode === 'fail') throw new RunnerError('refused ' + req.name);
+  if (mode === 'crash') process.exit(7);
+  if (mode === 'hang') await new Promise(() => setInterval(() => {}, 1000));
+  return { changed: mode === 'change' && !req.signal, message: (req.noop ? 'Would have handled ' : 'handled ') + req.name + (req.signal ? ' on ' + req.signal : '') };
+});
+`,
+    0o755,
+  );
+}
+
+function calls(log: string): { pid: number; name: string; noop: boolean; signal: string | null; stateDir: string; envNoop: string | null; persistent: string | null }[] {
+  return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+}
+
+function setup(state: string) {
+  const dir = tempDir();
+  const log = path.join(dir, 'calls.log');
+  const runners = path.join(dir, 'runners');
+  persistentRunner(runners, 'keep', log);
+  const states = path.join(dir, 'states');
+  writeFile(path.join(states, 'a.hcl'), state);
+  const run = (...extra: string[]) => govern(['run', states, '--runners-dir', runners, '--json', ...extra]);
+  return { dir, log, states, run };
+}
+
+const report = (stdout: string) => JSON.parse(stdout) as RunReport;
+
+describe('persistent runners', () => {
+  const five = 'keep "a" {}\nkeep "b" {\n  mode = "change"\n  notify = ["keep:e:reload"]\n}\nkeep "c" {}\nkeep "d" {}\nkeep "e" {}\n';
+
+  it('starts a runner that declares it once per run and feeds it every resource and notification', async () => {
+    const t = setup(five);
+    const r = await t.run('--runner-mode', 'persistent', '--jobs', '1');
+    expect(r.stderr).to.equal('');
+    const seen = calls(t.log);
+    expect(seen.map((c) => c.name)).to.deep.equal(['a', 'b', 'c', 'd', 'e', 'e']);
+    expect(new Set(seen.map((c) => c.pid)).size).to.equal(1);
+    expect(seen[5].signal).to.equal('reload');
+    expect(seen.every((c) => c.persistent === null && c.stateDir === t.states)).to.equal(true);
+    const rep = report(r.stdout);
+    expect(rep.resources.map((x) => [x.ref, x.status, x.message])).to.deep.equal([
+      ['keep:a', 'unchanged', 'handled a'],
+      ['keep:b', 'changed', 'handled b'],
+      ['keep:c', 'unchanged', 'handled c'],
+      ['keep:d', 'unchanged', 'handled d'],
+      ['keep:e', 'unchanged', 'handled e'],
+    ]);
+    expect(rep.resources[0].log).to.deep.equal(['working on a']);
+    expect(rep.notifications[0]).to.deep.include({ to: 'keep:e', signal: 'reload', status: 'sent', message: 'handled e on reload' });
+  });
+
+  it('runs the same runner one process per call in oneshot mode, with the same results', async () => {
+    const t = setup(five);
+    const persistent = report((await t.run('--runner-mode', 'persistent')).stdout);
+    fs.rmSync(t.log);
+    const oneshot = report((await t.run('--runner-mode', 'oneshot')).stdout);
+    expect(new Set(calls(t.log).map((c) => c.pid)).size).to.equal(6);
+    const strip = (rep: RunReport) => rep.resources.map(({ duration_ms: _, ...rest }) => rest);
+    expect(strip(oneshot)).to.deep.equal(strip(persistent));
+  });
+
+  it('passes noop per request', async () => {
+    const t = setup('keep "a" {}\n');
+    const r = report((await t.run('--noop')).stdout);
+    expect(calls(t.log)[0]).to.deep.include({ noop: true, envNoop: '1' });
+    expect(r.resources[0].message).to.equal('Would have handled a');
+  });
+
+  it('uses up to --jobs processes of one runner', async () => {
+    const t = setup(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `keep "${n}" {}\n`).join(''));
+    await t.run('--jobs', '2');
+    expect(new Set(calls(t.log).map((c) => c.pid)).size).to.be.within(1, 2);
+  });
+
+  it('reports a failure like a one-shot runner, and a crash or a timeout fails only that resource', async () => {
+    const t = setup('keep "a" {\n  mode = "fail"\n}\nkeep "b" {\n  mode = "crash"\n}\nkeep "c" {}\nkeep "d" {\n  mode = "hang"\n}\nkeep "e" {}\n');
+    const r = await t.run('--runner-timeout', '2s');
+    const rep = report(r.stdout);
+    expect(r.code).to.equal(1);
+    expect(rep.resources.map((x) => [x.ref, x.status])).to.deep.equal([
+      ['keep:a', 'failed'],
+      ['keep:b', 'failed'],
+      ['keep:c', 'unchanged'],
+      ['keep:d', 'failed'],
+      ['keep:e', 'unchanged'],
+    ]);
+    expect(rep.resources[0].message).to.equal('refused a (exit 1)');
+    expect(rep.resources[0].log).to.include('error: refused a');
+    expect(rep.resources[1].message).to.match(/runner exit 7/);
+    expect(rep.resources[3].message).to.match(/timed out after 2s/);
+    expect(new Set(calls(t.log).map((c) => c.pid)).size).to.equal(3);
+  });
+
+  it('keeps the one-shot protocol for a runner that does not declare it', async () => {
+    const dir = tempDir();
+    const runners = path.join(dir, 'runners');
+    writeFile(path.join(runners, 'plain'), '#!/bin/sh\necho "message=pid $$ args $*"\n', 0o755);
+    writeFile(path.join(dir, 'a.hcl'), 'plain "x" {\n  k = "v"\n}\n');
+    const r = report((await govern(['run', path.join(dir, 'a.hcl'), '--runners-dir', runners, '--json'])).stdout);
+    expect(r.resources[0].message).to.match(/^pid \d+ args x k=v$/);
+  });
+});

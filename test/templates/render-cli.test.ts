@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { govern, ROOT } from '../support/cli.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+/** The README's Handlebars version of the seed's emacs example (kept in sync by this test). */
+function readmeEmacsExample(): string {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const match = /<!-- emacs-example -->\n```handlebars\n([\s\S]*?)```/.exec(readme);
+  if (!match) throw new Error('README.md has no emacs example block');
+  return match[1];
+}
+
+function factsDir(facts: Record<string, string>): string {
+  const dir = tempDir();
+  for (const [name, value] of Object.entries(facts)) writeFile(path.join(dir, name), value);
+  return dir;
+}
+
+describe('govern render', () => {
+  it('renders the README emacs example for Arch Linux and OpenBSD', async () => {
+    const dir = tempDir();
+    const template = writeFile(path.join(dir, 'emacs.hcl'), readmeEmacsExample());
+    const arch = await govern(['render', template, '--facts-dir', factsDir({ 'os/name': 'Linux', 'os/distribution': 'Arch Linux' })]);
+    expect(arch.stderr).to.equal('');
+    expect(arch.stdout.trim()).to.equal('pkg "emacs" {\n  state = "installed"\n}');
+    const openbsd = await govern(['render', template, '--facts-dir', factsDir({ 'os/name': 'OpenBSD', 'os/distribution': 'OpenBSD' })]);
+    expect(openbsd.stdout.trim()).to.equal('pkg "emacs-27.1-no_x11" {\n  state = "installed"\n}');
+    const debian = await govern(['render', template, '--facts-dir', factsDir({ 'os/name': 'Linux', 'os/distribution': 'Debian GNU/Linux' })]);
+    expect(debian.stdout.trim()).to.equal('');
+  });
+
+  it('finds a template by name in the templates directories, first one first', async () => {
+    const mine = tempDir();
+    const shipped = tempDir();
+    writeFile(path.join(shipped, 'motd'), 'shipped {{fact "hostname"}}\n');
+    writeFile(path.join(shipped, 'other'), 'other\n');
+    writeFile(path.join(mine, 'motd'), 'Welcome to {{fact "hostname"}} ({{upper (fact "os/name")}}), ssh {{yesno true}}\n');
+    const facts = factsDir({ hostname: 'web1', 'os/name': 'Linux' });
+    const args = ['--templates-dir', mine, '--templates-dir', shipped, '--facts-dir', facts];
+    expect((await govern(['render', 'motd', ...args])).stdout).to.equal('Welcome to web1 (LINUX), ssh yes\n');
+    expect((await govern(['render', 'other', ...args])).stdout).to.equal('other\n');
+    const missing = await govern(['render', 'nope', ...args]);
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr).to.contain('template nope: not found in');
+  });
+
+  it('renders the shipped example templates', async () => {
+    const r = await govern(['render', 'motd', '--templates-dir', path.join(ROOT, 'templates.d'), '--facts-dir', path.join(ROOT, 'facts.d')]);
+    expect(r.stderr).to.equal('');
+    expect(r.stdout).to.contain(fs.readFileSync('/etc/hostname', 'utf8').trim().split('.')[0]);
+  });
+
+  it('does not HTML-escape values', async () => {
+    const dir = tempDir();
+    const t = writeFile(path.join(dir, 't'), '{{fact "x"}}\n');
+    const r = await govern(['render', t, '--facts-dir', factsDir({ x: `<a href="x">&'` })]);
+    expect(r.stdout).to.equal(`<a href="x">&'\n`);
+  });
+
+  describe('errors name the template and line', () => {
+    const cases: [string, string, RegExp][] = [
+      ['a missing fact', 'line one\n{{fact "no/such"}}\n', /t\.tmpl:2: fact "no\/such": no such fact/],
+      ['an unknown variable', 'x\ny\n{{hostname}}\n', /t\.tmpl:3: unknown variable or helper "hostname"/],
+      ['an unknown variable inside if', '{{#if enabled}}x{{/if}}\n', /t\.tmpl:1: unknown variable or helper "enabled"/],
+      ['an unknown helper', '\n{{shout "x"}}\n', /t\.tmpl:2: unknown helper "shout"/],
+      ['a syntax error', 'a\nb {{#if (eq 1 1)}}\n', /t\.tmpl:3: template syntax error: Expecting/],
+      ['a helper error', '\n\n{{yesno "maybe"}}\n', /t\.tmpl:3: yesno: "maybe" is not a boolean/],
+    ];
+    for (const [what, source, expected] of cases) {
+      it(what, async () => {
+        const dir = tempDir();
+        const t = writeFile(path.join(dir, 't.tmpl'), source);
+        const r = await govern(['render', t, '--facts-dir', factsDir({ x: '1' })]);
+        expect(r.code).to.equal(1);
+        expect(r.stdout).to.equal('');
+        expect(r.stderr).to.match(expected);
+      });
+    }
+  });
+
+  it('lets a fact name come from another fact', async () => {
+    const dir = tempDir();
+    const t = writeFile(path.join(dir, 't'), '{{fact (concat "pkg/" (fact "role"))}}\n');
+    const r = await govern(['render', t, '--facts-dir', factsDir({ role: 'web', 'pkg/web': 'nginx' })]);
+    expect(r.stderr).to.equal('');
+    expect(r.stdout).to.equal('nginx\n');
+  });
+
+  it('evaluates only the facts a template uses', async () => {
+    const dir = tempDir();
+    const facts = tempDir();
+    const marker = path.join(dir, 'ran');
+    writeFile(path.join(facts, 'used'), 'yes');
+    writeFile(path.join(facts, 'unused'), `#!/bin/sh\ntouch ${marker}\necho x\n`, 0o755);
+    const t = writeFile(path.join(dir, 't'), '{{fact "used"}}\n');
+    const r = await govern(['render', t, '--facts-dir', facts]);
+    expect(r.stdout).to.equal('yes\n');
+    expect(fs.existsSync(marker)).to.equal(false);
+  });
+});
