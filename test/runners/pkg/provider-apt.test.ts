@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseResult } from '../../../src/shared/protocol.js';
 import { runCommand } from '../../../src/shared/process.js';
-import { runner } from '../../support/cli.js';
+import type { RunReport } from '../../../src/report/types.js';
+import { govern, runner } from '../../support/cli.js';
+import { tempDir, writeFile } from '../../support/tmp.js';
 import { AptTestRepo, dpkgLeftovers, dpkgStatus, have, must, scratchDir } from './repos.js';
 
 const HELLO = 'govern-test-hello';
@@ -257,6 +259,80 @@ describe('pkg runner with apt (real dpkg and apt-get, local repository)', functi
       } finally {
         fs.rmSync(spy, { recursive: true, force: true });
       }
+    });
+  });
+
+  describe('through govern run', () => {
+    async function run(state: string, ...options: string[]) {
+      const dir = tempDir('govern-pkg-run-');
+      writeFile(path.join(dir, 'packages.hcl'), state);
+      const r = await govern(['run', dir, '--json', ...options]);
+      return { code: r.code, stderr: r.stderr, report: JSON.parse(r.stdout) as RunReport };
+    }
+    const byRef = (report: RunReport) => Object.fromEntries(report.resources.map((res) => [res.ref, `${res.status}: ${res.message}`]));
+
+    const pinned = `pkg "${HELLO}" {
+  ensure = "1.1-1"
+}
+
+pkg "${CONF}" {
+  state = "installed"
+}
+`;
+
+    it('noop reports what would change and changes nothing', async () => {
+      const r = await run(pinned, '--noop');
+      expect(r.code, r.stderr).to.equal(0);
+      expect(byRef(r.report)).to.deep.equal({
+        [`pkg:${HELLO}`]: 'changed: Would have downgraded to 1.1-1',
+        [`pkg:${CONF}`]: 'unchanged: already installed 1.0-1',
+      });
+      expect(await dpkgStatus(HELLO)).to.equal('1:0.5-1 installed');
+    });
+
+    it('applies the states (two resources at once, serialized by the package lock), then a second run changes nothing', async () => {
+      const first = await run(pinned, '--jobs', '2');
+      expect(first.code, first.stderr).to.equal(0);
+      expect(byRef(first.report)).to.deep.equal({
+        [`pkg:${HELLO}`]: 'changed: downgraded from 1:0.5-1 to 1.1-1',
+        [`pkg:${CONF}`]: 'unchanged: already installed 1.0-1',
+      });
+      expect(await dpkgStatus(HELLO)).to.equal('1.1-1 installed');
+      // The provider came from the real os/family fact (govern sets GOVERN for its runners).
+      expect(first.report.resources[0].log.join('\n')).to.match(/^apt: govern-test-hello is installed at 1:0\.5-1/m);
+      expect(first.report.resources[0].log.join('\n')).not.to.include('os/family');
+
+      for (const mode of ['persistent', 'oneshot']) {
+        const again = await run(pinned, '--runner-mode', mode);
+        expect(again.code, again.stderr).to.equal(0);
+        expect(again.report.summary, mode).to.include({ resources: 2, changed: 0, unchanged: 2, failed: 0 });
+      }
+      expect(await dpkgStatus(HELLO)).to.equal('1.1-1 installed');
+    });
+
+    it('latest and absent: the first run changes, the second reports zero changes', async () => {
+      const latest = `pkg "${HELLO}" {\n  ensure = "latest"\n}\n\npkg "${CONF}" {\n  state = "removed"\n}\n`;
+      const first = await run(latest);
+      expect(first.code, first.stderr).to.equal(0);
+      expect(byRef(first.report)).to.deep.equal({
+        [`pkg:${HELLO}`]: 'changed: upgraded from 1.1-1 to 1:0.5-1',
+        [`pkg:${CONF}`]: 'changed: uninstalled 1.0-1',
+      });
+      const second = await run(latest);
+      expect(second.code, second.stderr).to.equal(0);
+      expect(second.report.summary).to.include({ resources: 2, changed: 0, unchanged: 2, failed: 0 });
+      expect(byRef(second.report)).to.deep.equal({
+        [`pkg:${HELLO}`]: 'unchanged: already at the latest version 1:0.5-1',
+        [`pkg:${CONF}`]: 'unchanged: already absent',
+      });
+      expect(await dpkgStatus(CONF)).to.equal('1.0-1 config-files');
+    });
+
+    it('an invalid name fails that resource with nothing run, and the run exits 1', async () => {
+      const r = await run(`pkg "bad;name" {\n  ensure = "present"\n}\n`);
+      expect(r.code).to.equal(1);
+      expect(r.report.resources[0]).to.include({ ref: 'pkg:bad;name', status: 'failed' });
+      expect(r.report.resources[0].message).to.match(/character ";" is not allowed/);
     });
   });
 });

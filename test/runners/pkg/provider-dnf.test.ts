@@ -5,7 +5,9 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseResult } from '../../../src/shared/protocol.js';
-import { runner } from '../../support/cli.js';
+import type { RunReport } from '../../../src/report/types.js';
+import { govern, runner } from '../../support/cli.js';
+import { tempDir, writeFile } from '../../support/tmp.js';
 import { DnfTestRepo, have, must, rpmStatus, scratchDir } from './repos.js';
 
 const HELLO = 'govern-test-hello';
@@ -169,5 +171,40 @@ describe('pkg runner with dnf (real dnf and rpm, local repository)', function ()
     expect(await rpmStatus(HELLO)).to.equal('absent');
     expect(await pkg([HELLO, 'state=installed'])).to.deep.include({ code: 0, changed: true, message: 'installed 1:0.5-1' });
     expect(await rpmStatus(HELLO)).to.equal('1:0.5-1');
+  });
+
+  describe('through govern run (provider = "dnf")', () => {
+    async function run(state: string, ...options: string[]) {
+      const dir = tempDir('govern-pkg-run-');
+      writeFile(path.join(dir, 'packages.hcl'), state);
+      const r = await govern(['run', dir, '--json', ...options]);
+      return { code: r.code, stderr: r.stderr, report: JSON.parse(r.stdout) as RunReport };
+    }
+    const state = (ensure: string) => `pkg "${HELLO}" {\n  ensure   = "${ensure}"\n  provider = "dnf"\n}\n`;
+
+    for (const [ensure, before, message, after] of [
+      ['1.1-1', '1:0.5-1', 'downgraded from 1:0.5-1 to 1.1-1', '0:1.1-1'],
+      ['latest', '0:1.1-1', 'upgraded from 1.1-1 to 1:0.5-1', '1:0.5-1'],
+      ['absent', '1:0.5-1', 'uninstalled 1:0.5-1', 'absent'],
+      ['present', 'absent', 'installed 1:0.5-1', '1:0.5-1'],
+    ]) {
+      it(`ensure = "${ensure}": noop, a run that changes it, then a second run with zero changes`, async () => {
+        expect(await rpmStatus(HELLO)).to.equal(before);
+        const noop = await run(state(ensure), '--noop');
+        expect(noop.code, noop.stderr).to.equal(0);
+        expect(noop.report.summary).to.include({ changed: 1 });
+        expect(await rpmStatus(HELLO)).to.equal(before);
+
+        const first = await run(state(ensure));
+        expect(first.code, first.stderr).to.equal(0);
+        expect(first.report.resources[0]).to.include({ ref: `pkg:${HELLO}`, status: 'changed', message });
+        expect(await rpmStatus(HELLO)).to.equal(after);
+
+        const second = await run(state(ensure));
+        expect(second.code, second.stderr).to.equal(0);
+        expect(second.report.summary).to.include({ resources: 1, changed: 0, unchanged: 1, failed: 0 });
+        expect(await rpmStatus(HELLO)).to.equal(after);
+      });
+    }
   });
 });
