@@ -62,10 +62,26 @@ function missingTools(provider: PackageProvider, context: ToolContext): string[]
   return provider.tools.filter((tool) => findOnPath(tool, context.env) === undefined);
 }
 
-/** The os/family fact, from `$GOVERN facts os/family` when govern called us; undefined otherwise or on failure. */
-export async function osFamily(context: ToolContext): Promise<string | undefined> {
+/**
+ * The os/family fact, from `$GOVERN facts os/family` when govern called us; undefined otherwise or on
+ * failure. Asked once per govern and facts path: a persistent runner serves every pkg resource of a
+ * run, and the fact does not change during one.
+ */
+export function osFamily(context: ToolContext): Promise<string | undefined> {
   const govern = context.env.GOVERN;
-  if (!govern) return undefined;
+  if (!govern) return Promise.resolve(undefined);
+  const key = `${govern}\0${context.env.GOVERN_FACTS_PATH ?? ''}`;
+  let answer = familyCache.get(key);
+  if (!answer) {
+    answer = readFamily(govern, context);
+    familyCache.set(key, answer);
+  }
+  return answer;
+}
+
+const familyCache = new Map<string, Promise<string | undefined>>();
+
+async function readFamily(govern: string, context: ToolContext): Promise<string | undefined> {
   const result = await runCommand(govern, ['facts', 'os/family'], { env: context.env, timeoutMs: 60_000 });
   if (result.code !== 0) {
     context.log(`could not read the os/family fact (${govern} facts os/family: ${result.spawnError?.message ?? `exit ${result.code}`}); looking for a package manager`);

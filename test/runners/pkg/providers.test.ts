@@ -66,6 +66,16 @@ describe('pkg provider choice', () => {
     expect((await chooseProvider(undefined, { ...quiet, env: { PATH, GOVERN: broken } })).name).to.equal('apt');
   });
 
+  it('asks govern for os/family once per process (fake govern facts)', async () => {
+    const dir = tempDir('govern-pkg-facts-');
+    const calls = path.join(dir, 'calls');
+    const fake = writeFile(path.join(dir, 'govern'), `#!/bin/sh\necho call >> '${calls}'\nprintf 'os/family\\tdebian\\n'\n`, 0o755);
+    const env = { PATH: process.env.PATH, GOVERN: fake };
+    expect((await chooseProvider(undefined, { ...quiet, env })).name).to.equal('apt');
+    expect((await chooseProvider(undefined, { ...quiet, env })).name).to.equal('apt');
+    expect(fs.readFileSync(calls, 'utf8')).to.equal('call\n');
+  });
+
   it('an os/family whose tools are missing is an error, not a silent switch', async () => {
     const dir = tempDir('govern-pkg-facts-');
     const fake = writeFile(path.join(dir, 'govern'), '#!/bin/sh\necho redhat\n', 0o755);
