@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import spawn from 'cross-spawn';
 import { MARKER_BYTES, PERSISTENT_ENV, PERSISTENT_MARKER, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
+import { KILL_GRACE_MS } from '../shared/process.js';
 import type { CallResult } from './invoke.js';
 
 const declared = new Map<string, boolean>();
@@ -109,14 +110,20 @@ class PersistentProcess {
     });
   }
 
+  /** SIGTERM (the kit then kills the commands it started), SIGKILL a moment later. */
   kill(): void {
     this.killed = true; // never handed another request, even before its exit is seen
     if (this.child.pid === undefined || this.exited) return;
-    try {
-      process.kill(-this.child.pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
+    const pid = this.child.pid;
+    const signalGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        // gone already
+      }
+    };
+    signalGroup('SIGTERM');
+    setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
   }
 
   /** Ends the process: EOF on its stdin, and a kill if it does not leave. */

@@ -4,6 +4,7 @@
 import readline from 'node:readline';
 import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { decodeArgs, formatResult, oneLine, Params, ProtocolError, type RunnerResult } from '../shared/protocol.js';
+import { killAllChildren } from '../shared/process.js';
 import { ValidationError } from '../shared/validate.js';
 
 export interface RunnerRequest {
@@ -49,6 +50,12 @@ export function requestFromProcess(argv: string[], env: NodeJS.ProcessEnv, log: 
  * govern starts it with GOVERN_PERSISTENT=1, one resource per JSON line on stdin.
  */
 export function runnerMain(runner: Runner): void {
+  // govern's timeout sends SIGTERM: take the commands this runner started (each in its own
+  // process group) down too, then go.
+  process.once('SIGTERM', () => {
+    killAllChildren('SIGKILL');
+    process.exit(143);
+  });
   if (process.env[PERSISTENT_ENV] === '1') serveRequests(runner);
   else runOnce(runner);
 }

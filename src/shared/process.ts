@@ -32,6 +32,8 @@ export interface RunResult {
 
 const live = new Set<ChildProcess>();
 const DRAIN_MS = 200;
+/** Between SIGTERM and SIGKILL at a timeout: time for a runner to kill what it started itself. */
+export const KILL_GRACE_MS = 2000;
 
 /** Kills every process group still running: for govern's own SIGINT/SIGTERM handler. */
 export function killAllChildren(signal: NodeJS.Signals = 'SIGTERM'): void {
@@ -71,9 +73,12 @@ export function runCommand(command: string, args: string[], options: RunOptions 
     let spawnError: Error | undefined;
     let timer: NodeJS.Timeout | undefined;
     if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
+      // SIGTERM first: a runner's own commands run in process groups of their own, and the runner
+      // kills them when it gets SIGTERM (kit.ts); whatever is left is killed a moment later.
       timer = setTimeout(() => {
         timedOut = true;
-        killGroup(child, 'SIGKILL');
+        killGroup(child, 'SIGTERM');
+        timer = setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS);
       }, options.timeoutMs);
     }
     const overflow = () => {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunReport } from '../../../src/report/types.js';
 import { govern, RUNNERS_DIR, shRunner } from '../../support/cli.js';
+import { processAlive } from '../../support/proc.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 
 const TOUCHFILE = `set -eu
@@ -43,6 +44,23 @@ exec "record a run" {
 `;
 
 describe('govern run with the exec runner', () => {
+  for (const mode of ['persistent', 'oneshot']) {
+    it(`--runner-timeout takes down the command the runner started (${mode} runners)`, async () => {
+      const pidFile = path.join(tempDir(), 'pid');
+      const t = setup(() => `exec "long" {
+  provider = "shell"
+  command  = "echo $$ > ${pidFile}; exec sleep 300"
+  timeout  = "0"
+}
+`);
+      const r = await t.run('--runner-mode', mode, '--runner-timeout', '1s');
+      expect(r.report.resources[0].status).to.equal('failed');
+      expect(r.report.resources[0].message).to.match(/timed out after 1s/);
+      await new Promise((res) => setTimeout(res, 200));
+      expect(processAlive(Number(fs.readFileSync(pidFile, 'utf8'))), 'the command outlived its runner').to.equal(false);
+    });
+  }
+
   for (const mode of ['persistent', 'oneshot']) {
     it(`a changed file-like resource notifies the exec, which runs exactly once (${mode} runners)`, async () => {
       const t = setup(notified);

@@ -1,0 +1,328 @@
+// The posix provider: status, atomic store, directory creation and removal with plain system
+// calls. The managed path itself is never followed: it is examined with lstat and opened with
+// O_NOFOLLOW, and checked again right before it is replaced. Its parent directories are trusted
+// (resolved normally), as in Puppet.
+import crypto from 'node:crypto';
+import { constants as C, promises as fsp, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import nodePath from 'node:path';
+import { RunnerError } from '../kit.js';
+import { changedWhileReading, symlinkError } from './errors.js';
+import type { Attributes, Current, FileProvider, ParentState, Replacing, StatusOptions, StoreContent } from './state.js';
+
+const CHUNK = 1024 * 1024;
+// O_NONBLOCK: opening a FIFO that replaced the file between lstat and open must not hang.
+const READ_NOFOLLOW = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK;
+
+export const posixProvider: FileProvider = {
+  status,
+  readSource,
+  store,
+  createDirectory,
+  updateDirectory,
+  remove,
+};
+
+async function status(path: string, options: StatusOptions): Promise<Current> {
+  let st: Stats;
+  try {
+    st = await fsp.lstat(path);
+  } catch (e) {
+    if (errno(e) === 'ENOENT') return { type: 'absent', parent: await parentState(path) };
+    if (errno(e) === 'ENOTDIR') return { type: 'absent', parent: 'not-directory' };
+    throw e;
+  }
+  if (st.isSymbolicLink()) return { type: 'symlink', target: await fsp.readlink(path) };
+  if (st.isDirectory()) {
+    const empty = options.checkEmpty ? await isEmptyDirectory(path) : undefined;
+    return { type: 'directory', attrs: attributesOf(st), empty };
+  }
+  if (st.isFile()) return fileStatus(path, options);
+  return { type: 'other', kind: describeKind(st) };
+}
+
+/** Hashes the file through one descriptor, so content and attributes belong to the same inode. */
+async function fileStatus(path: string, options: StatusOptions): Promise<Current> {
+  let fh: FileHandle;
+  try {
+    fh = await openWithoutAtime(path, READ_NOFOLLOW);
+  } catch (e) {
+    if (errno(e) === 'ELOOP') return { type: 'symlink', target: await fsp.readlink(path) };
+    throw e;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw changedWhileReading(path);
+    const hash = crypto.createHash('sha256');
+    const keep = st.size <= options.keepContentUpTo;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await fh.read(buffer, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      hash.update(chunk);
+      size += bytesRead;
+      if (keep) chunks.push(chunk);
+    }
+    const content = keep && size <= options.keepContentUpTo ? Buffer.concat(chunks) : undefined;
+    return { type: 'file', attrs: attributesOf(st), size, sha256: hash.digest('hex'), content };
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readSource(file: string): Promise<Buffer> {
+  let fh: FileHandle;
+  try {
+    fh = await openWithoutAtime(file, C.O_RDONLY | C.O_NONBLOCK);
+  } catch (e) {
+    if (errno(e) === 'ENOENT') throw new RunnerError(`source file ${file} does not exist`);
+    throw e;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new RunnerError(`source ${file} is ${describeKind(st)}, not a regular file`);
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes a temporary file beside the target (O_EXCL, unpredictable name, 0600 while it fills),
+ * gives it its owner, group and mode, fsyncs it, and renames it over the target: the path shows
+ * either the old file or the complete new one with its final attributes, never anything between.
+ */
+async function store(path: string, content: StoreContent, attrs: Attributes, replacing: Replacing, recursive: boolean): Promise<void> {
+  const dir = nodePath.dirname(path);
+  const temp = tempPath(path);
+  let fh: FileHandle;
+  try {
+    fh = await fsp.open(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o600);
+  } catch (e) {
+    throw new RunnerError(`cannot write ${path}: creating a temporary file in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+  }
+  let renamed = false;
+  try {
+    try {
+      if (content === 'keep-current') await copyCurrent(path, fh);
+      else await fh.writeFile(content);
+      // Owner before mode: chown may clear mode bits; both before the name is visible.
+      await fh.chown(attrs.uid, attrs.gid);
+      await fh.chmod(attrs.mode);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await clearForReplacement(path, replacing, recursive, false);
+    await fsp.rename(temp, path);
+    renamed = true;
+    await syncDirectory(dir);
+  } finally {
+    if (!renamed) await fsp.rm(temp, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Like store: a temporary directory with its attributes set, renamed into place. */
+async function createDirectory(path: string, attrs: Attributes, replacing: 'nothing' | 'file'): Promise<void> {
+  const dir = nodePath.dirname(path);
+  const temp = tempPath(path);
+  try {
+    await fsp.mkdir(temp, 0o700);
+  } catch (e) {
+    throw new RunnerError(`cannot create ${path}: creating a temporary directory in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+  }
+  let renamed = false;
+  try {
+    const fh = await fsp.open(temp, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+    try {
+      await fh.chown(attrs.uid, attrs.gid);
+      await fh.chmod(attrs.mode);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    // rename() cannot put a directory over a file: the file goes first.
+    await clearForReplacement(path, replacing, false, true);
+    await fsp.rename(temp, path);
+    renamed = true;
+    await syncDirectory(dir);
+  } finally {
+    if (!renamed) await fsp.rm(temp, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * Sets a directory's attributes in place, through a descriptor opened without following a symlink.
+ * An owner change passes through the intersection of the old and new permissions, so no moment
+ * grants anyone more than the old or the new state does.
+ */
+async function updateDirectory(path: string, attrs: Attributes): Promise<void> {
+  let fh: FileHandle;
+  try {
+    fh = await fsp.open(path, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+  } catch (e) {
+    if (errno(e) === 'ELOOP') throw symlinkError(path, await fsp.readlink(path).catch(() => '?'));
+    if (errno(e) === 'ENOTDIR') throw changedWhileReading(path);
+    throw e;
+  }
+  try {
+    const st = await fh.stat();
+    const mode = st.mode & 0o7777;
+    if (st.uid !== attrs.uid || st.gid !== attrs.gid) {
+      const between = mode & attrs.mode;
+      if (between !== mode) await fh.chmod(between);
+      await fh.chown(attrs.uid, attrs.gid);
+    }
+    await fh.chmod(attrs.mode);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+async function remove(path: string, type: 'file' | 'directory', recursive: boolean): Promise<void> {
+  const st = await lstatOrUndefined(path);
+  if (!st) return;
+  if (st.isSymbolicLink()) throw symlinkError(path, await fsp.readlink(path));
+  if (type === 'file') {
+    if (!st.isFile()) throw changedWhileReading(path);
+    await fsp.unlink(path);
+  } else {
+    if (!st.isDirectory()) throw changedWhileReading(path);
+    await removeDirectory(path, recursive);
+  }
+  await syncDirectory(nodePath.dirname(path));
+}
+
+/**
+ * Right before the rename: the path must still be what the decision saw, and never a symlink.
+ * A directory being replaced goes now; so does a file a new directory replaces (rename() cannot
+ * put a directory over a file). A file a new file replaces stays: the rename swaps it atomically.
+ */
+async function clearForReplacement(path: string, replacing: Replacing, recursive: boolean, forDirectory: boolean): Promise<void> {
+  const st = await lstatOrUndefined(path);
+  if (!st) return;
+  if (st.isSymbolicLink()) {
+    const target = await fsp.readlink(path).catch(() => '?');
+    throw new RunnerError(`${path} became a symbolic link (to ${target}) while govern was writing it; nothing was written through it and it was left as it is`);
+  }
+  if (st.isFile() && replacing === 'file') {
+    if (forDirectory) await fsp.unlink(path);
+    return;
+  }
+  if (st.isDirectory() && replacing === 'directory') return removeDirectory(path, recursive);
+  throw changedWhileReading(path);
+}
+
+async function removeDirectory(path: string, recursive: boolean): Promise<void> {
+  if (recursive) {
+    await fsp.rm(path, { recursive: true }); // removes symlinks inside, never follows them
+    return;
+  }
+  try {
+    await fsp.rmdir(path);
+  } catch (e) {
+    if (errno(e) === 'ENOTEMPTY' || errno(e) === 'EEXIST') {
+      throw new RunnerError(`${path} is no longer empty; set force = true to remove it and everything in it`);
+    }
+    throw e;
+  }
+}
+
+/** Copies the current file's bytes (content not managed, attributes changing). */
+async function copyCurrent(path: string, out: FileHandle): Promise<void> {
+  let input: FileHandle;
+  try {
+    input = await openWithoutAtime(path, READ_NOFOLLOW);
+  } catch (e) {
+    if (errno(e) === 'ELOOP') throw symlinkError(path, await fsp.readlink(path).catch(() => '?'));
+    throw e;
+  }
+  try {
+    if (!(await input.stat()).isFile()) throw changedWhileReading(path);
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    for (;;) {
+      const { bytesRead } = await input.read(buffer, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      await out.write(buffer, 0, bytesRead);
+    }
+  } finally {
+    await input.close();
+  }
+}
+
+/** A rename is durable only once its directory is synced. */
+async function syncDirectory(dir: string): Promise<void> {
+  const fh = await fsp.open(dir, C.O_RDONLY | C.O_DIRECTORY);
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Beside the target (rename stays in one filesystem), hidden, and not guessable. */
+function tempPath(path: string): string {
+  const base = nodePath.basename(path).slice(0, 100);
+  return nodePath.join(nodePath.dirname(path), `.${base}.govern-${crypto.randomBytes(8).toString('hex')}`);
+}
+
+/** Reading for a status or noop run should not even change access times. */
+async function openWithoutAtime(path: string, flags: number): Promise<FileHandle> {
+  try {
+    return await fsp.open(path, flags | C.O_NOATIME);
+  } catch (e) {
+    // O_NOATIME needs ownership or CAP_FOWNER
+    if (errno(e) === 'EPERM') return fsp.open(path, flags);
+    throw e;
+  }
+}
+
+async function isEmptyDirectory(path: string): Promise<boolean> {
+  const dir = await fsp.opendir(path);
+  try {
+    return (await dir.read()) === null;
+  } finally {
+    await dir.close();
+  }
+}
+
+async function parentState(path: string): Promise<ParentState> {
+  try {
+    return (await fsp.stat(nodePath.dirname(path))).isDirectory() ? 'directory' : 'not-directory';
+  } catch (e) {
+    if (errno(e) === 'ENOENT') return 'missing';
+    if (errno(e) === 'ENOTDIR') return 'not-directory';
+    throw e;
+  }
+}
+
+async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await fsp.lstat(path);
+  } catch (e) {
+    if (errno(e) === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+function attributesOf(st: Stats): Attributes {
+  return { uid: st.uid, gid: st.gid, mode: st.mode & 0o7777 };
+}
+
+function describeKind(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+function errno(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException)?.code;
+}

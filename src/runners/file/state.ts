@@ -1,0 +1,80 @@
+// The data the file runner's layers pass to each other: what the state file asks for (Desired),
+// what is on disk (Current), and the provider interface the seed names (Status, Store,
+// CreateDirectory, plus the in-place directory update and removal the decision table needs).
+
+export type Ensure = 'present' | 'absent' | 'directory';
+
+/** A user or group, resolved to its id; the label is how messages name it. */
+export interface Account {
+  id: number;
+  label: string;
+}
+
+export interface DesiredContent {
+  bytes: Buffer;
+  sha256: string;
+  /** Where it came from, for messages: "contents" or the source file's path. */
+  origin: string;
+}
+
+export interface Desired {
+  path: string;
+  ensure: Ensure;
+  /** Required for present and directory; unused for absent. */
+  owner?: Account;
+  group?: Account;
+  mode?: number;
+  /** Absent: the content of an existing file is not managed (a new file is empty). */
+  content?: DesiredContent;
+  force: boolean;
+  showDiff: boolean;
+}
+
+/** Owner, group and permission bits of a file or directory. */
+export interface Attributes {
+  uid: number;
+  gid: number;
+  /** Permission bits, st_mode & 07777. */
+  mode: number;
+}
+
+/** Names of the current owner and group, when the runner looked them up (for messages). */
+export interface AttributeNames {
+  owner?: string;
+  group?: string;
+}
+
+export type ParentState = 'directory' | 'missing' | 'not-directory';
+
+export type Current =
+  | { type: 'absent'; parent: ParentState }
+  | { type: 'file'; attrs: Attributes; names?: AttributeNames; size: number; sha256: string; content?: Buffer }
+  | { type: 'directory'; attrs: Attributes; names?: AttributeNames; empty?: boolean }
+  | { type: 'symlink'; target: string }
+  | { type: 'other'; kind: string };
+
+export interface StatusOptions {
+  /** Find out whether a directory is empty (only needed when it may be removed or replaced). */
+  checkEmpty: boolean;
+  /** Keep a regular file's bytes in memory when it is at most this large (for the diff). */
+  keepContentUpTo: number;
+}
+
+/** What is at the path that a store or create must replace. */
+export type Replacing = 'nothing' | 'file' | 'directory';
+
+/** The new file's content: these bytes, or the current file's bytes (content not managed). */
+export type StoreContent = Buffer | 'keep-current';
+
+export interface FileProvider {
+  status(path: string, options: StatusOptions): Promise<Current>;
+  /** Reads a `source` file (symlinks followed: the source is not a managed path). */
+  readSource(file: string): Promise<Buffer>;
+  /** Atomically replaces the path with a regular file of this content and these attributes. */
+  store(path: string, content: StoreContent, attrs: Attributes, replacing: Replacing, recursive: boolean): Promise<void>;
+  /** Creates the directory with its attributes already set, replacing a file if there is one. */
+  createDirectory(path: string, attrs: Attributes, replacing: 'nothing' | 'file'): Promise<void>;
+  /** Sets an existing directory's attributes in place. */
+  updateDirectory(path: string, attrs: Attributes): Promise<void>;
+  remove(path: string, type: 'file' | 'directory', recursive: boolean): Promise<void>;
+}

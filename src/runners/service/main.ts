@@ -1,0 +1,4 @@
+import { runnerMain } from '../kit.js';
+import { runService } from './runner.js';
+
+runnerMain(runService);

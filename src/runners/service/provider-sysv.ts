@@ -1,0 +1,96 @@
+// The sysv provider, for hosts without systemd as init (containers, WSL, Devuan): Debian's
+// `service` for the running state and `update-rc.d` for the boot links, whose state is read
+// straight from /etc/rc?.d. The status path is one command and a few directory reads.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunResult } from '../../shared/process.js';
+import { RunnerError } from '../kit.js';
+import type { ServiceStatus } from './decide.js';
+import { act, query, type ProviderContext, type ServiceProvider } from './provider.js';
+
+/** The runlevels update-rc.d enable/disable toggle: a start link in one of them means enabled. */
+const BOOT_RUNLEVELS = ['S', '2', '3', '4', '5'];
+const ALL_RUNLEVELS = ['S', '0', '1', '2', '3', '4', '5', '6'];
+
+export class SysvProvider implements ServiceProvider {
+  readonly name = 'sysv';
+
+  constructor(
+    private readonly context: ProviderContext,
+    private readonly etc = '/etc',
+  ) {}
+
+  async status(service: string): Promise<ServiceStatus> {
+    this.requireScript(service);
+    // LSB status codes: 0 running; 1, 2 dead with a pid or lock file left; 3 not running; 4 unknown.
+    const result = await query(this.context, 'service', [service, 'status']);
+    if (result.code === null || result.code > 3) {
+      const output = `${result.stdout}${result.stderr}`.trim().split('\n').pop() ?? '';
+      throw new RunnerError(`service ${service} status is unknown: service ${service} status exited ${result.code}${output ? `: ${output}` : ''}`);
+    }
+    return { running: result.code === 0, enabled: this.links(service, BOOT_RUNLEVELS).some((l) => l.startsWith('S')) };
+  }
+
+  start(service: string): Promise<void> {
+    return act(this.context, 'service', [service, 'start']);
+  }
+
+  stop(service: string): Promise<void> {
+    return act(this.context, 'service', [service, 'stop']);
+  }
+
+  restart(service: string): Promise<void> {
+    return act(this.context, 'service', [service, 'restart']);
+  }
+
+  reload(service: string): Promise<void> {
+    return act(this.context, 'service', [service, 'reload'], (r) => this.noReload(service, r));
+  }
+
+  enable(service: string): Promise<void> {
+    return this.toggle('enable', service);
+  }
+
+  disable(service: string): Promise<void> {
+    return this.toggle('disable', service);
+  }
+
+  /** update-rc.d toggles existing links only: a script without any gets its defaults first. */
+  private async toggle(action: 'enable' | 'disable', service: string): Promise<void> {
+    if (this.links(service, ALL_RUNLEVELS).length === 0) await act(this.context, 'update-rc.d', [service, 'defaults']);
+    await act(this.context, 'update-rc.d', [service, action]);
+  }
+
+  /** The names of the rc links of a service ("S01nginx", "K01nginx") in the given runlevels. */
+  private links(service: string, runlevels: string[]): string[] {
+    const link = new RegExp(`^[SK][0-9][0-9]${service.replace(/[.+]/g, '\\$&')}$`);
+    const found: string[] = [];
+    for (const level of runlevels) {
+      let entries: string[];
+      try {
+        entries = fs.readdirSync(path.join(this.etc, `rc${level}.d`));
+      } catch {
+        continue; // a runlevel directory that does not exist has no links
+      }
+      for (const entry of entries) if (link.test(entry)) found.push(entry);
+    }
+    return found;
+  }
+
+  private requireScript(service: string): void {
+    const script = path.join(this.etc, 'init.d', service);
+    try {
+      fs.accessSync(script, fs.constants.X_OK);
+    } catch {
+      throw new RunnerError(`service ${service} not found: no executable init script ${script}`);
+    }
+  }
+
+  /** LSB: exit 3 is "unimplemented feature"; many scripts answer an unknown action with their usage. */
+  private noReload(service: string, result: RunResult): string | undefined {
+    if (result.code === 3 || /usage/i.test(`${result.stdout}${result.stderr}`)) {
+      return `${path.join(this.etc, 'init.d', service)} does not support reload`;
+    }
+    return undefined;
+  }
+}

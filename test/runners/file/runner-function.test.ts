@@ -1,0 +1,58 @@
+// The runner function itself (as a long-lived runner process would call it), with a fake provider
+// where the real system cannot produce the case: a store that does not take effect.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { RunnerError, type RunnerRequest } from '../../../src/runners/kit.js';
+import { posixProvider } from '../../../src/runners/file/provider-posix.js';
+import { fileRunner, runFile } from '../../../src/runners/file/runner.js';
+import type { FileProvider } from '../../../src/runners/file/state.js';
+import { Params } from '../../../src/shared/protocol.js';
+import { tempDir } from '../../support/tmp.js';
+
+function request(name: string, pairs: [string, string][], extra: Partial<RunnerRequest> = {}): RunnerRequest & { lines: string[] } {
+  const lines: string[] = [];
+  return { name, params: new Params(pairs), noop: false, env: process.env, log: (line) => lines.push(line), lines, ...extra };
+}
+
+const ATTRS: [string, string][] = [['owner', 'root'], ['group', 'root'], ['mode', '0644']];
+
+describe('file runner function', () => {
+  it('fake provider: a store that does not reach the desired mode fails with the desired-state error', async () => {
+    const target = path.join(tempDir(), 'f');
+    const lying: FileProvider = { ...posixProvider, store: (p, content, attrs, replacing, recursive) => posixProvider.store(p, content, { ...attrs, mode: 0o600 }, replacing, recursive) };
+    const error = await fileRunner(lying)(request(target, [['ensure', 'present'], ['contents', 'x'], ...ATTRS])).catch((e) => e);
+    expect(error).to.be.instanceOf(RunnerError);
+    expect(error.message).to.equal(`${target} did not reach the desired state after created the file: mode is 0600, expected 0644`);
+  });
+
+  it('fake provider: a directory update that does nothing fails the same way', async () => {
+    const target = path.join(tempDir(), 'd');
+    fs.mkdirSync(target, 0o700);
+    const inert: FileProvider = { ...posixProvider, updateDirectory: async () => undefined };
+    const error = await fileRunner(inert)(request(target, [['ensure', 'directory'], ...ATTRS])).catch((e) => e);
+    expect(error.message).to.equal(`${target} did not reach the desired state after changed mode 0700 -> 0644: mode is 0700, expected 0644`);
+  });
+
+  it('serves many requests in one process, logging through request.log only', async () => {
+    const dir = tempDir();
+    for (let i = 0; i < 5; i++) {
+      const r = request(path.join(dir, `f${i}`), [['ensure', 'present'], ['contents', `v${i}\n`], ...ATTRS]);
+      expect(await runFile(r)).to.deep.equal({ changed: true, message: 'created the file' });
+      const again = request(path.join(dir, `f${i}`), [['ensure', 'present'], ['contents', `w${i}\n`], ...ATTRS], { noop: true });
+      expect((await runFile(again)).changed).to.equal(true);
+      expect(again.lines).to.include.members([`-v${i}`, `+w${i}`]);
+    }
+    expect(fs.readdirSync(dir).sort()).to.deep.equal(['f0', 'f1', 'f2', 'f3', 'f4']);
+  });
+
+  it('turns a system call failure into a user error (no stack trace)', async () => {
+    const dir = tempDir();
+    fs.chmodSync(dir, 0o755);
+    const target = path.join(dir, 'f');
+    const failing: FileProvider = { ...posixProvider, store: async () => Promise.reject(Object.assign(new Error(`EACCES: permission denied, open '${target}'`), { code: 'EACCES', syscall: 'open' })) };
+    const error = await fileRunner(failing)(request(target, [['ensure', 'present'], ['contents', 'x'], ...ATTRS])).catch((e) => e);
+    expect(error).to.be.instanceOf(RunnerError);
+    expect(error.message).to.equal(`EACCES: permission denied, open '${target}'`);
+  });
+});

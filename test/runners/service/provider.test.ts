@@ -1,0 +1,29 @@
+import { expect } from 'chai';
+import { RunnerError } from '../../../src/runners/kit.js';
+import { act, contextFor, query, withSbinPath } from '../../../src/runners/service/provider.js';
+
+describe('service provider commands', () => {
+  it('adds the sbin directories to a PATH that lacks them, keeping the caller order first', () => {
+    expect(withSbinPath({ PATH: '/opt/bin:/usr/bin:/bin' }).PATH).to.equal('/opt/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin');
+    expect(withSbinPath({ PATH: '/usr/sbin:/usr/bin' }).PATH).to.equal('/usr/sbin:/usr/bin:/usr/local/sbin:/sbin');
+    expect(withSbinPath({}).PATH).to.equal('/usr/local/sbin:/usr/sbin:/sbin:/usr/bin:/bin');
+  });
+
+  it('reports a query command that cannot be started', async () => {
+    const context = contextFor({ PATH: '/nonexistent' }, () => undefined);
+    let error: unknown;
+    await query(context, 'govern-no-such-command', ['status']).catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(RunnerError);
+    expect((error as Error).message).to.match(/^govern-no-such-command status could not be started/);
+  });
+
+  it('logs an action and its output, and turns a failure into an error with its last output', async () => {
+    const logs: string[] = [];
+    const context = contextFor(process.env, (l) => logs.push(l));
+    await act(context, 'sh', ['-c', 'echo done']);
+    let error: unknown;
+    await act(context, 'sh', ['-c', 'echo oops >&2; exit 4'], () => 'a hint').catch((e: unknown) => (error = e));
+    expect(logs).to.deep.equal(['running: sh -c \'echo done\'', 'done', "running: sh -c 'echo oops >&2; exit 4'", 'oops']);
+    expect((error as Error).message).to.equal("sh -c 'echo oops >&2; exit 4' failed (exit 4): oops; a hint");
+  });
+});
