@@ -1,0 +1,4 @@
+import { runnerMain } from '../kit.js';
+import { runPkg } from './runner.js';
+
+runnerMain(runPkg);

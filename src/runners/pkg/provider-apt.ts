@@ -1,0 +1,102 @@
+// The APT provider (package-type.txt, "APT Provider"): dpkg-query for the status, apt-cache policy
+// for the candidate version, apt-get to install and remove.
+import { compareVersions, InvalidVersionError } from '../../shared/version/index.js';
+import { parseDebianVersion } from '../../shared/version/debian.js';
+import { ValidationError } from '../../shared/validate.js';
+import { RunnerError } from '../kit.js';
+import type { PackageStatus } from './decide.js';
+import type { InstallTarget, PackageProvider } from './provider.js';
+import { commandFailed, LOCK_WAIT_SECONDS, PackageTools, type ToolContext } from './tools.js';
+
+/** Keeps dpkg, apt-listbugs and apt-listchanges from asking anything. */
+export const APT_ENV = {
+  DEBIAN_FRONTEND: 'noninteractive',
+  APT_LISTBUGS_FRONTEND: 'none',
+  APT_LISTCHANGES_FRONTEND: 'none',
+};
+
+/** The seed's status query; one line per package instance (a name can match several architectures). */
+export const DPKG_QUERY_FORMAT = '${Package} ${Version} ${Architecture} ${db:Status-Status}\n';
+
+/** apt waits this long for dpkg's own lock (held by another tool) instead of failing at once. */
+const DPKG_LOCK_TIMEOUT = `DPkg::Lock::Timeout=${LOCK_WAIT_SECONDS}`;
+
+export function aptProvider(context: ToolContext): PackageProvider {
+  const tools = new PackageTools(context, APT_ENV);
+
+  async function status(pkg: string): Promise<PackageStatus> {
+    const argv = ['dpkg-query', '-W', `-f=${DPKG_QUERY_FORMAT}`, pkg];
+    const result = await tools.run(argv, { query: true });
+    if (result.code !== 0) {
+      if (/no packages found matching/.test(result.stderr)) return { installed: false };
+      throw commandFailed(argv, result);
+    }
+    return parseDpkgQuery(result.stdout);
+  }
+
+  async function latestAvailable(pkg: string): Promise<string | undefined> {
+    const result = await tools.runChecked(['apt-cache', 'policy', pkg], { query: true });
+    return parseCandidate(result.stdout);
+  }
+
+  async function install(pkg: string, target: InstallTarget): Promise<void> {
+    const base = ['apt-get', 'install', '-y', '-q', '-o', 'DPkg::Options::=--force-confold', '-o', DPKG_LOCK_TIMEOUT];
+    switch (target.kind) {
+      case 'any':
+        await tools.runChecked([...base, pkg]);
+        return;
+      case 'latest': {
+        const candidate = await latestAvailable(pkg);
+        if (candidate === undefined) throw new RunnerError(`apt has no installation candidate for ${pkg} (is it in a configured source, and did apt-get update run?)`);
+        await tools.runChecked([...base, `${pkg}=${candidate}`]);
+        return;
+      }
+      case 'version':
+        await tools.runChecked([...base, '--allow-downgrades', `${pkg}=${target.version}`]);
+        return;
+    }
+  }
+
+  return {
+    name: 'apt',
+    scheme: 'debian',
+    tools: ['dpkg-query', 'apt-get', 'apt-cache', 'flock'],
+    checkVersion(version: string): void {
+      try {
+        parseDebianVersion(version);
+      } catch (e) {
+        if (e instanceof InvalidVersionError) throw new ValidationError(e.message);
+        throw e;
+      }
+    },
+    compareToWanted: (installed, wanted) => compareVersions('debian', installed, wanted),
+    status,
+    latestAvailable,
+    install,
+    // The seed: upgrade and downgrade are installs of the target version (--allow-downgrades comes with a version).
+    upgrade: install,
+    downgrade: (pkg, version) => install(pkg, { kind: 'version', version }),
+    async uninstall(pkg: string): Promise<void> {
+      await tools.runChecked(['apt-get', '-q', '-y', '-o', DPKG_LOCK_TIMEOUT, 'remove', pkg]);
+    },
+  };
+}
+
+/** Only `installed` counts as present: config-files, half-installed, unpacked... are absent, so an install repairs them. */
+export function parseDpkgQuery(stdout: string): PackageStatus {
+  let absent: PackageStatus = { installed: false };
+  for (const line of stdout.split('\n')) {
+    const [, version, arch, state] = line.trim().split(' ');
+    if (state === undefined) continue;
+    if (state === 'installed') return { installed: true, version, fullVersion: version, arch };
+    if (state !== 'not-installed' && absent.state === undefined) absent = { installed: false, state, version };
+  }
+  return absent;
+}
+
+/** The `Candidate:` line of `apt-cache policy`; "(none)" or no line at all when apt knows no version. */
+export function parseCandidate(stdout: string): string | undefined {
+  const match = /^\s*Candidate:\s*(\S+)\s*$/m.exec(stdout);
+  if (!match || match[1] === '(none)') return undefined;
+  return match[1];
+}

@@ -1,0 +1,88 @@
+// The DNF provider (package-type.txt, "DNF Provider"): rpm -q for the status, dnf to install,
+// upgrade, downgrade and remove.
+import { InvalidVersionError } from '../../shared/version/index.js';
+import { compareRpmToWanted, compareRpm, parseRpmVersion } from '../../shared/version/rpm.js';
+import { ValidationError } from '../../shared/validate.js';
+import type { PackageStatus } from './decide.js';
+import type { InstallTarget, PackageProvider } from './provider.js';
+import { commandFailed, PackageTools, type ToolContext } from './tools.js';
+
+/** The seed's NEVRA query format, one line per installed instance (installonly packages can have several). */
+export const RPM_QUERY_FORMAT = '%{NAME} %|EPOCH?{%{EPOCH}}:{0}| %{VERSION} %{RELEASE} %{ARCH}\n';
+
+export function dnfProvider(context: ToolContext): PackageProvider {
+  const tools = new PackageTools(context);
+
+  async function status(pkg: string): Promise<PackageStatus> {
+    const argv = ['rpm', '-q', pkg, '--queryformat', RPM_QUERY_FORMAT];
+    const result = await tools.run(argv, { query: true });
+    if (result.code !== 0) {
+      if (/is not installed/.test(result.stdout + result.stderr)) return { installed: false };
+      throw commandFailed(argv, result);
+    }
+    const status = parseRpmQuery(result.stdout);
+    if (!status.installed) throw commandFailed(argv, result);
+    return status;
+  }
+
+  async function install(pkg: string, target: InstallTarget): Promise<void> {
+    // dnf separates name and version with "-" (NAME-VERSION, NAME-VERSION-RELEASE, NAME-EPOCH:VERSION-RELEASE).
+    await tools.runChecked(['dnf', 'install', '-y', target.kind === 'version' ? `${pkg}-${target.version}` : pkg]);
+  }
+
+  return {
+    name: 'dnf',
+    scheme: 'rpm',
+    tools: ['rpm', 'dnf', 'flock'],
+    checkVersion(version: string): void {
+      try {
+        parseRpmVersion(version);
+      } catch (e) {
+        if (e instanceof InvalidVersionError) throw new ValidationError(e.message);
+        throw e;
+      }
+    },
+    compareToWanted: compareRpmToWanted,
+    status,
+    async latestAvailable(pkg: string): Promise<string | undefined> {
+      const result = await tools.runChecked(
+        ['dnf', '-q', 'repoquery', '--available', '--latest-limit=1', '--queryformat', '%{epoch}:%{version}-%{release}\n', pkg],
+        { query: true },
+      );
+      return newest(result.stdout.split('\n').map((l) => l.trim()).filter((l) => /^[0-9]+:/.test(l)));
+    },
+    install,
+    async upgrade(pkg: string, target: InstallTarget): Promise<void> {
+      // `dnf install NAME` leaves an installed package alone ("already installed"), so latest needs `dnf upgrade`.
+      if (target.kind === 'version') return install(pkg, target);
+      await tools.runChecked(['dnf', 'upgrade', '-y', pkg]);
+    },
+    async downgrade(pkg: string, version: string): Promise<void> {
+      await tools.runChecked(['dnf', 'downgrade', '-y', `${pkg}-${version}`]);
+    },
+    async uninstall(pkg: string): Promise<void> {
+      await tools.runChecked(['dnf', 'remove', '-y', pkg]);
+    },
+  };
+}
+
+/**
+ * `NAME EPOCH VERSION RELEASE ARCH` lines. The version is VERSION-RELEASE, as the seed reports it;
+ * the full version keeps a non-zero epoch. Several instances (kernels): the newest.
+ */
+export function parseRpmQuery(stdout: string): PackageStatus {
+  const found: PackageStatus[] = [];
+  for (const line of stdout.split('\n')) {
+    const fields = line.trim().split(' ');
+    if (fields.length !== 5) continue;
+    const [, epoch, version, release, arch] = fields;
+    const vr = `${version}-${release}`;
+    found.push({ installed: true, version: vr, fullVersion: epoch === '0' ? vr : `${epoch}:${vr}`, arch });
+  }
+  found.sort((a, b) => (a.installed && b.installed ? compareRpm(a.fullVersion, b.fullVersion) : 0));
+  return found.at(-1) ?? { installed: false };
+}
+
+function newest(versions: string[]): string | undefined {
+  return [...versions].sort(compareRpm).at(-1);
+}

@@ -1,0 +1,27 @@
+// What a package provider does (package-type.txt, "Provider Interface"). One file per tool
+// implements it: provider-apt.ts, provider-dnf.ts.
+import type { CompareToWanted, PackageStatus } from './decide.js';
+import type { VersionScheme } from '../../shared/version/index.js';
+import type { ProviderName } from './properties.js';
+
+/** What to install: any version (ensure = present), the newest, or one version. */
+export type InstallTarget = { kind: 'any' } | { kind: 'latest' } | { kind: 'version'; version: string };
+
+export interface PackageProvider {
+  readonly name: ProviderName;
+  /** The commands it runs, which must be on PATH. */
+  readonly tools: readonly string[];
+  /** How two full versions of this package format compare. */
+  readonly scheme: VersionScheme;
+  /** Throws a ValidationError when the version is not valid for this package format. */
+  checkVersion(version: string): void;
+  /** An installed full version against the version asked for (the decision and the desired-state check). */
+  compareToWanted: CompareToWanted;
+  status(pkg: string): Promise<PackageStatus>;
+  /** The version the package manager would install as the newest, if it knows the package. */
+  latestAvailable(pkg: string): Promise<string | undefined>;
+  install(pkg: string, target: InstallTarget): Promise<void>;
+  upgrade(pkg: string, target: InstallTarget): Promise<void>;
+  downgrade(pkg: string, version: string): Promise<void>;
+  uninstall(pkg: string): Promise<void>;
+}

@@ -1,0 +1,80 @@
+// The pkg runner: properties -> provider -> status -> decide -> act -> check the desired state.
+import type { RunnerResult } from '../../shared/protocol.js';
+import { compareVersions } from '../../shared/version/index.js';
+import { RunnerError, unknownSignal, type Runner, type RunnerRequest } from '../kit.js';
+import { decide, describeChange, isDesiredState, sameStatus, type Action, type PackageStatus } from './decide.js';
+import { describeEnsure, parseProperties, type PackageProperties } from './properties.js';
+import type { PackageProvider } from './provider.js';
+import { chooseProvider } from './providers.js';
+
+const SIGNALS = ['refresh'];
+
+export const runPkg: Runner = async (request: RunnerRequest): Promise<RunnerResult> => {
+  const properties = parseProperties(request.name, request.params);
+  if (request.signal !== undefined) {
+    // A package has nothing to refresh: the signal is understood and ignored.
+    if (request.signal === 'refresh') return { changed: false, message: 'refresh: nothing to do for a package' };
+    throw unknownSignal(request.signal, SIGNALS);
+  }
+
+  const provider = await chooseProvider(properties.provider, { env: request.env, log: request.log });
+  return applyPackage(properties, provider, request);
+};
+
+/** Brings one package to its desired state with the given provider (or, in noop, says what that would take). */
+export async function applyPackage(
+  properties: PackageProperties,
+  provider: PackageProvider,
+  request: Pick<RunnerRequest, 'noop' | 'log'>,
+): Promise<RunnerResult> {
+  if (properties.ensure.kind === 'version') provider.checkVersion(properties.ensure.version);
+  const name = properties.name;
+
+  const before = await provider.status(name);
+  request.log(`${provider.name}: ${name} is ${describeStatus(before)}; wanted ${describeEnsure(properties.ensure)}`);
+  const latestAvailable = request.noop && properties.ensure.kind === 'latest' && before.installed ? await provider.latestAvailable(name) : undefined;
+  const decision = decide(properties.ensure, before, provider.compareToWanted, { latestAvailable });
+  if (decision.action.kind === 'none') return { changed: false, message: decision.message };
+  if (request.noop) return { changed: true, message: decision.message };
+
+  await act(provider, name, decision.action);
+
+  const after = await provider.status(name);
+  if (!isDesiredState(properties.ensure, after, provider.compareToWanted)) {
+    throw new RunnerError(
+      `${name} did not reach the desired state: wanted ${describeEnsure(properties.ensure)}, ${provider.name} reports ${describeStatus(after)}`,
+    );
+  }
+  if (sameStatus(before, after)) {
+    // Only an upgrade to latest can run and change nothing: the package manager had nothing newer.
+    const message = after.installed ? `already at the latest version ${after.fullVersion}` : describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b));
+    return { changed: false, message };
+  }
+  return { changed: true, message: describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b)) };
+}
+
+async function act(provider: PackageProvider, name: string, action: Action): Promise<void> {
+  switch (action.kind) {
+    case 'none':
+      return;
+    case 'install':
+      return provider.install(name, { kind: 'any' });
+    case 'install-latest':
+      return provider.install(name, { kind: 'latest' });
+    case 'upgrade-latest':
+      return provider.upgrade(name, { kind: 'latest' });
+    case 'install-version':
+      return provider.install(name, { kind: 'version', version: action.version });
+    case 'upgrade':
+      return provider.upgrade(name, { kind: 'version', version: action.version });
+    case 'downgrade':
+      return provider.downgrade(name, action.version);
+    case 'uninstall':
+      return provider.uninstall(name);
+  }
+}
+
+function describeStatus(status: PackageStatus): string {
+  if (status.installed) return `installed at ${status.fullVersion}${status.arch ? ` (${status.arch})` : ''}`;
+  return status.state ? `absent (${status.state}${status.version ? ` ${status.version}` : ''})` : 'absent';
+}

@@ -1,0 +1,43 @@
+// Version comparison shared by the core (`govern versioncmp`, the template helper `versioncmp`)
+// and the pkg runner. Three schemes, each as package-type.txt specifies it:
+//   debian  - Debian Policy (epoch, upstream version, revision), as dpkg compares them
+//   rpm     - rpmvercmp on epoch, version and release, with modern rpm's ~ and ^
+//   generic - the Puppet-style VersionCmp(a, b, ignoreTrailingZeroes)
+import { compareDebian } from './debian.js';
+import { InvalidVersionError } from './errors.js';
+import { compareGeneric } from './generic.js';
+import { compareRpm } from './rpm.js';
+
+export { InvalidVersionError };
+
+export type VersionScheme = 'debian' | 'rpm' | 'generic';
+
+export const VERSION_SCHEMES: readonly VersionScheme[] = ['debian', 'rpm', 'generic'];
+
+export type Ordering = -1 | 0 | 1;
+
+export interface CompareOptions {
+  /** Generic scheme only: `1.0.0` equals `1.0` (trailing `.0` segments before the first `-` are dropped). */
+  ignoreTrailingZeroes?: boolean;
+}
+
+/** -1 when a is older than b, 0 when they are the same version, 1 when a is newer. Throws InvalidVersionError. */
+export function compareVersions(scheme: VersionScheme, a: string, b: string, options: CompareOptions = {}): Ordering {
+  if (options.ignoreTrailingZeroes && scheme !== 'generic') {
+    throw new InvalidVersionError(`ignoring trailing zeroes applies to the generic scheme only, not ${scheme}`);
+  }
+  switch (scheme) {
+    case 'debian':
+      return compareDebian(a, b);
+    case 'rpm':
+      return compareRpm(a, b);
+    case 'generic':
+      return compareGeneric(a, b, options.ignoreTrailingZeroes ?? false);
+    default:
+      throw new InvalidVersionError(`unknown version scheme ${JSON.stringify(scheme)} (known: ${VERSION_SCHEMES.join(', ')})`);
+  }
+}
+
+export function isVersionScheme(value: string): value is VersionScheme {
+  return (VERSION_SCHEMES as readonly string[]).includes(value);
+}
