@@ -40,7 +40,7 @@ uninstall:
 	rm -rf $(LIBDIR) $(BINDIR)/govern
 
 bench: build
-	node dist/bench/run.js
+	node dist/bench/run.js $(ARGS)
 
 clean:
 	rm -rf dist

@@ -1,0 +1,94 @@
+// govern alone on the same workload under several settings, so each lever's pay shows: runner mode
+// (one process per resource, or one per runner), --jobs, and the parse cache; with reference points
+// for Node's own start-up, the CLI's, and planning alone.
+import fs from 'node:fs';
+import { measure } from './proc.js';
+import { rotate } from './stats.js';
+import { GOVERN } from './system.js';
+import { governInvocation, parseGovernReport, type GovernSettings, type ToolContext } from './tools.js';
+import { baseEnv } from './proc.js';
+
+export interface LeverConfig {
+  label: string;
+  settings: GovernSettings;
+}
+
+export const FULL_CONFIGS: LeverConfig[] = [
+  { label: 'defaults', settings: {} },
+  { label: 'oneshot, --jobs 1', settings: { runnerMode: 'oneshot', jobs: 1 } },
+  { label: 'oneshot, --jobs 2', settings: { runnerMode: 'oneshot', jobs: 2 } },
+  { label: 'oneshot, --jobs 4', settings: { runnerMode: 'oneshot', jobs: 4 } },
+  { label: 'persistent, --jobs 1', settings: { runnerMode: 'persistent', jobs: 1 } },
+  { label: 'persistent, --jobs 2', settings: { runnerMode: 'persistent', jobs: 2 } },
+  { label: 'persistent, --jobs 4', settings: { runnerMode: 'persistent', jobs: 4 } },
+  { label: 'defaults, cold parse cache', settings: { coldCache: true } },
+];
+
+export const QUICK_CONFIGS: LeverConfig[] = [FULL_CONFIGS[0], FULL_CONFIGS[1], FULL_CONFIGS[4]];
+
+export interface LeverSample {
+  wallMs: number;
+  maxRssKb?: number;
+  /** govern's own total (summary.duration_ms): the run without process start-up. */
+  governMs?: number;
+  /** Runner time per resource type, summed over resources (more than the wall time with --jobs > 1). */
+  byType: Record<string, { count: number; ms: number }>;
+  problems: string[];
+}
+
+export interface LeversResult {
+  rounds: number;
+  configs: { label: string; argv: string; samples: LeverSample[] }[];
+  reference: { label: string; samples: { wallMs: number; maxRssKb?: number }[] }[];
+}
+
+export async function levers(ctx: ToolContext, configs: LeverConfig[], rounds: number, log: (line: string) => void): Promise<LeversResult> {
+  const result: LeversResult = {
+    rounds,
+    configs: configs.map((c) => ({ label: c.label, argv: governInvocation(ctx, { ...c.settings, coldCache: false }).argv.slice(1).join(' '), samples: [] })),
+    reference: [],
+  };
+  const reference: { label: string; argv: string[]; discard?: boolean }[] = [
+    { label: 'node -e 0 (Node start-up)', argv: ['node', '-e', '0'] },
+    { label: 'govern --help (CLI start-up)', argv: [GOVERN, '--help'], discard: true },
+    { label: 'govern graph (facts, render, parse, graph)', argv: [GOVERN, 'graph', ctx.entry], discard: true },
+  ];
+  result.reference = reference.map((r) => ({ label: r.label, samples: [] }));
+
+  // The tree is in place (the comparison ran, or this first run makes it): every run below changes nothing.
+  fs.mkdirSync(ctx.tree, { recursive: true });
+  const warm = governInvocation(ctx);
+  await measure(warm.argv, { env: warm.env });
+
+  for (let r = 0; r < rounds; r++) {
+    for (const i of rotate([...configs.keys()], r)) {
+      const inv = governInvocation(ctx, configs[i].settings);
+      const o = await measure(inv.argv, { env: inv.env });
+      const sample = leverSample(o.stdout, o.code, o.wallMs, o.maxRssKb);
+      result.configs[i].samples.push(sample);
+      log(`round ${r + 1}/${rounds}  govern ${configs[i].label.padEnd(28)} ${(o.wallMs / 1000).toFixed(3).padStart(8)} s  ${sample.problems.join('; ') || 'ok'}`);
+    }
+    for (const [i, ref] of reference.entries()) {
+      const env = baseEnv({ GOVERN_CACHE_DIR: `${ctx.dir}/cache` });
+      const o = await measure(ref.argv, { env, discardStdout: ref.discard });
+      result.reference[i].samples.push({ wallMs: o.wallMs, maxRssKb: o.maxRssKb });
+    }
+  }
+  return result;
+}
+
+function leverSample(stdout: string, code: number | null, wallMs: number, maxRssKb?: number): LeverSample {
+  const report = parseGovernReport(stdout);
+  const problems: string[] = [];
+  if (code !== 0) problems.push(`exit status ${code}`);
+  const byType: LeverSample['byType'] = {};
+  if (!report) return { wallMs, maxRssKb, byType, problems: [...problems, 'no JSON report'] };
+  if (report.summary.changed || report.summary.failed) problems.push(`${report.summary.changed} changed, ${report.summary.failed} failed`);
+  for (const res of report.resources) {
+    const type = res.ref.slice(0, res.ref.indexOf(':'));
+    const t = (byType[type] ??= { count: 0, ms: 0 });
+    t.count++;
+    t.ms += res.duration_ms;
+  }
+  return { wallMs, maxRssKb, governMs: report.summary.duration_ms, byType, problems };
+}
