@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ROOT_MARKER } from './lib/harness.js';
 import { governHasRunner, governHostname, installedPackages } from './lib/system.js';
 import { TOOLS, type ToolName } from './lib/tools.js';
 import { buildWorkload, resourceCount, type Workload } from './lib/workload.js';
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
     return;
   }
   const g = await generate({ n: Number(values.n), root: values.root!, tools: parseTools(values.tools!) });
+  fs.writeFileSync(path.join(values.root!, ROOT_MARKER), 'made by bench/generate.js; bench/run.js removes it\n');
   if (g.packagesLeftOut) console.error('warning: this checkout has no runners/pkg; packages are left out of every workload');
   for (const [tool, p] of Object.entries(g.policies)) console.log(`${tool.padEnd(9)} ${String(p.resources).padStart(6)} resources  ${p.entry}`);
 }

@@ -13,6 +13,7 @@ export interface RunRecord {
   round: number;
   wallMs: number;
   maxRssKb?: number;
+  cpuMs?: number;
   verdict: Verdict;
 }
 
@@ -69,7 +70,7 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
       `round ${round + 1}/${opts.rounds}  ${phase === 'first' ? 'first run' : 'no change'}  ${tool.label.padEnd(26)} ` +
         `${(outcome.wallMs / 1000).toFixed(3).padStart(8)} s  ${verdict.problems.length ? `PROBLEM: ${verdict.problems.join('; ')}` : 'ok'}`,
     );
-    return { tool: name, phase, round, wallMs: outcome.wallMs, maxRssKb: outcome.maxRssKb, verdict };
+    return { tool: name, phase, round, wallMs: outcome.wallMs, maxRssKb: outcome.maxRssKb, cpuMs: outcome.cpuMs, verdict };
   }
 }
 

@@ -8,7 +8,8 @@ import { SYSTEM_PATH } from './proc.js';
 import { MARKER, initScript } from './services.js';
 import { SERVICE_PREFIX } from './workload.js';
 
-const ROOT_MARKER = '.govern-bench';
+/** In the root: the benchmark made it, and may remove it. */
+export const ROOT_MARKER = '.govern-bench';
 const INIT_D = '/etc/init.d';
 const CFENGINE_STATE = '/var/lib/cfengine3/state';
 /** cf-agent names its inventory databases after the package module body (see writers/cfengine.ts). */

@@ -29,6 +29,7 @@ export const QUICK_CONFIGS: LeverConfig[] = [FULL_CONFIGS[0], FULL_CONFIGS[1], F
 export interface LeverSample {
   wallMs: number;
   maxRssKb?: number;
+  cpuMs?: number;
   /** govern's own total (summary.duration_ms): the run without process start-up. */
   governMs?: number;
   /** Runner time per resource type, summed over resources (more than the wall time with --jobs > 1). */
@@ -39,7 +40,7 @@ export interface LeverSample {
 export interface LeversResult {
   rounds: number;
   configs: { label: string; argv: string; samples: LeverSample[] }[];
-  reference: { label: string; samples: { wallMs: number; maxRssKb?: number }[] }[];
+  reference: { label: string; samples: { wallMs: number; maxRssKb?: number; cpuMs?: number }[] }[];
 }
 
 export async function levers(ctx: ToolContext, configs: LeverConfig[], rounds: number, log: (line: string) => void): Promise<LeversResult> {
@@ -64,25 +65,25 @@ export async function levers(ctx: ToolContext, configs: LeverConfig[], rounds: n
     for (const i of rotate([...configs.keys()], r)) {
       const inv = governInvocation(ctx, configs[i].settings);
       const o = await measure(inv.argv, { env: inv.env });
-      const sample = leverSample(o.stdout, o.code, o.wallMs, o.maxRssKb);
+      const sample = leverSample(o.stdout, o.code, o.wallMs, o.maxRssKb, o.cpuMs);
       result.configs[i].samples.push(sample);
       log(`round ${r + 1}/${rounds}  govern ${configs[i].label.padEnd(28)} ${(o.wallMs / 1000).toFixed(3).padStart(8)} s  ${sample.problems.join('; ') || 'ok'}`);
     }
     for (const [i, ref] of reference.entries()) {
       const env = baseEnv({ GOVERN_CACHE_DIR: `${ctx.dir}/cache` });
       const o = await measure(ref.argv, { env, discardStdout: ref.discard });
-      result.reference[i].samples.push({ wallMs: o.wallMs, maxRssKb: o.maxRssKb });
+      result.reference[i].samples.push({ wallMs: o.wallMs, maxRssKb: o.maxRssKb, cpuMs: o.cpuMs });
     }
   }
   return result;
 }
 
-function leverSample(stdout: string, code: number | null, wallMs: number, maxRssKb?: number): LeverSample {
+function leverSample(stdout: string, code: number | null, wallMs: number, maxRssKb?: number, cpuMs?: number): LeverSample {
   const report = parseGovernReport(stdout);
   const problems: string[] = [];
   if (code !== 0) problems.push(`exit status ${code}`);
   const byType: LeverSample['byType'] = {};
-  if (!report) return { wallMs, maxRssKb, byType, problems: [...problems, 'no JSON report'] };
+  if (!report) return { wallMs, maxRssKb, cpuMs, byType, problems: [...problems, 'no JSON report'] };
   if (report.summary.changed || report.summary.failed) problems.push(`${report.summary.changed} changed, ${report.summary.failed} failed`);
   for (const res of report.resources) {
     const type = res.ref.slice(0, res.ref.indexOf(':'));
@@ -90,5 +91,5 @@ function leverSample(stdout: string, code: number | null, wallMs: number, maxRss
     t.count++;
     t.ms += res.duration_ms;
   }
-  return { wallMs, maxRssKb, governMs: report.summary.duration_ms, byType, problems };
+  return { wallMs, maxRssKb, cpuMs, governMs: report.summary.duration_ms, byType, problems };
 }

@@ -12,6 +12,7 @@ import { GOVERN } from './system.js';
 export interface PlanSample {
   wallMs: number;
   maxRssKb?: number;
+  cpuMs?: number;
 }
 
 export interface PlanSize {
@@ -50,8 +51,8 @@ export async function planning(root: string, sizes: number[], rounds: number, lo
       fs.rmSync(coldCache, { recursive: true, force: true });
       const warm = await measure([GOVERN, 'graph', policy], { env: baseEnv({ GOVERN_CACHE_DIR: path.join(dir, 'cache') }), discardStdout: true });
       for (const o of [cold, warm]) if (o.code !== 0) size.problems.push(`govern graph exit ${o.code}`);
-      size.cold.push({ wallMs: cold.wallMs, maxRssKb: cold.maxRssKb });
-      size.warm.push({ wallMs: warm.wallMs, maxRssKb: warm.maxRssKb });
+      size.cold.push({ wallMs: cold.wallMs, maxRssKb: cold.maxRssKb, cpuMs: cold.cpuMs });
+      size.warm.push({ wallMs: warm.wallMs, maxRssKb: warm.maxRssKb, cpuMs: warm.cpuMs });
       log(`round ${r + 1}/${rounds}  govern graph, ${String(size.n).padStart(6)} resources  cold ${(cold.wallMs / 1000).toFixed(3)} s  warm ${(warm.wallMs / 1000).toFixed(3)} s`);
     }
   }

@@ -14,6 +14,8 @@ export interface Outcome {
   wallMs: number;
   /** GNU time's %M, KiB; undefined when not measured. */
   maxRssKb?: number;
+  /** GNU time's %U + %S: CPU time of the command and its children, less sensitive than wall time to other work on the host. */
+  cpuMs?: number;
   timedOut: boolean;
 }
 
@@ -96,15 +98,17 @@ export function run(argv: string[], options: RunOptions = {}): Promise<Outcome> 
 
 export const GNU_TIME = '/usr/bin/time';
 
-/** Runs argv under GNU time for its peak memory; the wall time is still our own clock's. */
+/** Runs argv under GNU time for its peak memory and CPU time; the wall time is still our own clock's. */
 export async function measure(argv: string[], options: RunOptions = {}): Promise<Outcome> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-bench-time-'));
-  const file = path.join(dir, 'rss');
+  const file = path.join(dir, 'time');
   try {
-    const outcome = await run([GNU_TIME, '-f', '%M', '-o', file, '--', ...argv], options);
-    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').pop() ?? '' : '';
-    const kb = Number(text);
-    return { ...outcome, argv, maxRssKb: Number.isFinite(kb) && text !== '' ? kb : undefined };
+    const outcome = await run([GNU_TIME, '-f', 'govern-bench %M %U %S', '-o', file, '--', ...argv], options);
+    // GNU time writes "Command exited with non-zero status N" first when the command failed.
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    const m = /^govern-bench (\d+) ([\d.]+) ([\d.]+)$/m.exec(text);
+    if (!m) return { ...outcome, argv };
+    return { ...outcome, argv, maxRssKb: Number(m[1]), cpuMs: (Number(m[2]) + Number(m[3])) * 1000 };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -11,10 +11,12 @@ function pick(records: RunRecord[], tool: ToolName, phase: Phase): RunRecord[] {
 }
 
 const wall = (rs: { wallMs: number }[]): number[] => rs.map((r) => r.wallMs);
+const cpu = (rs: { cpuMs?: number }[]): number[] => rs.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
 const rss = (rs: { maxRssKb?: number }[]): number[] => rs.flatMap((r) => (r.maxRssKb === undefined ? [] : [r.maxRssKb]));
 
 export function compareReport(c: CompareResult, tools: ToolName[], n: number): string {
   const governAgain = median(wall(pick(c.records, 'govern', 'again')));
+  const governCpu = median(cpu(pick(c.records, 'govern', 'again')));
   const rows = tools.map((t) => {
     const first = pick(c.records, t, 'first');
     const again = pick(c.records, t, 'again');
@@ -24,14 +26,16 @@ export function compareReport(c: CompareResult, tools: ToolName[], n: number): s
       first.length ? seconds(median(wall(first))) : '-',
       seconds(median(a)),
       `${seconds(min(a))} – ${seconds(max(a))}`,
+      seconds(median(cpu(again))),
       mib(median(rss(again))),
       t === 'govern' ? '1' : ratio(governAgain / median(a)),
+      t === 'govern' ? '1' : ratio(governCpu / median(cpu(again))),
     ];
   });
   const runs = table(
-    ['tool', 'first run', 'no-change run', 'no-change min – max', 'peak RSS (no-change)', 'govern ÷ tool (no-change)'],
+    ['tool', 'first run', 'no-change run', 'no-change min – max', 'CPU (user+sys)', 'peak RSS', 'govern ÷ tool', 'govern ÷ tool (CPU)'],
     rows,
-    ['l', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
 
   const eq = tools.map((t) => {
@@ -116,25 +120,26 @@ export function leversReport(l: LeversResult, n: number): string {
       c.label,
       seconds(median(w)),
       `${seconds(min(w))} – ${seconds(max(w))}`,
+      seconds(median(cpu(c.samples))),
       mib(median(rss(c.samples))),
       `${median(c.samples.flatMap((s) => (s.governMs === undefined ? [] : [s.governMs])))} ms`,
       ...types.map((t) => (last?.byType[t] ? `${last.byType[t].ms} ms` : '-')),
       problems.join('; ') || 'ok',
     ];
   });
-  const refRows = l.reference.map((r) => [r.label, seconds(median(wall(r.samples))), mib(median(rss(r.samples)))]);
+  const refRows = l.reference.map((r) => [r.label, seconds(median(wall(r.samples))), seconds(median(cpu(r.samples))), mib(median(rss(r.samples)))]);
   return [
     `### govern alone, N=${n}, no-change run (${l.rounds} rounds, settings rotated; medians)`,
     '',
     table(
-      ['setting', 'wall', 'min – max', 'peak RSS', 'govern total (--json)', ...types.map((t) => `${t} (sum)`), 'checks'],
+      ['setting', 'wall', 'min – max', 'CPU (user+sys)', 'peak RSS', 'govern total (--json)', ...types.map((t) => `${t} (sum)`), 'checks'],
       rows,
-      ['l', 'r', 'r', 'r', 'r', ...types.map(() => 'r' as const), 'l'],
+      ['l', 'r', 'r', 'r', 'r', 'r', ...types.map(() => 'r' as const), 'l'],
     ),
     '',
     'Reference points (same rounds):',
     '',
-    table(['command', 'wall', 'peak RSS'], refRows, ['l', 'r', 'r']),
+    table(['command', 'wall', 'CPU (user+sys)', 'peak RSS'], refRows, ['l', 'r', 'r', 'r']),
   ].join('\n');
 }
 
@@ -143,15 +148,17 @@ export function planningReport(sizes: PlanSize[]): string {
     String(s.n),
     `${s.files} files, ${(s.bytes / 1024).toFixed(0)} KiB`,
     seconds(median(wall(s.cold))),
+    seconds(median(cpu(s.cold))),
     mib(median(rss(s.cold))),
     seconds(median(wall(s.warm))),
+    seconds(median(cpu(s.warm))),
     mib(median(rss(s.warm))),
     s.problems.join('; ') || 'ok',
   ]);
   const lines = [
     `### Planning alone: govern graph PATH >/dev/null (${sizes[0]?.cold.length ?? 0} rounds; medians)`,
     '',
-    table(['resources', 'state files', 'cold cache', 'peak RSS', 'warm cache', 'peak RSS', 'checks'], rows, ['r', 'l', 'r', 'r', 'r', 'r', 'l']),
+    table(['resources', 'state files', 'cold cache', 'CPU', 'peak RSS', 'warm cache', 'CPU', 'peak RSS', 'checks'], rows, ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
     '',
     'Growth between sizes (per 1,000 resources added):',
     '',
