@@ -6,9 +6,10 @@ import { factsCommand } from './commands/facts.js';
 import { graphCommand } from './commands/graph.js';
 import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
+import { versioncmpCommand } from './commands/versioncmp.js';
 import { formatOptionHelp, parseArgs } from './options.js';
 
-const commands: Command[] = [runCommand, factsCommand, renderCommand, graphCommand];
+const commands: Command[] = [runCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
 
 function version(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

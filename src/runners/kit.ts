@@ -4,7 +4,7 @@
 import readline from 'node:readline';
 import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { decodeArgs, formatResult, oneLine, Params, ProtocolError, type RunnerResult } from '../shared/protocol.js';
-import { killAllChildren } from '../shared/process.js';
+import { KILL_GRACE_MS, killAllChildren } from '../shared/process.js';
 import { ValidationError } from '../shared/validate.js';
 
 export interface RunnerRequest {
@@ -53,8 +53,13 @@ export function runnerMain(runner: Runner): void {
   // govern's timeout sends SIGTERM: take the commands this runner started (each in its own
   // process group) down too, then go.
   process.once('SIGTERM', () => {
-    killAllChildren('SIGKILL');
-    process.exit(143);
+    // Ask first (a package manager killed mid-transaction leaves dpkg "interrupted"), then insist,
+    // before govern's own SIGKILL arrives (KILL_GRACE_MS).
+    killAllChildren('SIGTERM');
+    setTimeout(() => {
+      killAllChildren('SIGKILL');
+      process.exit(143);
+    }, KILL_GRACE_MS / 2).unref();
   });
   if (process.env[PERSISTENT_ENV] === '1') serveRequests(runner);
   else runOnce(runner);

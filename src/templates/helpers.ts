@@ -1,4 +1,5 @@
 // The pure template helpers: comparisons, logic and strings. Facts come from fact-helpers.ts.
+import { compareVersions, isVersionScheme, VERSION_SCHEMES } from '../shared/version/index.js';
 import { hclQuote } from './hcl-quote.js';
 
 /** Handlebars passes an options object last; a helper's own arguments come before it. */
@@ -97,4 +98,12 @@ export const pureHelpers: Record<string, HelperFn> = {
     throw new HelperError(`yesno: "${text}" is not a boolean (true/false, yes/no, on/off, 1/0)`);
   },
   quote: (...all) => hclQuote(scalarText('quote', needArgs('quote', all, 1)[0])),
+  /** versioncmp A B [scheme="debian"|"rpm"|"generic"]: -1, 0 or 1 (generic by default). */
+  versioncmp: (...all) => {
+    const [a, b] = needArgs('versioncmp', all, 2);
+    const hash = (all[all.length - 1] as { hash?: Record<string, unknown> }).hash ?? {};
+    const scheme = hash.scheme ?? 'generic';
+    if (typeof scheme !== 'string' || !isVersionScheme(scheme)) throw new HelperError(`versioncmp: scheme must be one of ${VERSION_SCHEMES.join(', ')}`);
+    return compareVersions(scheme, scalarText('versioncmp', a), scalarText('versioncmp', b));
+  },
 };
