@@ -126,7 +126,7 @@ async function main(): Promise<number> {
       console.log(`Workload: ${describe(g.workload)}; host name fact "${g.hostname}".\n`);
 
       if (wants('compare')) {
-        const c = await compare({ tools: opts.tools, contexts, expected, rounds: opts.rounds, log });
+        const c = await compare({ tools: opts.tools, contexts, expected, rounds: opts.rounds, guard: harness, log });
         results.compare = c;
         console.log(compareReport(c, opts.tools, opts.n));
         console.log('');
@@ -136,7 +136,7 @@ async function main(): Promise<number> {
         problems += Object.values(c.treeChecks).reduce((k, v) => k + (v?.problems.length ?? 0), 0);
       }
       if (wants('levers')) {
-        const l = await levers(contexts.govern, opts.quick ? QUICK_CONFIGS : FULL_CONFIGS, opts.rounds, log);
+        const l = await levers(contexts.govern, opts.quick ? QUICK_CONFIGS : FULL_CONFIGS, opts.rounds, harness, log);
         results.levers = l;
         console.log(leversReport(l, opts.n));
         console.log('');

@@ -17,8 +17,35 @@ export interface RunRecord {
   verdict: Verdict;
 }
 
+/** A run thrown away because something else on the host changed the setup during it; it was repeated. */
+export interface Discarded {
+  tool: ToolName;
+  phase: Phase;
+  round: number;
+  disturbances: string[];
+  problems: string[];
+}
+
+/** Keeps the set-up as the harness made it (see Harness.disturbances). */
+export interface Guard {
+  disturbances(): string[];
+  restore(): Promise<void>;
+}
+
+/** A run is repeated at most this many times when the host keeps disturbing it. */
+export const MAX_ATTEMPTS = 3;
+
+/** Before a timed run: put back what something else on the host changed. */
+export async function settle(guard: Guard, log: (line: string) => void): Promise<void> {
+  const before = guard.disturbances();
+  if (!before.length) return;
+  log(`the set-up was disturbed (${before.join('; ')}): waiting, then restoring it`);
+  await guard.restore();
+}
+
 export interface CompareResult {
   rounds: number;
+  discarded: Discarded[];
   expected: Expected;
   records: RunRecord[];
   /** The floor script run against each tool's tree after its last first run. */
@@ -32,19 +59,19 @@ export interface CompareOptions {
   contexts: Record<ToolName, ToolContext>;
   expected: Expected;
   rounds: number;
+  guard: Guard;
   log: (line: string) => void;
 }
 
 const RUN_TIMEOUT_MS = 30 * 60 * 1000;
 
 export async function compare(o: CompareOptions): Promise<CompareResult> {
-  const result: CompareResult = { rounds: o.rounds, expected: o.expected, records: [], treeChecks: {} };
+  const result: CompareResult = { rounds: o.rounds, discarded: [], expected: o.expected, records: [], treeChecks: {} };
   const treeTools = o.tools.filter((t) => ALL_TOOLS[t].managesTree);
 
   for (let r = 0; r < o.rounds; r++) {
     for (const name of rotate(treeTools, r)) {
       const ctx = o.contexts[name];
-      resetTree(name, ctx);
       result.records.push(await timedRun(name, 'first', r, o));
       const check = await checkTree(ctx, o.contexts.sh.entry, o.expected);
       if (!result.treeChecks[name]?.problems.length) result.treeChecks[name] = check; // keep the first bad one
@@ -61,16 +88,25 @@ export async function compare(o: CompareOptions): Promise<CompareResult> {
   async function timedRun(name: ToolName, phase: Phase, round: number, opts: CompareOptions): Promise<RunRecord> {
     const tool = ALL_TOOLS[name];
     const ctx = opts.contexts[name];
-    const inv = tool.invocation(ctx);
-    const outcome = await measure(inv.argv, { env: inv.env, cwd: inv.cwd, timeoutMs: RUN_TIMEOUT_MS });
-    const verdict = tool.judge(outcome, phase, opts.expected, ctx);
-    verdict.problems.push(...expectations(verdict, phase, opts.expected, name));
-    if (name === 'govern' && phase === 'again') result.governLastReport = outcome.stdout;
-    opts.log(
-      `round ${round + 1}/${opts.rounds}  ${phase === 'first' ? 'first run' : 'no change'}  ${tool.label.padEnd(26)} ` +
-        `${(outcome.wallMs / 1000).toFixed(3).padStart(8)} s  ${verdict.problems.length ? `PROBLEM: ${verdict.problems.join('; ')}` : 'ok'}`,
-    );
-    return { tool: name, phase, round, wallMs: outcome.wallMs, maxRssKb: outcome.maxRssKb, cpuMs: outcome.cpuMs, verdict };
+    for (let attempt = 1; ; attempt++) {
+      await settle(opts.guard, opts.log);
+      if (phase === 'first') resetTree(name, ctx);
+      const inv = tool.invocation(ctx);
+      const outcome = await measure(inv.argv, { env: inv.env, cwd: inv.cwd, timeoutMs: RUN_TIMEOUT_MS });
+      const verdict = tool.judge(outcome, phase, opts.expected, ctx);
+      verdict.problems.push(...expectations(verdict, phase, opts.expected, name));
+      const label = `round ${round + 1}/${opts.rounds}  ${phase === 'first' ? 'first run' : 'no change'}  ${tool.label.padEnd(26)} ${(outcome.wallMs / 1000).toFixed(3).padStart(8)} s`;
+      const disturbed = opts.guard.disturbances();
+      if (disturbed.length && attempt < MAX_ATTEMPTS) {
+        result.discarded.push({ tool: name, phase, round, disturbances: disturbed, problems: verdict.problems });
+        opts.log(`${label}  DISCARDED, the set-up was disturbed during the run (${disturbed.join('; ')}); repeating it`);
+        continue;
+      }
+      if (disturbed.length) verdict.problems.push(`the set-up was disturbed during the run: ${disturbed.join('; ')}`);
+      if (name === 'govern' && phase === 'again') result.governLastReport = outcome.stdout;
+      opts.log(`${label}  ${verdict.problems.length ? `PROBLEM: ${verdict.problems.join('; ')}` : 'ok'}`);
+      return { tool: name, phase, round, wallMs: outcome.wallMs, maxRssKb: outcome.maxRssKb, cpuMs: outcome.cpuMs, verdict };
+    }
   }
 }
 

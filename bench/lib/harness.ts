@@ -11,6 +11,9 @@ import { SERVICE_PREFIX } from './workload.js';
 /** In the root: the benchmark made it, and may remove it. */
 export const ROOT_MARKER = '.govern-bench';
 const INIT_D = '/etc/init.d';
+const SYSTEMD_BOOTED = '/run/systemd/system';
+/** govern's pkg runner holds it around every package command, queries included (see runners/pkg). */
+const PKG_LOCK = '/var/lock/govern-pkg.lock';
 const CFENGINE_STATE = '/var/lib/cfengine3/state';
 /** cf-agent names its inventory databases after the package module body (see writers/cfengine.ts). */
 const CFENGINE_MODULE_BODY = 'govern_bench_apt_get';
@@ -50,6 +53,39 @@ export class Harness {
     }
   }
 
+  /**
+   * What is no longer as the harness set it up. On a shared machine other work can get in the way:
+   * a test suite that runs a systemd user manager creates /run/systemd/system for a while, and then
+   * Debian's `service` and `update-rc.d` hand everything to systemctl, which fails without systemd
+   * as init; or a service's process gets killed. Every tool would then see (and repair) a change.
+   * Another govern installing packages holds govern's package lock, which govern's status queries
+   * wait for.
+   */
+  disturbances(): string[] {
+    const found: string[] = [];
+    if (fs.existsSync(SYSTEMD_BOOTED)) found.push(`${SYSTEMD_BOOTED} exists (made by another process on this host)`);
+    if (pkgLockHeld()) found.push(`${PKG_LOCK} is held (package operations of another govern)`);
+    const stopped = this.services.filter((name) => sh([`${INIT_D}/${name}`, 'status'], false) !== '');
+    if (stopped.length) found.push(`${stopped.length} services not running (${stopped.slice(0, 3).join(', ')}${stopped.length > 3 ? ', ...' : ''})`);
+    const unlinked = this.services.filter((name) => !safeReaddir('/etc/rc2.d').some((l) => l.startsWith('S') && l.slice(3) === name));
+    if (unlinked.length) found.push(`${unlinked.length} services without their start link`);
+    return found;
+  }
+
+  /** Waits for /run/systemd/system to go away and the package lock to be free (up to 15 minutes), then restarts and relinks the services. */
+  async restore(): Promise<void> {
+    const deadline = Date.now() + 15 * 60_000;
+    while (fs.existsSync(SYSTEMD_BOOTED) || pkgLockHeld()) {
+      if (Date.now() > deadline) throw new Error(`${SYSTEMD_BOOTED} or ${PKG_LOCK} stayed for 15 minutes; nothing can be measured`);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+    for (const name of this.services) {
+      sh(['update-rc.d', name, 'defaults'], false);
+      sh(['update-rc.d', name, 'enable'], false);
+      sh([`${INIT_D}/${name}`, 'start']);
+    }
+  }
+
   /** Best effort, step by step; returns what could not be undone. */
   cleanup(): string[] {
     const problems = this.removeServices([...new Set([...this.services, ...staleServices()])]);
@@ -81,6 +117,11 @@ export class Harness {
     }
     return problems;
   }
+}
+
+/** Without creating the lock file when it does not exist. */
+function pkgLockHeld(): boolean {
+  return fs.existsSync(PKG_LOCK) && sh(['flock', '--nonblock', '--conflict-exit-code', '75', PKG_LOCK, 'true'], false) !== '';
 }
 
 function staleServices(): string[] {

@@ -2,6 +2,7 @@
 // (one process per resource, or one per runner), --jobs, and the parse cache; with reference points
 // for Node's own start-up, the CLI's, and planning alone.
 import fs from 'node:fs';
+import { MAX_ATTEMPTS, settle, type Guard } from './compare.js';
 import { measure } from './proc.js';
 import { rotate } from './stats.js';
 import { GOVERN } from './system.js';
@@ -41,13 +42,16 @@ export interface LeversResult {
   rounds: number;
   configs: { label: string; argv: string; samples: LeverSample[] }[];
   reference: { label: string; samples: { wallMs: number; maxRssKb?: number; cpuMs?: number }[] }[];
+  /** Runs thrown away because the host disturbed the set-up during them (and repeated). */
+  discarded: { label: string; round: number; disturbances: string[] }[];
 }
 
-export async function levers(ctx: ToolContext, configs: LeverConfig[], rounds: number, log: (line: string) => void): Promise<LeversResult> {
+export async function levers(ctx: ToolContext, configs: LeverConfig[], rounds: number, guard: Guard, log: (line: string) => void): Promise<LeversResult> {
   const result: LeversResult = {
     rounds,
     configs: configs.map((c) => ({ label: c.label, argv: governInvocation(ctx, { ...c.settings, coldCache: false }).argv.slice(1).join(' '), samples: [] })),
     reference: [],
+    discarded: [],
   };
   const reference: { label: string; argv: string[]; discard?: boolean }[] = [
     { label: 'node -e 0 (Node start-up)', argv: ['node', '-e', '0'] },
@@ -63,11 +67,23 @@ export async function levers(ctx: ToolContext, configs: LeverConfig[], rounds: n
 
   for (let r = 0; r < rounds; r++) {
     for (const i of rotate([...configs.keys()], r)) {
-      const inv = governInvocation(ctx, configs[i].settings);
-      const o = await measure(inv.argv, { env: inv.env });
-      const sample = leverSample(o.stdout, o.code, o.wallMs, o.maxRssKb, o.cpuMs);
-      result.configs[i].samples.push(sample);
-      log(`round ${r + 1}/${rounds}  govern ${configs[i].label.padEnd(28)} ${(o.wallMs / 1000).toFixed(3).padStart(8)} s  ${sample.problems.join('; ') || 'ok'}`);
+      for (let attempt = 1; ; attempt++) {
+        await settle(guard, log);
+        const inv = governInvocation(ctx, configs[i].settings);
+        const o = await measure(inv.argv, { env: inv.env });
+        const sample = leverSample(o.stdout, o.code, o.wallMs, o.maxRssKb, o.cpuMs);
+        const label = `round ${r + 1}/${rounds}  govern ${configs[i].label.padEnd(28)} ${(o.wallMs / 1000).toFixed(3).padStart(8)} s`;
+        const disturbed = guard.disturbances();
+        if (disturbed.length && attempt < MAX_ATTEMPTS) {
+          result.discarded.push({ label: configs[i].label, round: r, disturbances: disturbed });
+          log(`${label}  DISCARDED, the set-up was disturbed during the run (${disturbed.join('; ')}); repeating it`);
+          continue;
+        }
+        if (disturbed.length) sample.problems.push(`the set-up was disturbed during the run: ${disturbed.join('; ')}`);
+        result.configs[i].samples.push(sample);
+        log(`${label}  ${sample.problems.join('; ') || 'ok'}`);
+        break;
+      }
     }
     for (const [i, ref] of reference.entries()) {
       const env = baseEnv({ GOVERN_CACHE_DIR: `${ctx.dir}/cache` });

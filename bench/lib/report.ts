@@ -57,6 +57,7 @@ export function compareReport(c: CompareResult, tools: ToolName[], n: number): s
   });
   const equivalence = table(['tool', 'resources', 'first run: changed', 'no-change: changed', 'tree after first run (floor script)', 'problems'], eq);
 
+  const discarded = c.discarded.map((d) => `- round ${d.round + 1}, ${d.phase === 'first' ? 'first run' : 'no-change run'} of ${ALL_TOOLS[d.tool].label}: ${d.disturbances.join('; ')}${d.problems.length ? ` (its report: ${d.problems.slice(0, 2).join('; ')})` : ''}`);
   return [
     `### First and no-change runs, N=${n} (${c.rounds} rounds, tool order rotated; medians)`,
     '',
@@ -67,6 +68,7 @@ export function compareReport(c: CompareResult, tools: ToolName[], n: number): s
     equivalence,
     '',
     targets(c, tools),
+    ...(discarded.length ? ['', `Runs discarded and repeated because something else on the host disturbed the set-up during them (${discarded.length}):`, '', ...discarded] : []),
   ].join('\n');
 }
 
@@ -140,6 +142,9 @@ export function leversReport(l: LeversResult, n: number): string {
     'Reference points (same rounds):',
     '',
     table(['command', 'wall', 'CPU (user+sys)', 'peak RSS'], refRows, ['l', 'r', 'r', 'r']),
+    ...(l.discarded.length
+      ? ['', `Runs discarded and repeated because the set-up was disturbed during them: ${l.discarded.map((d) => `${d.label} (round ${d.round + 1}: ${d.disturbances.join('; ')})`).join(', ')}`]
+      : []),
   ].join('\n');
 }
 

@@ -132,17 +132,29 @@ export const puppetTool: Tool = {
     } catch {
       return { problems: [...problems, `no report ${file}`] };
     }
-    // Resources of the workload's types; Puppet adds its own Schedule and Filebucket resources.
-    const resources = (report.match(/^ {2}(File|Exec|Package|Service)\[/gm) ?? []).length;
-    const metric = (name: string): number | undefined => {
-      const m = new RegExp(`- - ${name}\\n\\s+- [^\\n]+\\n\\s+- (\\d+)`).exec(report);
-      return m ? Number(m[1]) : undefined;
-    };
-    const failed = metric('failed');
+    const statuses = workloadStatuses(report);
+    const failed = statuses.filter((s) => s.failed).length;
     if (failed) problems.push(`${failed} failed`);
-    return { resources, changed: metric('changed'), problems };
+    return { resources: statuses.length, changed: statuses.filter((s) => s.changed).length, problems };
   },
 };
+
+/**
+ * The report's resource_statuses of the workload's types. Puppet adds its own Schedule and
+ * Filebucket resources, which its `changed` metric counts too (now and then all seven of them
+ * change), so the metric is not used.
+ */
+export function workloadStatuses(report: string): { ref: string; changed: boolean; failed: boolean }[] {
+  const out: { ref: string; changed: boolean; failed: boolean }[] = [];
+  // Every entry of resource_statuses starts at two spaces of indent ("  Type[title]:"); each is read up to the next.
+  const starts = [...report.matchAll(/^ {2}([A-Z][\w:]*\[.*\]):$/gm)];
+  for (const [i, m] of starts.entries()) {
+    if (!/^(File|Exec|Package|Service)\[/.test(m[1])) continue;
+    const body = report.slice(m.index!, starts[i + 1]?.index ?? report.length);
+    out.push({ ref: m[1], changed: /^ {4}changed: true$/m.test(body), failed: /^ {4}failed: true$/m.test(body) });
+  }
+  return out;
+}
 
 export const ansibleTool: Tool = {
   name: 'ansible',
