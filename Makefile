@@ -18,8 +18,11 @@ setup:
 build:
 	npx tsc -p tsconfig.json
 
+# The whole suite twice: persistent runners one job at a time (the defaults), then one-shot runners
+# with four jobs, so both runner protocols and both schedules are covered.
 test: build
 	npx mocha
+	GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4 npx mocha
 
 # The built-in example, applied twice: the second run reports no changes.
 demo: setup
