@@ -31,8 +31,10 @@ demo: setup
 
 install: build
 	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR)
-	cp -R dist package.json package-lock.json $(LIBDIR)/
-	cd $(LIBDIR) && npm ci --omit=dev --no-audit --no-fund --ignore-scripts
+	rm -rf $(LIBDIR)/dist && install -d $(LIBDIR)/dist
+	cp -R dist/src $(LIBDIR)/dist/
+	cp package.json package-lock.json $(LIBDIR)/
+	cd $(LIBDIR) && npm ci --omit=dev --prefer-offline --no-audit --no-fund --ignore-scripts
 	install -m 0755 bin/govern $(LIBDIR)/cli/govern
 	cp -R runners/. $(LIBDIR)/bin/
 	cp -R facts.d/. $(LIBDIR)/facts.d/
