@@ -18,8 +18,11 @@ setup:
 build:
 	npx tsc -p tsconfig.json
 
+# The whole suite twice: persistent runners one job at a time (the defaults), then one-shot runners
+# with four jobs, so both runner protocols and both schedules are covered.
 test: build
 	npx mocha
+	GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4 npx mocha
 
 # The built-in example, applied twice: the second run reports no changes.
 demo: setup
@@ -28,8 +31,10 @@ demo: setup
 
 install: build
 	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR)
-	cp -R dist package.json package-lock.json $(LIBDIR)/
-	cd $(LIBDIR) && npm ci --omit=dev --no-audit --no-fund --ignore-scripts
+	rm -rf $(LIBDIR)/dist && install -d $(LIBDIR)/dist
+	cp -R dist/src $(LIBDIR)/dist/
+	cp package.json package-lock.json $(LIBDIR)/
+	cd $(LIBDIR) && npm ci --omit=dev --prefer-offline --no-audit --no-fund --ignore-scripts
 	install -m 0755 bin/govern $(LIBDIR)/cli/govern
 	cp -R runners/. $(LIBDIR)/bin/
 	cp -R facts.d/. $(LIBDIR)/facts.d/

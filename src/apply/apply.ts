@@ -1,8 +1,8 @@
 // Applies the resources in graph order, up to `jobs` at a time. A resource starts when everything
 // ordered before it has finished; one whose predecessor failed or was skipped is skipped, and so
 // are its own dependents, while independent resources still apply.
+import { MinHeap } from '../graph/min-heap.js';
 import type { Plan } from '../graph/plan.js';
-import { MinHeap } from '../graph/plan.js';
 import type { ResourceReport } from '../report/types.js';
 import type { Call, CallResult } from './invoke.js';
 

@@ -1,11 +1,13 @@
 // The resource graph: nodes are RREFs, edges come from before/after/notify/subscribe (DESIGN.md,
 // "Ordering and notification"). Unknown references and cycles are errors found here, before
 // anything is applied.
+import path from 'node:path';
 import { alg, Graph } from '@dagrejs/graphlib';
 import { UserErrors } from '../errors.js';
 import type { Resource } from '../state/resource.js';
+import { MinHeap } from './min-heap.js';
 
-export type EdgeKind = 'before' | 'after' | 'notify' | 'subscribe';
+export type EdgeKind = 'before' | 'after' | 'notify' | 'subscribe' | 'autorequire';
 
 export interface Notification {
   from: string;
@@ -74,12 +76,30 @@ export function buildPlan(resources: Resource[]): Plan {
     }
   }
   if (problems.length > 0) throw new UserErrors(problems);
+  for (const r of resources) {
+    const parent = nearestManagedParent(r, byRef);
+    if (parent && !graph.hasEdge(parent, r.ref)) edge(parent, r.ref, 'autorequire', 'autorequire');
+  }
 
   const cycles = alg.findCycles(graph);
   if (cycles.length > 0) {
     throw new UserErrors(cycles.map((members) => `dependency cycle: ${describeCycle(graph, members, byRef).join(' -> ')}`));
   }
   return { resources, byRef, graph, order: stableOrder(graph, resources), notifications };
+}
+
+/**
+ * A resource named by an absolute path comes after the resource of the same runner that manages
+ * its nearest parent directory (Puppet's autorequire for files): `file:/etc/app/app.conf` after
+ * `file:/etc/app`, without the user writing it, and whatever --jobs allows.
+ */
+function nearestManagedParent(r: Resource, byRef: Map<string, Resource>): string | undefined {
+  if (!r.name.startsWith('/')) return undefined;
+  for (let dir = path.posix.dirname(r.name); ; dir = path.posix.dirname(dir)) {
+    const ref = `${r.type}:${dir}`;
+    if (ref !== r.ref && byRef.has(ref)) return ref;
+    if (dir === '/' || dir === '.') return undefined;
+  }
 }
 
 /** `runner:name:signal`, or an RREF alone for `refresh`; returns a problem as a string. */
@@ -137,48 +157,4 @@ function stableOrder(graph: Graph, resources: Resource[]): string[] {
     }
   }
   return order;
-}
-
-export class MinHeap<T> {
-  private readonly items: T[] = [];
-
-  constructor(private readonly less: (a: T, b: T) => number) {}
-
-  get size(): number {
-    return this.items.length;
-  }
-
-  push(item: T): void {
-    const a = this.items;
-    a.push(item);
-    let i = a.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.less(a[i], a[parent]) >= 0) break;
-      [a[i], a[parent]] = [a[parent], a[i]];
-      i = parent;
-    }
-  }
-
-  pop(): T | undefined {
-    const a = this.items;
-    if (a.length === 0) return undefined;
-    const top = a[0];
-    const last = a.pop()!;
-    if (a.length > 0) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let smallest = i;
-        if (l < a.length && this.less(a[l], a[smallest]) < 0) smallest = l;
-        if (r < a.length && this.less(a[r], a[smallest]) < 0) smallest = r;
-        if (smallest === i) break;
-        [a[i], a[smallest]] = [a[smallest], a[i]];
-        i = smallest;
-      }
-    }
-    return top;
-  }
 }

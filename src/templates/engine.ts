@@ -22,6 +22,8 @@ type Node = hbs.AST.Node & Record<string, unknown>;
 
 /** Parses and checks a template; helperNames are every helper that will be passed at render time. */
 export function compileTemplate(file: string, source: string, helperNames: string[]): CompiledTemplate {
+  // Without a mustache, Handlebars would give back the text as it is: skip its compiler.
+  if (!source.includes('{{')) return { file, render: () => source };
   let ast: hbs.AST.Program;
   try {
     ast = Handlebars.parse(source);
@@ -38,7 +40,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
         return template({}, { helpers, allowProtoPropertiesByDefault: false });
       } catch (e) {
         const err = e as Error & { lineNumber?: number };
-        const line = err.lineNumber ?? helperErrorLine(err);
+        const line = err.lineNumber ?? (err as Error & { templateLine?: number }).templateLine;
         const message = err.message.replace(/ - \d+:\d+$/, '').replace(/ not defined in \[object Object\]/, ' is not defined');
         throw new TemplateError(located(file, line, message));
       }
@@ -58,11 +60,6 @@ function parseErrorLine(e: unknown): number | undefined {
   if (err.lineNumber !== undefined) return err.lineNumber;
   const match = /line (\d+)/.exec(err.message) ?? / - (\d+):\d+$/.exec(err.message);
   return match ? Number(match[1]) : undefined;
-}
-
-/** Errors a helper throws carry the helper's line (see withLine). */
-function helperErrorLine(e: Error & { templateLine?: number }): number | undefined {
-  return e.templateLine;
 }
 
 /** Wraps a helper so an error it throws carries the line of the call. */

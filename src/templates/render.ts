@@ -15,23 +15,14 @@ export interface TemplateInput {
 /** A fact whose value names another fact, and so on: stop somewhere. */
 const MAX_PASSES = 16;
 
-const extraHelpers: Record<string, HelperFn> = {};
-
-/** Adds a helper to every template (for helpers that live in other rooms, such as versioncmp). */
-export function registerHelper(name: string, fn: HelperFn): void {
-  extraHelpers[name] = fn;
-}
-
-function helperNames(): string[] {
-  return [...Object.keys(pureHelpers), ...Object.keys(extraHelpers), 'fact', 'hostfact'];
-}
+const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact'];
 
 export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
   const problems: string[] = [];
   const compiled: CompiledTemplate[] = [];
   for (const input of inputs) {
     try {
-      compiled.push(compileTemplate(input.file, input.source, helperNames()));
+      compiled.push(compileTemplate(input.file, input.source, HELPER_NAMES));
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(e.message);
@@ -46,7 +37,7 @@ export async function renderTemplates(inputs: TemplateInput[], sources: FactSour
   const compiled = compileAll(inputs);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const pending = new PendingFacts();
-    const helpers = wrapAll({ ...pureHelpers, ...extraHelpers, ...factHelpers(sources, pending) });
+    const helpers = wrapAll({ ...pureHelpers, ...factHelpers(sources, pending) });
     const outputs: string[] = [];
     const problems: string[] = [];
     for (const template of compiled) {

@@ -39,7 +39,9 @@ function setup(state: string) {
   persistentRunner(runners, 'keep', log);
   const states = path.join(dir, 'states');
   writeFile(path.join(states, 'a.hcl'), state);
-  const run = (...extra: string[]) => govern(['run', states, '--runners-dir', runners, '--json', ...extra]);
+  // Persistent mode unless a test says otherwise, whatever GOVERN_RUNNER_MODE the suite runs with.
+  const mode = (extra: string[]) => (extra.includes('--runner-mode') ? [] : ['--runner-mode', 'persistent']);
+  const run = (...extra: string[]) => govern(['run', states, '--runners-dir', runners, '--json', ...mode(extra), ...extra]);
   return { dir, log, states, run };
 }
 
@@ -94,7 +96,7 @@ describe('persistent runners', () => {
 
   it('reports a failure like a one-shot runner, and a crash or a timeout fails only that resource', async () => {
     const t = setup('keep "a" {\n  mode = "fail"\n}\nkeep "b" {\n  mode = "crash"\n}\nkeep "c" {}\nkeep "d" {\n  mode = "hang"\n}\nkeep "e" {}\n');
-    const r = await t.run('--runner-timeout', '2s');
+    const r = await t.run('--runner-timeout', '2s', '--jobs', '1'); // one process at a time, to count replacements
     const rep = report(r.stdout);
     expect(r.code).to.equal(1);
     expect(rep.resources.map((x) => [x.ref, x.status])).to.deep.equal([

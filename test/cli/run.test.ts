@@ -149,7 +149,7 @@ pkg "y" {
         'b/c.hcl': 'pkg "c" {}\n',
         'notes.txt': 'pkg "ignored" {}\n',
       });
-      await t.run();
+      await t.run(['--jobs', '1']); // definition order between independent resources: one job at a time
       expect(t.calls()).to.deep.equal(['pkg:z', 'pkg:a', 'pkg:b1', 'pkg:b2', 'pkg:c']);
     });
 
@@ -158,7 +158,7 @@ pkg "y" {
         '1.hcl': 'service "web" {\n  after = ["file:/etc/web.conf"]\n}\npkg "tools" {}\n',
         '2.hcl': 'file "/etc/web.conf" {\n  after = ["pkg:web"]\n}\npkg "web" {}\nexec "first" {\n  before = ["pkg:tools"]\n}\n',
       });
-      await t.run();
+      await t.run(['--jobs', '1']);
       // Always the earliest-defined resource whose predecessors are done.
       expect(t.calls()).to.deep.equal(['pkg:web', 'file:/etc/web.conf', 'service:web', 'exec:first', 'pkg:tools']);
     });
@@ -186,7 +186,7 @@ exec "watcher" {
 }
 `,
       });
-      const r = await t.run(['--json']);
+      const r = await t.run(['--json', '--jobs', '1']);
       expect(r.code).to.equal(0);
       expect(t.calls()).to.deep.equal([
         'file:/etc/a', 'file:/etc/b', 'file:/etc/c', 'exec:reindex', 'service:web', 'service:db', 'exec:watcher',
@@ -277,7 +277,7 @@ exec "last" {
       });
       const r = await t.run(['--json', '--detailed-exitcodes']);
       expect(r.code).to.equal(6);
-      expect(t.calls()).to.deep.equal(['pkg:broken', 'pkg:independent', 'exec:last']);
+      expect(t.calls().sort()).to.deep.equal(['exec:last', 'pkg:broken', 'pkg:independent']);
       const report = json(r.stdout);
       expect(report.resources.map((x) => [x.ref, x.status])).to.deep.equal([
         ['pkg:broken', 'failed'],

@@ -63,6 +63,15 @@ describe('buildPlan', () => {
     expect(() => plan(['pkg:a', { notify: ['service:b'] }], ['service:b', { before: ['pkg:a'] }])).to.throw('pkg:a -> service:b -> pkg:a');
   });
 
+  it('orders a path resource after the one of the same runner that manages its nearest parent directory', () => {
+    const p = plan(['file:/etc/app/conf.d/a.conf'], ['file:/etc/app/x'], ['file:/etc/app'], ['file:/etc/app/conf.d'], ['line:/etc/app/x'], ['file:/etc/app/conf.d/../other']);
+    expect(p.order).to.deep.equal(['file:/etc/app', 'file:/etc/app/x', 'file:/etc/app/conf.d', 'file:/etc/app/conf.d/a.conf', 'line:/etc/app/x', 'file:/etc/app/conf.d/../other']);
+    expect(p.graph.edge('file:/etc/app/conf.d', 'file:/etc/app/conf.d/a.conf', 'autorequire:autorequire')).to.equal('autorequire');
+    expect(p.graph.hasEdge('file:/etc/app', 'file:/etc/app/conf.d/a.conf')).to.equal(false, 'only the nearest managed parent');
+    expect(p.graph.hasEdge('file:/etc/app', 'line:/etc/app/x')).to.equal(false, 'only the same runner');
+    expect(() => plan(['file:/a/b', { before: ['file:/a'] }], ['file:/a'])).to.throw('dependency cycle: file:/a/b -> file:/a -> file:/a/b');
+  });
+
   it('prints DOT with RREF labels in apply order and edges labelled by kind', () => {
     const dot = toDot(plan(['pkg:nginx', { notify: ['service:nginx:restart'] }], ['service:nginx'], ['file:/a "b"', { before: ['pkg:nginx'] }]));
     expect(dot).to.contain('"file:/a \\"b\\"" [label="1. file:/a \\"b\\""];');

@@ -1,6 +1,7 @@
 // Drives govern and its runners as a user would: the real executables of this checkout.
 import path from 'node:path';
 import { runCommand, type RunResult } from '../../src/shared/process.js';
+import { parseResult } from '../../src/shared/protocol.js';
 import { writeFile } from './tmp.js';
 
 /** The checkout's root (tests run from dist/test/...). */
@@ -25,6 +26,22 @@ export function runner(name: string, args: string[], options: CliOptions = {}): 
     if (options.env?.[key] === undefined) delete env[key];
   }
   return runCommand(path.join(RUNNERS_DIR, name), args, { env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
+}
+
+export interface RunnerOutcome {
+  code: number | null;
+  /** The result lines. */
+  changed: boolean;
+  message?: string;
+  stdout: string;
+  stderr: string;
+}
+
+/** Calls a built-in runner by hand and reads its result lines. */
+export async function runnerOutcome(name: string, args: string[], options: CliOptions = {}): Promise<RunnerOutcome> {
+  const r = await runner(name, args, options);
+  const { changed, message } = parseResult(r.stdout);
+  return { code: r.code, changed, message, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Drops a POSIX sh runner into a runners directory, the way a user extends govern. */

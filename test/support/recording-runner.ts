@@ -16,9 +16,10 @@ export function recordingRunner(dir: string, name: string, log: string): string 
   return shRunner(
     dir,
     name,
-    `printf '%s\\t%s\\t%s' "$(basename "$0")" "\${GOVERN_SIGNAL:-}" "\${GOVERN_NOOP:-}" >> ${log}
-for a in "$@"; do printf '\\t%s' "$a" >> ${log}; done
-echo >> ${log}
+    `line=$(printf '%s\\t%s\\t%s' "$(basename "$0")" "\${GOVERN_SIGNAL:-}" "\${GOVERN_NOOP:-}")
+for a in "$@"; do line=$(printf '%s\\t%s' "$line" "$a"); done
+# One write per call, so that runners working at the same time (--jobs) do not mix their lines.
+printf '%s\\n' "$line" >> ${log}
 for a in "$@"; do
   case "$a" in
     changed=true) [ -n "\${GOVERN_SIGNAL:-}" ] || echo changed=true ;;

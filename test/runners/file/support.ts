@@ -3,22 +3,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseResult } from '../../../src/shared/protocol.js';
 import { runCommand } from '../../../src/shared/process.js';
-import { runner } from '../../support/cli.js';
+import { runnerOutcome, type RunnerOutcome } from '../../support/cli.js';
 
-export interface FileRun {
-  code: number | null;
-  changed: boolean;
-  message?: string;
-  stderr: string;
-}
+export type FileRun = RunnerOutcome;
 
 /** `runners/file PATH key=value...` with GOVERN_* variables from env. */
-export async function fileRunner(target: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<FileRun> {
-  const r = await runner('file', [target, ...args], { env });
-  const result = parseResult(r.stdout);
-  return { code: r.code, changed: result.changed, message: result.message, stderr: r.stderr };
+export function fileRunner(target: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<FileRun> {
+  return runnerOutcome('file', [target, ...args], { env });
 }
 
 export const ROOT_ATTRS = ['owner=root', 'group=root'];

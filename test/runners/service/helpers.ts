@@ -1,18 +1,10 @@
 // Calls the real runners/service executable and reads its result lines.
-import { parseResult } from '../../../src/shared/protocol.js';
-import { runner } from '../../support/cli.js';
+import { runnerOutcome, type RunnerOutcome } from '../../support/cli.js';
 
-export interface ServiceRun {
-  code: number | null;
-  changed: boolean;
-  message?: string;
-  stderr: string;
-}
+export type ServiceRun = RunnerOutcome;
 
-export async function runService(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServiceRun> {
-  const result = await runner('service', [name, ...args], { env });
-  const parsed = parseResult(result.stdout);
-  return { code: result.code, changed: parsed.changed, message: parsed.message, stderr: result.stderr };
+export function runService(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServiceRun> {
+  return runnerOutcome('service', [name, ...args], { env });
 }
 
 /** A run that must succeed; its stderr is in the failure message. */
