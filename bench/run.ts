@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ROOT, generate, parseTools } from './generate.js';
-import { compare, contextsFor } from './lib/compare.js';
+import { compare, contextsFor, type CompareResult } from './lib/compare.js';
 import { Harness } from './lib/harness.js';
-import { FULL_CONFIGS, levers, QUICK_CONFIGS } from './lib/levers.js';
-import { planning } from './lib/planning.js';
+import { FULL_CONFIGS, levers, QUICK_CONFIGS, type LeversResult } from './lib/levers.js';
+import { planning, type PlanSize } from './lib/planning.js';
 import { ensurePrerequisites } from './lib/prereq.js';
 import { baseEnv, Interrupted, killRunning, run } from './lib/proc.js';
 import { compareReport, governBreakdown, leversReport, planningReport } from './lib/report.js';
@@ -33,6 +33,7 @@ const USAGE = `usage: node dist/bench/run.js [options]      (make bench ARGS="..
   --quick             one round, three lever settings, planning up to 1,000: for development
   --root DIR          where trees and policies go (default ${DEFAULT_ROOT}; removed at the end)
   --out FILE          also write every sample as JSON
+  --from FILE         print the tables of a JSON file written by --out, and run nothing
   -h, --help`;
 
 interface Options {
@@ -58,11 +59,16 @@ function options(): Options | undefined {
       quick: { type: 'boolean' },
       root: { type: 'string', default: DEFAULT_ROOT },
       out: { type: 'string' },
+      from: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(USAGE);
+    return undefined;
+  }
+  if (values.from) {
+    printSaved(values.from);
     return undefined;
   }
   const quick = values.quick ?? false;
@@ -160,6 +166,23 @@ async function main(): Promise<number> {
   return problems ? 1 : 0;
 }
 
+interface Saved {
+  date: string;
+  machine: Machine;
+  options: Options;
+  compare?: CompareResult;
+  levers?: LeversResult;
+  plan?: PlanSize[];
+}
+
+function printSaved(file: string): void {
+  const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Saved;
+  console.log(header(saved.machine, saved.options, saved.date));
+  if (saved.compare) console.log(`${compareReport(saved.compare, saved.options.tools, saved.options.n)}\n\n${governBreakdown(saved.compare.governLastReport)}\n`);
+  if (saved.levers) console.log(`${leversReport(saved.levers, saved.options.n)}\n`);
+  if (saved.plan) console.log(`${planningReport(saved.plan)}\n`);
+}
+
 function describe(w: { directories: unknown[]; files: unknown[]; execs: unknown[]; packages: unknown[]; services: unknown[] }): string {
   return `${w.files.length} files, ${w.directories.length} directories, ${w.execs.length} execs (creates), ${w.packages.length} packages, ${w.services.length} sysv services`;
 }
@@ -200,9 +223,9 @@ async function machine(): Promise<Machine> {
   };
 }
 
-function header(m: Machine, o: Options): string {
+function header(m: Machine, o: Options, date = new Date().toISOString()): string {
   return [
-    `## govern benchmark, ${new Date().toISOString().slice(0, 10)}`,
+    `## govern benchmark, ${date.slice(0, 10)}`,
     '',
     `Machine: ${m.cpus} cores, ${m.memoryGiB} GiB, Linux ${m.kernel}; Node ${m.node}; ${m.versions.puppet ? `puppet ${m.versions.puppet}` : ''}, ${m.versions.ansible}, ${m.versions.cfengine}.`,
     `govern: ${m.govern} (${GOVERN}). Rounds: ${o.rounds}. Load average at the start: ${m.load.join(', ')}.`,

@@ -37,7 +37,7 @@ export async function planning(root: string, sizes: number[], rounds: number, lo
     const size: PlanSize = { n, bytes, files: files.length, cold: [], warm: [], problems: [] };
     // Untimed: fills the warm cache, and counts the resources in the graph.
     const first = await run([GOVERN, 'graph', policy], { env: baseEnv({ GOVERN_CACHE_DIR: path.join(dir, 'cache') }) });
-    const nodes = (first.stdout.match(/ \[label="/g) ?? []).length;
+    const nodes = (first.stdout.match(/^ {2}"[^"]*" \[label="\d+\. /gm) ?? []).length; // node lines; edges have labels too
     if (first.code !== 0) size.problems.push(`govern graph failed: ${first.stderr.trim().split('\n').slice(-2).join(' | ')}`);
     else if (nodes !== n) size.problems.push(`the graph has ${nodes} resources, expected ${n}`);
     out.push(size);

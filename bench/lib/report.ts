@@ -177,12 +177,20 @@ export function planningReport(sizes: PlanSize[]): string {
     growth.push([
       `${a.n} -> ${b.n}`,
       `${slope((s) => median(wall(s.cold))).toFixed(0)} ms`,
+      `${slope((s) => median(cpu(s.cold))).toFixed(0)} ms`,
       `${(slope((s) => median(rss(s.cold))) / 1024).toFixed(1)} MiB`,
       `${slope((s) => median(wall(s.warm))).toFixed(0)} ms`,
+      `${slope((s) => median(cpu(s.warm))).toFixed(0)} ms`,
       `${(slope((s) => median(rss(s.warm))) / 1024).toFixed(1)} MiB`,
     ]);
   }
-  lines.push(table(['sizes', 'cold: time', 'cold: memory', 'warm: time', 'warm: memory'], growth, ['l', 'r', 'r', 'r', 'r']));
+  lines.push(
+    table(
+      ['sizes', 'cold: wall', 'cold: CPU', 'cold: memory', 'warm: wall', 'warm: CPU', 'warm: memory'],
+      growth,
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
   const big = sizes.find((s) => s.n === 10_000);
   if (big) {
     const cold = median(wall(big.cold));
