@@ -48,7 +48,7 @@ export interface CompareResult {
   discarded: Discarded[];
   expected: Expected;
   records: RunRecord[];
-  /** The floor script run against each tool's tree after its last first run. */
+  /** The floor script run against each tool's tree after every first run: the first that found a problem, else the last. */
   treeChecks: Partial<Record<ToolName, Verdict>>;
   /** govern's JSON report of its last no-change run (where its time goes). */
   governLastReport?: string;

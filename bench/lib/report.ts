@@ -75,7 +75,7 @@ export function compareReport(c: CompareResult, tools: ToolName[], n: number): s
 function targets(c: CompareResult, tools: ToolName[]): string {
   const g = median(wall(pick(c.records, 'govern', 'again')));
   if (!Number.isFinite(g)) return '';
-  const lines: string[] = ['Targets (issue 9), no-change run:'];
+  const lines: string[] = [`Targets of issue 9 (stated for 100 resources), no-change run at N=${c.expected.resources}:`];
   const check = (tool: ToolName, text: string, ok: (r: number) => boolean): void => {
     if (!tools.includes(tool)) return;
     const r = g / median(wall(pick(c.records, tool, 'again')));
