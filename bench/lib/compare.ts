@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { measure, run } from './proc.js';
 import { rotate } from './stats.js';
-import { ALL_TOOLS, floorTool, governCacheDir, judgeFloor, type Expected, type Phase, type ToolContext, type ToolName, type Verdict } from './tools.js';
+import { ALL_TOOLS, emptyGovernCache, floorTool, judgeFloor, type Expected, type Phase, type ToolContext, type ToolName, type Verdict } from './tools.js';
 
 export interface RunRecord {
   tool: ToolName;
@@ -125,7 +125,7 @@ function resetTree(name: ToolName, ctx: ToolContext): void {
   fs.rmSync(ctx.tree, { recursive: true, force: true });
   fs.mkdirSync(ctx.tree, { recursive: true, mode: 0o755 });
   fs.chmodSync(ctx.tree, 0o755);
-  if (name === 'govern') fs.rmSync(governCacheDir(ctx), { recursive: true, force: true });
+  if (name === 'govern') emptyGovernCache(ctx);
 }
 
 async function checkTree(ctx: ToolContext, floorScript: string, expected: Expected): Promise<Verdict> {

@@ -3,11 +3,10 @@
 // for Node's own start-up, the CLI's, and planning alone.
 import fs from 'node:fs';
 import { MAX_ATTEMPTS, settle, type Guard } from './compare.js';
-import { measure } from './proc.js';
+import { baseEnv, measure } from './proc.js';
 import { rotate } from './stats.js';
 import { GOVERN } from './system.js';
-import { governInvocation, parseGovernReport, type GovernSettings, type ToolContext } from './tools.js';
-import { baseEnv } from './proc.js';
+import { emptyGovernCache, governInvocation, parseGovernReport, type GovernSettings, type ToolContext } from './tools.js';
 
 export interface LeverConfig {
   label: string;
@@ -49,7 +48,7 @@ export interface LeversResult {
 export async function levers(ctx: ToolContext, configs: LeverConfig[], rounds: number, guard: Guard, log: (line: string) => void): Promise<LeversResult> {
   const result: LeversResult = {
     rounds,
-    configs: configs.map((c) => ({ label: c.label, argv: governInvocation(ctx, { ...c.settings, coldCache: false }).argv.slice(1).join(' '), samples: [] })),
+    configs: configs.map((c) => ({ label: c.label, argv: governInvocation(ctx, c.settings).argv.slice(1).join(' '), samples: [] })),
     reference: [],
     discarded: [],
   };
@@ -69,6 +68,7 @@ export async function levers(ctx: ToolContext, configs: LeverConfig[], rounds: n
     for (const i of rotate([...configs.keys()], r)) {
       for (let attempt = 1; ; attempt++) {
         await settle(guard, log);
+        if (configs[i].settings.coldCache) emptyGovernCache(ctx);
         const inv = governInvocation(ctx, configs[i].settings);
         const o = await measure(inv.argv, { env: inv.env });
         const sample = leverSample(o.stdout, o.code, o.wallMs, o.maxRssKb, o.cpuMs);

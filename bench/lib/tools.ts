@@ -35,7 +35,7 @@ export interface ToolContext {
 export interface GovernSettings {
   runnerMode?: 'oneshot' | 'persistent';
   jobs?: number;
-  /** A fresh, empty parse cache for every run (the first run on a host), instead of a kept one. */
+  /** A fresh, empty parse cache for every run (the first run on a host), instead of a kept one: see emptyGovernCache. */
   coldCache?: boolean;
 }
 
@@ -59,12 +59,15 @@ export function governCacheDir(ctx: ToolContext): string {
   return path.join(ctx.dir, 'cache');
 }
 
+export function emptyGovernCache(ctx: ToolContext): void {
+  fs.rmSync(governCacheDir(ctx), { recursive: true, force: true });
+}
+
 export function governInvocation(ctx: ToolContext, settings: GovernSettings = {}): Invocation {
   const argv = [GOVERN, 'run', '--json', '--detailed-exitcodes'];
   if (settings.runnerMode) argv.push('--runner-mode', settings.runnerMode);
   if (settings.jobs !== undefined) argv.push('--jobs', String(settings.jobs));
   argv.push(ctx.entry);
-  if (settings.coldCache) fs.rmSync(governCacheDir(ctx), { recursive: true, force: true });
   return { argv, env: baseEnv({ GOVERN_CACHE_DIR: governCacheDir(ctx) }) };
 }
 
