@@ -36,6 +36,8 @@ export function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 const live = new Set<ChildProcess>();
+/** GNU time's output files of the runs under way: removed here too when the harness is interrupted. */
+const timeDirs = new Set<string>();
 let stopping = false;
 
 export class Interrupted extends Error {}
@@ -50,6 +52,7 @@ export function killRunning(): void {
       // already gone
     }
   }
+  for (const dir of timeDirs) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 export function run(argv: string[], options: RunOptions = {}): Promise<Outcome> {
@@ -102,6 +105,7 @@ export const GNU_TIME = '/usr/bin/time';
 export async function measure(argv: string[], options: RunOptions = {}): Promise<Outcome> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-bench-time-'));
   const file = path.join(dir, 'time');
+  timeDirs.add(dir);
   try {
     const outcome = await run([GNU_TIME, '-f', 'govern-bench %M %U %S', '-o', file, '--', ...argv], options);
     // GNU time writes "Command exited with non-zero status N" first when the command failed.
@@ -110,6 +114,7 @@ export async function measure(argv: string[], options: RunOptions = {}): Promise
     if (!m) return { ...outcome, argv };
     return { ...outcome, argv, maxRssKb: Number(m[1]), cpuMs: (Number(m[2]) + Number(m[3])) * 1000 };
   } finally {
+    timeDirs.delete(dir);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
