@@ -90,10 +90,11 @@ describe('hostfact over ssh (real sshd)', function () {
       const r = await t.run(['--ssh', ssh.ssh]);
       expect(r.stderr).to.equal('');
       expect(r.code).to.equal(0);
-      expect(readCalls(t.log).map((c) => [c.runner, c.name, ...c.args])).to.deep.equal([
-        ['stuff', 'peers', 'alpha=10.0.0.1', 'alpha_name=alpha', 'beta=10.0.0.2'],
-        ['pkg', 'gamma-tools'],
+      // Sorted: with --jobs N (GOVERN_JOBS) independent resources may be applied in any order.
+      expect(readCalls(t.log).map((c) => [c.runner, c.name, ...c.args]).sort()).to.deep.equal([
         ['pkg', 'OpenBSD'],
+        ['pkg', 'gamma-tools'],
+        ['stuff', 'peers', 'alpha=10.0.0.1', 'alpha_name=alpha', 'beta=10.0.0.2'],
       ]);
       const connections = ssh.connections().sort();
       const options = `-F ${lab.config} -o BatchMode=yes -o ConnectTimeout=10 --`;
