@@ -33,16 +33,20 @@ export function main(argv: string[]): void {
       process.exit(130);
     });
   }
-  run(argv).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e) => {
-      if (e instanceof UserError) process.stderr.write(`govern: ${e.message.split('\n').join('\ngovern: ')}\n`);
-      else process.stderr.write(`govern: internal error: ${(e as Error)?.stack ?? e}\n`);
-      process.exitCode = 1;
-    },
-  );
+  run(argv).then(exit, (e) => {
+    if (e instanceof UserError) process.stderr.write(`govern: ${e.message.split('\n').join('\ngovern: ')}\n`);
+    else process.stderr.write(`govern: internal error: ${(e as Error)?.stack ?? e}\n`);
+    exit(1);
+  });
+}
+
+/**
+ * Exits once stdout and stderr are flushed. Waiting for the event loop to drain instead would wait
+ * for timers hcl2json's Go runtime leaves behind, up to seconds after the work is done.
+ */
+function exit(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
 async function run(argv: string[]): Promise<number> {

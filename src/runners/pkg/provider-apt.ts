@@ -6,7 +6,8 @@ import { ValidationError } from '../../shared/validate.js';
 import { RunnerError } from '../kit.js';
 import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
-import { commandFailed, LOCK_WAIT_SECONDS, PackageTools, type ToolContext } from './tools.js';
+import { DpkgSnapshot } from './dpkg-snapshot.js';
+import { LOCK_WAIT_SECONDS, PackageTools, type ToolContext } from './tools.js';
 
 /** Keeps dpkg, apt-listbugs and apt-listchanges from asking anything. */
 export const APT_ENV = {
@@ -21,17 +22,16 @@ export const DPKG_QUERY_FORMAT = '${Package} ${Version} ${Architecture} ${db:Sta
 /** apt waits this long for dpkg's own lock (held by another tool) instead of failing at once. */
 const DPKG_LOCK_TIMEOUT = `DPkg::Lock::Timeout=${LOCK_WAIT_SECONDS}`;
 
+/** One per runner process: a persistent runner answers every status question of a run from it. */
+const snapshot = new DpkgSnapshot();
+
 export function aptProvider(context: ToolContext): PackageProvider {
   const tools = new PackageTools(context, APT_ENV);
 
   async function status(pkg: string): Promise<PackageStatus> {
-    const argv = ['dpkg-query', '-W', `-f=${DPKG_QUERY_FORMAT}`, pkg];
-    const result = await tools.run(argv, { query: true });
-    if (result.code !== 0) {
-      if (/no packages found matching/.test(result.stderr)) return { installed: false };
-      throw commandFailed(argv, result);
-    }
-    return parseDpkgQuery(result.stdout);
+    // The seed's query, for every package at once (see dpkg-snapshot.ts).
+    const queryAll = async () => (await tools.runChecked(['dpkg-query', '-W', `-f=${DPKG_QUERY_FORMAT}`], { query: true })).stdout;
+    return parseDpkgQuery((await snapshot.linesFor(pkg, queryAll)).join('\n'));
   }
 
   async function latestAvailable(pkg: string): Promise<string | undefined> {
