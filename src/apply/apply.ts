@@ -49,7 +49,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         const call: Call = { resource, executable: options.runners.get(resource.type)! };
         running++;
         options.onStart?.(call);
-        options.call(call).then((result) => {
+        safeCall(options.call, call).then((result) => {
           running--;
           finish({
             ref,
@@ -66,4 +66,13 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
     };
     pump();
   });
+}
+
+/** A call that throws (a bug, or a resource that cannot be invoked) fails that resource, not the run. */
+export async function safeCall(call: (c: Call) => Promise<CallResult>, c: Call): Promise<CallResult> {
+  try {
+    return await call(c);
+  } catch (e) {
+    return { ok: false, changed: false, message: `govern could not run the runner: ${(e as Error)?.message ?? e}`, log: [], durationMs: 0 };
+  }
 }

@@ -54,12 +54,9 @@ export function callEnv(call: Call, noop: boolean): Record<string, string> {
   return env;
 }
 
-/** The invocation as a user could paste it (the GOVERN_* variables that change behaviour included). */
+/** The invocation as a user could paste it, with the variables that belong to the call. */
 export function displayCall(call: Call, noop: boolean): string {
-  const shown: Record<string, string> = {};
-  if (noop) shown.GOVERN_NOOP = '1';
-  if (call.signal !== undefined) shown.GOVERN_SIGNAL = call.signal;
-  return displayCommand([call.executable, ...callArgv(call)], shown);
+  return displayCommand([call.executable, ...callArgv(call)], callEnv(call, noop));
 }
 
 /** One call, one process: the one-shot protocol. */

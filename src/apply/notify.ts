@@ -3,6 +3,7 @@
 // they are reported, not sent.
 import type { Plan } from '../graph/plan.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
+import { safeCall } from './apply.js';
 import type { Call, CallResult } from './invoke.js';
 
 export interface NotifyOptions {
@@ -46,7 +47,7 @@ export async function sendNotifications(plan: Plan, reports: Map<string, Resourc
       const resource = plan.byRef.get(n.to)!;
       const call: Call = { resource, executable: options.runners.get(resource.type)!, signal: n.signal };
       options.onStart?.(call);
-      const result = await options.call(call);
+      const result = await safeCall(options.call, call);
       report = { ...base, status: result.ok ? 'sent' : 'failed', message: result.message, duration_ms: result.durationMs, log: result.log };
     }
     results.push(report);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import spawn from 'cross-spawn';
 import { MARKER_BYTES, PERSISTENT_ENV, PERSISTENT_MARKER, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
-import { KILL_GRACE_MS } from '../shared/process.js';
+import { KILL_GRACE_MS, trackChild } from '../shared/process.js';
 import type { CallResult } from './invoke.js';
 
 const declared = new Map<string, boolean>();
@@ -37,6 +37,26 @@ interface Pending {
   resolve(result: CallResult): void;
   started: number;
   timer?: NodeJS.Timeout;
+  /** Set when the time limit passed: the answer (or the exit) still settles it, as a failure. */
+  timedOut?: string;
+}
+
+/** An answer as the protocol defines it; anything else on stdout is log. */
+function asResponse(line: string): PersistentResponse | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || typeof (value as { ok?: unknown }).ok !== 'boolean') return undefined;
+  const v = value as Record<string, unknown>;
+  return {
+    ok: v.ok as boolean,
+    changed: v.changed === true,
+    message: typeof v.message === 'string' ? v.message : undefined,
+    log: Array.isArray(v.log) ? v.log.map(String) : [],
+  };
 }
 
 class PersistentProcess {
@@ -49,11 +69,15 @@ class PersistentProcess {
 
   constructor(executable: string, env: NodeJS.ProcessEnv) {
     this.child = spawn(executable, [], { env: { ...env, [PERSISTENT_ENV]: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const untrack = trackChild(this.child); // so that govern's own SIGINT/SIGTERM takes it down too
     this.child.stdin!.on('error', () => undefined);
-    readline.createInterface({ input: this.child.stdout!, crlfDelay: Infinity }).on('line', (line) => this.onAnswer(line));
+    readline.createInterface({ input: this.child.stdout!, crlfDelay: Infinity }).on('line', (line) => this.onLine(line));
     readline.createInterface({ input: this.child.stderr!, crlfDelay: Infinity }).on('line', (line) => this.stderr.push(line));
     this.child.on('error', (e) => this.onExit(`could not be started: ${e.message}`));
-    this.child.on('exit', (code, signal) => this.onExit(signal ? `killed by ${signal}` : `exit ${code}`));
+    this.child.on('exit', (code, signal) => {
+      untrack();
+      this.onExit(signal ? `killed by ${signal}` : `exit ${code}`);
+    });
   }
 
   get alive(): boolean {
@@ -67,8 +91,9 @@ class PersistentProcess {
       const pending: Pending = { resolve, started: Date.now() };
       if (timeoutMs > 0) {
         pending.timer = setTimeout(() => {
+          // Stopped, not forgotten: the runner still answers (with its log) or exits, within the grace.
+          pending.timedOut = `timed out after ${timeoutMs / 1000}s and was killed`;
           this.kill();
-          this.settle({ ok: false, changed: false, message: `runner timed out after ${timeoutMs / 1000}s and was killed`, log: [] });
         }, timeoutMs);
       }
       this.pending = pending;
@@ -76,22 +101,21 @@ class PersistentProcess {
     });
   }
 
-  private onAnswer(line: string): void {
-    let response: PersistentResponse;
-    try {
-      response = JSON.parse(line) as PersistentResponse;
-    } catch {
-      this.stderr.push(line); // not an answer: keep it as log
-      return;
-    }
-    this.settle(response);
+  private onLine(line: string): void {
+    const response = asResponse(line);
+    if (response) this.settle(response);
+    else this.stderr.push(line); // not an answer: keep it as log
   }
 
   private onExit(why: string): void {
     this.exited = true;
     if (this.pending) {
       const detail = this.stderr[this.stderr.length - 1];
-      this.settle({ ok: false, changed: false, message: `${detail ? `${detail} ` : ''}(runner ${why})`, log: [] });
+      if (this.pending.timedOut) this.settle({ ok: false, changed: false, message: detail ?? 'runner failed', log: [] });
+      else {
+        const early = why.startsWith('exit') ? ' before answering; a persistent runner serves requests until its stdin closes' : '';
+        this.settle({ ok: false, changed: false, message: `${detail ?? 'no answer'} (runner ${why}${early})`, log: [] });
+      }
     }
   }
 
@@ -101,10 +125,11 @@ class PersistentProcess {
     this.pending = undefined;
     if (pending.timer) clearTimeout(pending.timer);
     this.busy = false;
+    const message = pending.timedOut ? `${response.message ? `${response.message} ` : ''}(${pending.timedOut})` : (response.message ?? '');
     pending.resolve({
-      ok: response.ok,
-      changed: response.ok && response.changed,
-      message: response.message ?? '',
+      ok: response.ok && !pending.timedOut,
+      changed: response.ok && !pending.timedOut && response.changed,
+      message,
       log: [...response.log, ...this.stderr],
       durationMs: Date.now() - pending.started,
     });

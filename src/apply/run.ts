@@ -22,6 +22,8 @@ export interface RunOptions extends Omit<RunContext, 'runDir'> {
 export async function executeRun(plan: Plan, options: RunOptions): Promise<RunReport> {
   const started = Date.now();
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-run-'));
+  const removeRunDir = () => fs.rmSync(runDir, { recursive: true, force: true });
+  process.once('exit', removeRunDir); // an interrupted run (SIGINT) leaves nothing behind either
   try {
     const ctx: RunContext = { ...options, runDir };
     const pool = options.runnerMode === 'persistent' ? new RunnerPool(runnerProcessEnv(ctx), options.jobs, options.timeoutMs) : undefined;
@@ -36,13 +38,14 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunRe
       await pool?.closeAll();
     }
   } finally {
-    fs.rmSync(runDir, { recursive: true, force: true });
+    process.removeListener('exit', removeRunDir);
+    removeRunDir();
   }
 }
 
 /** A failure reads the same in both modes: a one-shot runner of the kit exits 1 on failure. */
 function oneShotMessage(result: CallResult): CallResult {
-  return result.ok || /\((exit \d+|runner .*)\)$/.test(result.message) ? result : { ...result, message: `${result.message} (exit 1)` };
+  return result.ok || /\((exit \d+|runner .*|timed out .*)\)$/.test(result.message) ? result : { ...result, message: `${result.message} (exit 1)` };
 }
 
 async function applyAndNotify(plan: Plan, options: RunOptions, call: (c: Call) => Promise<CallResult>, started: number): Promise<RunReport> {

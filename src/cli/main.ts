@@ -26,6 +26,10 @@ function commandHelp(command: Command): string {
 }
 
 export function main(argv: string[]): void {
+  // A reader that goes away (`govern run ... | head`) must not stop the run halfway.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       killAllChildren('SIGTERM');

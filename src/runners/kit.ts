@@ -58,12 +58,19 @@ export function runnerMain(runner: Runner): void {
     killAllChildren('SIGTERM');
     setTimeout(() => {
       killAllChildren('SIGKILL');
-      process.exit(143);
+      // A request still unanswered gets its answer now, so that its log is not lost.
+      if (inFlight && !inFlight.answered) {
+        inFlight.answered = true;
+        process.stdout.write(JSON.stringify({ ok: false, changed: false, message: 'stopped by SIGTERM', log: inFlight.log }) + '\n', () => process.exit(143));
+      } else process.exit(143);
     }, KILL_GRACE_MS / 2).unref();
   });
   if (process.env[PERSISTENT_ENV] === '1') serveRequests(runner);
   else runOnce(runner);
 }
+
+/** The request a persistent runner is working on. */
+let inFlight: { log: string[]; answered: boolean } | undefined;
 
 function runOnce(runner: Runner): void {
   const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n');
@@ -90,14 +97,20 @@ function serveRequests(runner: Runner): void {
   // One request at a time, in order: the next line waits for the previous answer.
   let queue = Promise.resolve();
   lines.on('line', (line) => {
-    queue = queue.then(() => answer(runner, base, line)).then((response) => {
-      process.stdout.write(JSON.stringify(response) + '\n');
-    });
+    queue = queue
+      .then(() => {
+        inFlight = { log: [], answered: false };
+        return answer(runner, base, line, inFlight.log);
+      })
+      .then((response) => {
+        if (inFlight?.answered) return;
+        inFlight!.answered = true;
+        process.stdout.write(JSON.stringify(response) + '\n');
+      });
   });
 }
 
-async function answer(runner: Runner, base: NodeJS.ProcessEnv, line: string): Promise<PersistentResponse> {
-  const log: string[] = [];
+async function answer(runner: Runner, base: NodeJS.ProcessEnv, line: string, log: string[]): Promise<PersistentResponse> {
   const logLine = (text: string) => log.push(...text.replace(/\n$/, '').split('\n'));
   try {
     const request = JSON.parse(line) as PersistentRequest;

@@ -35,6 +35,12 @@ const DRAIN_MS = 200;
 /** Between SIGTERM and SIGKILL at a timeout: time for a runner to kill what it started itself. */
 export const KILL_GRACE_MS = 2000;
 
+/** Adds a process started elsewhere (a persistent runner) to those killAllChildren reaches; returns the undo. */
+export function trackChild(child: ChildProcess): () => void {
+  live.add(child);
+  return () => live.delete(child);
+}
+
 /** Kills every process group still running: for govern's own SIGINT/SIGTERM handler. */
 export function killAllChildren(signal: NodeJS.Signals = 'SIGTERM'): void {
   for (const child of live) killGroup(child, signal);

@@ -93,6 +93,11 @@ function bodyToResource(
       ok = false;
       continue;
     }
+    if (!finiteNumbers(value)) {
+      problems.push(`${where}: ${ref}: ${key}: a number is out of range`);
+      ok = false;
+      continue;
+    }
     if ((ORDERING_KEYS as readonly string[]).includes(key)) {
       const list = orderingList(value);
       if (!list) {
@@ -112,6 +117,14 @@ function inSourceOrder(body: Record<string, unknown>, keys: string[]): Record<st
   for (const key of keys) if (key in body) ordered[key] = body[key];
   for (const key of Object.keys(body)) if (!(key in ordered)) ordered[key] = body[key];
   return ordered;
+}
+
+/** 1e400 reads as Infinity, which has no decimal form for a runner. */
+function finiteNumbers(value: AttrValue): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(finiteNumbers);
+  if (value !== null && typeof value === 'object') return Object.values(value).every(finiteNumbers);
+  return true;
 }
 
 /** A string or a list of non-empty strings. */

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { govern, ROOT } from '../support/cli.js';
+import { spawn } from 'node:child_process';
+import { govern, GOVERN, ROOT } from '../support/cli.js';
+import { processAlive } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import type { RunReport } from '../../src/report/types.js';
 
@@ -108,9 +110,63 @@ describe('persistent runners', () => {
     ]);
     expect(rep.resources[0].message).to.equal('refused a (exit 1)');
     expect(rep.resources[0].log).to.include('error: refused a');
-    expect(rep.resources[1].message).to.match(/runner exit 7/);
-    expect(rep.resources[3].message).to.match(/timed out after 2s/);
+    expect(rep.resources[1].message).to.match(/runner exit 7 before answering/);
+    expect(rep.resources[3].message).to.match(/\(timed out after 2s and was killed\)$/);
+    expect(rep.resources[3].log, 'the log of the killed request is kept').to.include('working on d');
     expect(new Set(calls(t.log).map((c) => c.pid)).size).to.equal(3);
+  });
+
+  it('takes only a JSON object with a boolean "ok" as an answer; other lines are log, a missing log is none', async () => {
+    const dir = tempDir();
+    const runners = path.join(dir, 'runners');
+    writeFile(
+      path.join(runners, 'terse'),
+      '#!/bin/sh\n# govern-runner: persistent\nwhile read -r request; do\n  echo 1\n  echo \'"text"\'\n  echo \'{"ok":true,"changed":true,"message":"fine"}\'\ndone\n',
+      0o755,
+    );
+    writeFile(path.join(dir, 'a.hcl'), 'terse "x" {}\nterse "y" {}\n');
+    const r = await govern(['run', path.join(dir, 'a.hcl'), '--runners-dir', runners, '--json', '--runner-mode', 'persistent']);
+    expect(r.code, r.stderr).to.equal(0);
+    const rep = report(r.stdout);
+    expect(rep.resources.map((x) => [x.ref, x.status, x.message])).to.deep.equal([
+      ['terse:x', 'changed', 'fine'],
+      ['terse:y', 'changed', 'fine'],
+    ]);
+    expect(rep.resources[0].log).to.deep.equal(['1', '"text"']);
+  });
+
+  it('fails, and says why, a request sent to a runner that exits after answering one', async () => {
+    const dir = tempDir();
+    const runners = path.join(dir, 'runners');
+    writeFile(path.join(runners, 'once'), '#!/bin/sh\n# govern-runner: persistent\nread -r request\necho \'{"ok":true,"changed":false,"message":"done","log":[]}\'\n', 0o755);
+    writeFile(path.join(dir, 'a.hcl'), 'once "x" {}\nonce "y" {}\n');
+    const r = await govern(['run', path.join(dir, 'a.hcl'), '--runners-dir', runners, '--json', '--runner-mode', 'persistent', '--jobs', '1']);
+    const rep = report(r.stdout);
+    expect(rep.resources[0]).to.deep.include({ status: 'unchanged', message: 'done' });
+    expect(rep.resources[1].status).to.equal('failed');
+    expect(rep.resources[1].message).to.match(/runner exit 0 before answering; a persistent runner serves requests until its stdin closes/);
+  });
+
+  it('takes a persistent runner and what it started down when govern is interrupted, and leaves no run directory', async () => {
+    const dir = tempDir();
+    const pidFile = path.join(dir, 'pid');
+    const runDirFile = path.join(dir, 'rundir');
+    writeFile(path.join(dir, 'a.hcl'), `exec "long" {
+  provider = "shell"
+  command  = "echo $GOVERN_RUN_DIR > ${runDirFile}; echo $$ > ${pidFile}; exec sleep 300"
+  timeout  = "0"
+}
+`);
+    const child = spawn(GOVERN, ['run', path.join(dir, 'a.hcl'), '--runner-mode', 'persistent'], { stdio: 'ignore' });
+    for (let i = 0; i < 200 && !fs.existsSync(pidFile); i++) await new Promise((res) => setTimeout(res, 50));
+    await new Promise((res) => setTimeout(res, 100));
+    child.kill('SIGINT');
+    const code = await new Promise((res) => child.on('exit', (c) => res(c)));
+    expect(code).to.equal(130);
+    const sleeper = Number(fs.readFileSync(pidFile, 'utf8'));
+    for (let i = 0; i < 60 && processAlive(sleeper); i++) await new Promise((res) => setTimeout(res, 50));
+    expect(processAlive(sleeper), 'the command outlived the interrupted run').to.equal(false);
+    expect(fs.existsSync(fs.readFileSync(runDirFile, 'utf8').trim())).to.equal(false);
   });
 
   it('keeps the one-shot protocol for a runner that does not declare it', async () => {

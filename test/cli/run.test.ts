@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { govern, GOVERN, shRunner } from '../support/cli.js';
 import { processAlive } from '../support/proc.js';
+import { runCommand } from '../../src/shared/process.js';
 import { callRefs, readCalls, runnersWith } from '../support/recording-runner.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import type { RunReport } from '../../src/report/types.js';
@@ -236,6 +237,7 @@ exec "watcher" {
       ['an HCL expression', { 'a.hcl': 'pkg "a" {\n  v = "${var.x}"\n}\n' }, /a\.hcl:1: pkg:a: v: .* govern does not evaluate HCL expressions/],
       ['an ordering key of the wrong shape', { 'a.hcl': 'pkg "a" {\n  before = 3\n}\n' }, /a\.hcl:1: pkg:a: before must be a list of RREFs/],
       ['a name starting with a dash', { 'a.hcl': 'pkg "-rf" {}\n' }, /a\.hcl:1: resource name "-rf" must not start with "-"/],
+      ['a number out of range', { 'a.hcl': 'pkg "a" {\n  n = 1e400\n}\n' }, /a\.hcl:1: pkg:a: n: a number is out of range/],
       ['a missing fact', { 'a.hcl': 'pkg "{{fact "nope"}}" {}\n' }, /a\.hcl:1: fact "nope": no such fact/],
     ];
     for (const [what, files, expected] of cases) {
@@ -334,6 +336,19 @@ exec "last" {
     expect(report.resources[0]).to.have.keys('ref', 'status', 'message', 'duration_ms', 'log', 'where');
     expect(report.notifications[0]).to.have.keys('from', 'to', 'signal', 'status', 'message', 'duration_ms', 'log');
     expect(report.summary).to.deep.include({ resources: 2, changed: 1, unchanged: 1, notifications_sent: 1 });
+  });
+
+  it('shows each invocation with --verbose, ready to paste', async () => {
+    const t = tree({ 'a.hcl': 'pkg "emacs" {\n  state = "installed"\n}\n' });
+    const r = await t.run(['--verbose', '--noop']);
+    expect(r.stdout).to.contain(`running   GOVERN_STATE_DIR=${t.states} GOVERN_NOOP=1 ${t.runners}/pkg emacs state=installed\n`);
+  });
+
+  it('goes on applying when the reader of its output goes away', async () => {
+    const t = tree({ 'a.hcl': Array.from({ length: 30 }, (_, i) => `exec "e${i}" {}\n`).join('') });
+    const r = await runCommand('/bin/sh', ['-c', `"$0" run "$1" --runners-dir "$2" --facts-dir "$3" | head -1`, GOVERN, t.states, t.runners, t.facts]);
+    expect(r.stdout.split('\n')[0]).to.match(/^unchanged exec:e0 /);
+    expect(t.calls()).to.have.length(30);
   });
 
   it('prints the graph as DOT', async () => {

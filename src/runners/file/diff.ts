@@ -51,6 +51,9 @@ function editScript(a: string[], b: string[], maxWork: number): Op[] | undefined
  * Myers (1986): for each edit count d, the furthest-reaching path on every diagonal k = x - y.
  * Each round's frontier (diagonals -d-1..d+1) is kept to walk the path back afterwards.
  */
+/** About 16 MB of frontiers at most; a diff of more changed lines than this is not read anyway. */
+const MAX_EDITS = 2000;
+
 function myers(a: string[], b: string[], maxWork: number): Op[] | undefined {
   const n = a.length;
   const m = b.length;
@@ -79,7 +82,8 @@ function myers(a: string[], b: string[], maxWork: number): Op[] | undefined {
       }
     }
     work += d;
-    if (work > maxWork) return undefined;
+    // The trace keeps a frontier per edit count, O(d²) memory: past MAX_EDITS the diff is not worth it.
+    if (work > maxWork || d > MAX_EDITS) return undefined;
   }
 
   const ops: Op[] = [];

@@ -39,7 +39,21 @@ export function aptProvider(context: ToolContext): PackageProvider {
     return parseCandidate(result.stdout);
   }
 
+  /**
+   * apt-get reads a name it does not know as something else: a trailing "-" or "+" as remove or
+   * install of the rest (`less-` removes less), and anything else as a regular expression (`les.`
+   * installs every match). Only a name apt knows exactly is passed to it.
+   */
+  async function requireKnownPackage(pkg: string): Promise<void> {
+    const name = pkg.split(':')[0];
+    const known = await tools.runChecked(['apt-cache', 'pkgnames', '--', name], { query: true });
+    if (!known.stdout.split('\n').includes(name)) {
+      throw new RunnerError(`apt knows no package named "${name}" (apt-cache pkgnames): is it spelt right, and in a configured source that apt-get update has read?`);
+    }
+  }
+
   async function install(pkg: string, target: InstallTarget): Promise<void> {
+    await requireKnownPackage(pkg);
     const base = ['apt-get', 'install', '-y', '-q', '-o', 'DPkg::Options::=--force-confold', '-o', DPKG_LOCK_TIMEOUT];
     switch (target.kind) {
       case 'any':

@@ -11,7 +11,26 @@ import { describeFailure, lastLines, runCommand, type RunResult } from '../../sh
 import { displayCommand } from '../../shared/shell-display.js';
 import { RunnerError } from '../kit.js';
 
-export const LOCK_FILE = '/var/lock/govern-pkg.lock';
+/**
+ * In a directory only root can write: flock(1) opens the lock with O_CREAT and follows symlinks,
+ * so in a world-writable place (/var/lock is /run/lock, mode 1777) any user could make root create
+ * a file elsewhere, or hold the lock and stop every package operation.
+ */
+export const LOCK_DIR = '/run/govern';
+export const LOCK_FILE = `${LOCK_DIR}/pkg.lock`;
+
+/** The lock's directory, created 0700 when missing; refused unless it belongs to us and only we can write it. */
+export function privateLockDir(dir: string = LOCK_DIR): void {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new RunnerError(`cannot create the package lock directory ${dir}: ${(e as Error).message}`);
+  }
+  const st = fs.lstatSync(dir);
+  if (!st.isDirectory() || st.uid !== (process.getuid?.() ?? st.uid) || (st.mode & 0o022) !== 0) {
+    throw new RunnerError(`refusing the package lock directory ${dir}: it must be a directory owned by this user that no one else can write`);
+  }
+}
 /** How long a command waits for govern's package lock, and apt for dpkg's own lock. */
 export const LOCK_WAIT_SECONDS = 600;
 /** flock's exit status when the wait times out (EX_TEMPFAIL), so it is not taken for the command's. */
@@ -48,6 +67,7 @@ export class PackageTools {
     const env: NodeJS.ProcessEnv = { ...this.context.env, ...this.providerEnv };
     if (options.query) env.LC_ALL = 'C';
     this.context.log(`$ ${displayCommand(argv)}`);
+    privateLockDir();
     const result = await runCommand('flock', ['-w', String(LOCK_WAIT_SECONDS), '-E', String(LOCK_TIMEOUT_EXIT), LOCK_FILE, ...argv], { env });
     if (result.spawnError) throw new RunnerError(`cannot run flock (util-linux), which holds the package lock: ${result.spawnError.message}`);
     if (result.code === LOCK_TIMEOUT_EXIT) {

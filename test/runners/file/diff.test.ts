@@ -81,11 +81,11 @@ describe('file runner unified diff', () => {
     }
   });
 
-  it('gives up (undefined) when the texts differ too much for the work limit', () => {
-    const a = Array.from({ length: 3000 }, (_, i) => `a${i}\n`).join('');
-    const b = Array.from({ length: 3000 }, (_, i) => `b${i}\n`).join('');
-    expect(unifiedDiff(a, b, 'a', 'b', { maxWork: 100_000 })).to.equal(undefined);
-    expect(unifiedDiff(a, b, 'a', 'b')).to.have.length(2 + 1 + 6000);
+  it('gives up (undefined) when the texts differ too much for the work limit or in more than 2,000 lines', () => {
+    const lines = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}\n`).join('');
+    expect(unifiedDiff(lines('a', 900), lines('b', 900), 'a', 'b', { maxWork: 100_000 })).to.equal(undefined);
+    expect(unifiedDiff(lines('a', 900), lines('b', 900), 'a', 'b')).to.have.length(2 + 1 + 1800);
+    expect(unifiedDiff(lines('a', 3000), lines('b', 3000), 'a', 'b')).to.equal(undefined);
   });
 
   it('calls content with a NUL byte or invalid UTF-8 binary', () => {

@@ -9,11 +9,11 @@ import { runCommand } from '../../../src/shared/process.js';
 import type { RunReport } from '../../../src/report/types.js';
 import { govern, runner } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
+import { LOCK_FILE, privateLockDir } from '../../../src/runners/pkg/tools.js';
 import { AptTestRepo, dpkgLeftovers, dpkgStatus, have, must, scratchDir } from './repos.js';
 
 const HELLO = 'govern-test-hello';
 const CONF = 'govern-test-conf';
-const LOCK_FILE = '/var/lock/govern-pkg.lock';
 
 async function pkg(args: string[], options: { noop?: boolean } = {}) {
   const r = await runner('pkg', args, { env: options.noop ? { GOVERN_NOOP: '1' } : {} });
@@ -216,6 +216,7 @@ describe('pkg runner with apt (real dpkg and apt-get, local repository)', functi
 
   describe('locking and validation', () => {
     it('waits for govern\'s package lock held by another process', async () => {
+      privateLockDir();
       const holder = runCommand('flock', [LOCK_FILE, 'sleep', '3']);
       // Wait until the holder has the lock.
       for (let k = 0; k < 50 && (await runCommand('flock', ['-n', LOCK_FILE, 'true'])).code === 0; k++) await new Promise((r) => setTimeout(r, 50));
@@ -225,6 +226,23 @@ describe('pkg runner with apt (real dpkg and apt-get, local repository)', functi
       await holder;
       expect(r).to.deep.include({ code: 0, changed: false });
       expect(waited).to.be.greaterThan(2000);
+    });
+
+    it('passes apt-get only names apt knows exactly: "NAME-" does not remove NAME, a regex installs nothing', async () => {
+      expect((await pkg([HELLO, 'ensure=present'])).code).to.equal(0);
+      const before = await dpkgStatus(HELLO);
+      const conf = await dpkgStatus(CONF);
+      expect(before).to.match(/ installed$/);
+      // apt-get would read "govern-test-hello-" as "remove govern-test-hello", "govern-test-co.f" as a regex
+      // matching govern-test-conf.
+      for (const name of [`${HELLO}-`, 'govern-test-co.f', `${HELLO}+`]) {
+        const r = await pkg([name, 'ensure=present']);
+        expect(r.code, name).to.equal(1);
+        expect(r.message, name).to.match(/^apt knows no package named "govern-test-[^"]*" \(apt-cache pkgnames\)/);
+        expect(r.stderr, name).to.not.include('apt-get install');
+      }
+      expect(await dpkgStatus(HELLO)).to.equal(before);
+      expect(await dpkgStatus(CONF)).to.equal(conf);
     });
 
     it('refuses invalid names and versions before running anything (spy commands on PATH)', async () => {

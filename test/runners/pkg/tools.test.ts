@@ -1,0 +1,30 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LOCK_DIR, LOCK_FILE, privateLockDir } from '../../../src/runners/pkg/tools.js';
+import { tempDir } from '../../support/tmp.js';
+
+describe('the package lock\'s directory', () => {
+  it('is a private directory, not the world-writable /var/lock', () => {
+    expect(path.dirname(LOCK_FILE)).to.equal(LOCK_DIR);
+    expect(LOCK_DIR.startsWith('/var/lock') || LOCK_DIR.startsWith('/run/lock') || LOCK_DIR.startsWith('/tmp')).to.equal(false);
+  });
+
+  it('is created 0700 when missing', () => {
+    const dir = path.join(tempDir(), 'govern');
+    privateLockDir(dir);
+    expect(fs.statSync(dir).mode & 0o777).to.equal(0o700);
+    privateLockDir(dir); // and accepted as it is next time
+  });
+
+  it('is refused when others can write it, or when it is a symlink', () => {
+    const open = path.join(tempDir(), 'open');
+    fs.mkdirSync(open);
+    fs.chmodSync(open, 0o1777);
+    expect(() => privateLockDir(open)).to.throw(/refusing the package lock directory/);
+    const target = tempDir();
+    const link = path.join(tempDir(), 'link');
+    fs.symlinkSync(target, link);
+    expect(() => privateLockDir(link)).to.throw(/refusing the package lock directory/);
+  });
+});
