@@ -13,7 +13,7 @@ export const ROOT_MARKER = '.govern-bench';
 const INIT_D = '/etc/init.d';
 const SYSTEMD_BOOTED = '/run/systemd/system';
 /** govern's pkg runner holds it around every package command, queries included (see runners/pkg). */
-const PKG_LOCK = '/var/lock/govern-pkg.lock';
+const PKG_LOCK = '/run/govern/pkg.lock';
 const CFENGINE_STATE = '/var/lib/cfengine3/state';
 /** cf-agent names its inventory databases after the package module body (see writers/cfengine.ts). */
 const CFENGINE_MODULE_BODY = 'govern_bench_apt_get';
