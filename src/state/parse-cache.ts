@@ -7,8 +7,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { allNumbersFinite } from './finite.js';
 
-const FORMAT = 'govern-hcl-cache-1';
+const FORMAT = 'govern-hcl-cache-2';
 /** Entries not used for this long are removed when new ones are written. */
 const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
@@ -63,6 +64,7 @@ export function openParseCache(dir: string): ParseCache {
       }
     },
     put(text, parsed) {
+      if (!allNumbersFinite(parsed)) return; // JSON would turn Infinity into null: such a file is parsed every time
       const file = entry(text);
       const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
       try {

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { AttrValue, Attributes } from '../shared/protocol.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
+import { allNumbersFinite } from './finite.js';
 import { ExpressionError, literalValue } from './hcl.js';
 import { ORDERING_KEYS, rref, type OrderingKey, type Resource } from './resource.js';
 import type { TopLevelItem } from './scan-blocks.js';
@@ -93,7 +94,7 @@ function bodyToResource(
       ok = false;
       continue;
     }
-    if (!finiteNumbers(value)) {
+    if (!allNumbersFinite(value)) {
       problems.push(`${where}: ${ref}: ${key}: a number is out of range`);
       ok = false;
       continue;
@@ -117,14 +118,6 @@ function inSourceOrder(body: Record<string, unknown>, keys: string[]): Record<st
   for (const key of keys) if (key in body) ordered[key] = body[key];
   for (const key of Object.keys(body)) if (!(key in ordered)) ordered[key] = body[key];
   return ordered;
-}
-
-/** 1e400 reads as Infinity, which has no decimal form for a runner. */
-function finiteNumbers(value: AttrValue): boolean {
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every(finiteNumbers);
-  if (value !== null && typeof value === 'object') return Object.values(value).every(finiteNumbers);
-  return true;
 }
 
 /** A string or a list of non-empty strings. */

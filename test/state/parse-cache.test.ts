@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { govern } from '../support/cli.js';
+import { readCalls, runnersWith } from '../support/recording-runner.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+describe('the parse cache', () => {
+  function setup() {
+    const dir = tempDir();
+    const log = path.join(dir, 'calls.log');
+    const runners = runnersWith(path.join(dir, 'runners'), log, ['pkg']);
+    const state = writeFile(path.join(dir, 'a.hcl'), 'pkg "nginx" {\n  state = "installed"\n}\n');
+    const cache = path.join(dir, 'cache');
+    const run = (...extra: string[]) => govern(['run', state, '--runners-dir', runners, '--cache-dir', cache, ...extra]);
+    const entries = () => (fs.existsSync(cache) ? fs.readdirSync(cache).filter((f) => f.startsWith('hcl-')) : []);
+    return { dir, log, state, cache, run, entries, args: () => readCalls(log).map((c) => c.args) };
+  }
+
+  /** Rewrites every cache entry, to see whether govern reads it. */
+  function tamper(cache: string): void {
+    for (const f of fs.readdirSync(cache)) {
+      const file = path.join(cache, f);
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"installed"', '"from-the-cache"'));
+    }
+  }
+
+  it('keeps a parsed state file, private to its owner, and reads it back on the next run', async () => {
+    const t = setup();
+    expect((await t.run()).code).to.equal(0);
+    expect(t.entries()).to.have.length(1);
+    expect(fs.statSync(t.cache).mode & 0o777).to.equal(0o700);
+    expect(fs.statSync(path.join(t.cache, t.entries()[0])).mode & 0o777).to.equal(0o600);
+    tamper(t.cache);
+    await t.run();
+    expect(t.args()).to.deep.equal([['state=installed'], ['state=from-the-cache']]);
+  });
+
+  it('parses again when the rendered text changed', async () => {
+    const t = setup();
+    await t.run();
+    fs.writeFileSync(t.state, 'pkg "nginx" {\n  state = "removed"\n}\n');
+    await t.run();
+    expect(t.args()).to.deep.equal([['state=installed'], ['state=removed']]);
+    expect(t.entries()).to.have.length(2);
+  });
+
+  it('is not trusted when others can write its directory', async () => {
+    const t = setup();
+    await t.run();
+    tamper(t.cache);
+    fs.chmodSync(t.cache, 0o777);
+    await t.run();
+    expect(t.args()[1]).to.deep.equal(['state=installed']);
+  });
+
+  it('is not used with --no-cache, and keeps no file whose numbers JSON cannot carry', async () => {
+    const t = setup();
+    await t.run('--no-cache');
+    expect(t.entries()).to.deep.equal([]);
+    fs.writeFileSync(t.state, 'pkg "nginx" {\n  n = 1e400\n}\n');
+    for (let i = 0; i < 2; i++) expect((await t.run()).stderr).to.contain('n: a number is out of range');
+    expect(t.entries()).to.deep.equal([]);
+  });
+});
