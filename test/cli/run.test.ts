@@ -347,7 +347,7 @@ exec "last" {
   it('goes on applying when the reader of its output goes away', async () => {
     const t = tree({ 'a.hcl': Array.from({ length: 30 }, (_, i) => `exec "e${i}" {}\n`).join('') });
     const r = await runCommand('/bin/sh', ['-c', `"$0" run "$1" --runners-dir "$2" --facts-dir "$3" | head -1`, GOVERN, t.states, t.runners, t.facts]);
-    expect(r.stdout.split('\n')[0]).to.match(/^unchanged exec:e0 /);
+    expect(r.stdout.split('\n')[0]).to.match(/^unchanged exec:e\d+ /);
     expect(t.calls()).to.have.length(30);
   });
 
