@@ -48,9 +48,4 @@ export class LocalFacts {
       this.results.set(name, await evaluateFact(source, { timeoutMs: this.timeoutMs, env: this.env }));
     }
   }
-
-  async get(name: string): Promise<FactResult> {
-    await this.load([name]);
-    return this.peek(name)!;
-  }
 }

@@ -12,8 +12,6 @@ export interface RunOptions {
   input?: string;
   /** Keep at most this many bytes of each stream; past it the command is killed. Default 64 MiB. */
   maxOutputBytes?: number;
-  /** Called with each chunk of stderr as it arrives (for live logs). */
-  onStderr?: (chunk: string) => void;
 }
 
 export interface RunResult {
@@ -102,7 +100,6 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       errBytes += chunk.length;
       if (errBytes > limit) return overflow();
       err.push(chunk);
-      options.onStderr?.(chunk.toString('utf8'));
     });
     if (options.input !== undefined && child.stdin) {
       child.stdin.on('error', () => undefined); // the command may exit without reading its input
