@@ -3,6 +3,7 @@
 // are its own dependents, while independent resources still apply.
 import { MinHeap } from '../graph/min-heap.js';
 import type { Plan } from '../graph/plan.js';
+import { formatLocation } from '../shared/errors.js';
 import type { ResourceReport } from '../report/types.js';
 import type { Call, CallResult } from './invoke.js';
 
@@ -43,7 +44,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         const resource = byRef.get(ref)!;
         const cause = blockedBy.get(ref);
         if (cause !== undefined) {
-          finish({ ref, status: 'skipped', message: `skipped: depends on ${cause}, which failed`, duration_ms: 0, log: [], where: resource.where });
+          finish({ ref, status: 'skipped', message: `skipped: depends on ${cause}, which failed`, duration_ms: 0, log: [], where: formatLocation(resource.at) });
           continue;
         }
         const call: Call = { resource, executable: options.runners.get(resource.type)! };
@@ -57,7 +58,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
             message: result.message,
             duration_ms: result.durationMs,
             log: result.log,
-            where: resource.where,
+            where: formatLocation(resource.at),
           });
           pump();
         }, reject);

@@ -2,7 +2,7 @@
 // executable file of that name wins, so user directories override shipped ones.
 import fs from 'node:fs';
 import path from 'node:path';
-import { UserErrors } from '../errors.js';
+import { UserError, type Problem } from '../shared/errors.js';
 import type { Resource } from '../state/resource.js';
 
 export function findRunner(type: string, dirs: string[]): string | undefined {
@@ -21,15 +21,17 @@ export function findRunner(type: string, dirs: string[]): string | undefined {
 /** Every runner the resources need; a missing one is an error naming where it is used. */
 export function findRunners(resources: Resource[], dirs: string[]): Map<string, string> {
   const found = new Map<string, string>();
-  const problems: string[] = [];
+  const problems: Problem[] = [];
+  const missing = new Set<string>();
   for (const r of resources) {
     if (found.has(r.type)) continue;
     const executable = findRunner(r.type, dirs);
     if (executable) found.set(r.type, executable);
-    else if (!problems.some((p) => p.includes(`runner "${r.type}"`))) {
-      problems.push(`${r.where}: no runner "${r.type}": no executable named ${r.type} in ${dirs.join(', ') || '(no runners directories)'}`);
+    else if (!missing.has(r.type)) {
+      missing.add(r.type);
+      problems.push({ ...r.at, message: `no runner "${r.type}": no executable named ${r.type} in ${dirs.join(', ') || '(no runners directories)'}` });
     }
   }
-  if (problems.length > 0) throw new UserErrors(problems);
+  if (problems.length > 0) throw new UserError(problems);
   return found;
 }

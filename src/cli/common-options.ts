@@ -3,7 +3,7 @@ import { defaultSearchPaths, type SearchPaths } from '../config/paths.js';
 import { DEFAULT_FACT_TIMEOUT_MS } from '../facts/evaluate.js';
 import { LocalFacts } from '../facts/local-facts.js';
 import { parseDuration } from '../shared/duration.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../shared/errors.js';
 import { optionValue, optionValues, type OptionSpec, type ParsedArgs } from './options.js';
 
 export const factsOptions: OptionSpec[] = [

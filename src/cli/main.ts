@@ -1,5 +1,5 @@
 // govern's command line: dispatches to a command and turns errors into messages and exit codes.
-import { UserError } from '../errors.js';
+import { UserError } from '../shared/errors.js';
 import { killAllChildren } from '../shared/process.js';
 import type { Command } from './command.js';
 import { factsCommand } from './commands/facts.js';

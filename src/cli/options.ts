@@ -1,5 +1,5 @@
 // A small command-line parser: `--name value`, `--name=value`, repeatable options, flags, `--`.
-import { UserError } from '../errors.js';
+import { UserError } from '../shared/errors.js';
 
 export interface OptionSpec {
   /** Long name without dashes. */

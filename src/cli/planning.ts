@@ -1,7 +1,7 @@
 // The planning phases `govern run` and `govern graph` share: facts -> render -> parse -> graph.
 import { buildPlan, type Plan } from '../graph/plan.js';
 import { loadState } from '../state/load.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../shared/errors.js';
 import type { SearchPaths } from '../config/paths.js';
 import { localFacts, searchPaths } from './common-options.js';
 import { optionValue, type OptionSpec, type ParsedArgs } from './options.js';

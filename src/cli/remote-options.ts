@@ -1,6 +1,6 @@
 // Options for facts of other hosts (hostfact, `govern facts --host`): each is a flag, else an
 // environment variable, else a default.
-import { UserError } from '../errors.js';
+import { UserError } from '../shared/errors.js';
 import { DEFAULT_REMOTE_COMMAND, DEFAULT_SSH, splitCommandLine } from '../facts/remote/command-line.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_HOST_TIMEOUT_MS, DEFAULT_PARALLEL, RemoteFacts } from '../facts/remote/remote-facts.js';
 import { parseDuration } from '../shared/duration.js';

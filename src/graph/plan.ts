@@ -3,7 +3,7 @@
 // anything is applied.
 import path from 'node:path';
 import { alg, Graph } from '@dagrejs/graphlib';
-import { UserErrors } from '../errors.js';
+import { UserError, type Problem } from '../shared/errors.js';
 import type { Resource } from '../state/resource.js';
 import { MinHeap } from './min-heap.js';
 
@@ -32,7 +32,7 @@ export function buildPlan(resources: Resource[]): Plan {
   const byRef = new Map(resources.map((r) => [r.ref, r]));
   const graph = new Graph({ directed: true, multigraph: true });
   for (const r of resources) graph.setNode(r.ref, r);
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const notifications: Notification[] = [];
 
   const resolve = (text: string): string | undefined => {
@@ -47,7 +47,8 @@ export function buildPlan(resources: Resource[]): Plan {
   const edge = (from: string, to: string, kind: EdgeKind, label: string) => graph.setEdge(from, to, label, `${kind}:${label}`);
 
   for (const r of resources) {
-    const unknown = (key: string, text: string) => problems.push(`${r.where}: ${r.ref}: ${key} names "${text}", which is not a resource in this state tree`);
+    const problem = (message: string) => problems.push({ ...r.at, message: `${r.ref}: ${message}` });
+    const unknown = (key: string, text: string) => problem(`${key} names "${text}", which is not a resource in this state tree`);
     for (const text of r.links.before) {
       const to = resolve(text);
       if (to) edge(r.ref, to, 'before', 'before');
@@ -68,14 +69,14 @@ export function buildPlan(resources: Resource[]): Plan {
     for (const text of r.links.notify) {
       const target = resolveNotify(text, resolve);
       if (typeof target === 'string') {
-        problems.push(`${r.where}: ${r.ref}: notify "${text}": ${target}`);
+        problem(`notify "${text}": ${target}`);
         continue;
       }
       edge(r.ref, target.to, 'notify', `notify ${target.signal}`);
       notifications.push({ from: r.ref, to: target.to, signal: target.signal });
     }
   }
-  if (problems.length > 0) throw new UserErrors(problems);
+  if (problems.length > 0) throw new UserError(problems);
   for (const r of resources) {
     const parent = nearestManagedParent(r, byRef);
     if (parent && !graph.hasEdge(parent, r.ref)) edge(parent, r.ref, 'autorequire', 'autorequire');
@@ -83,7 +84,7 @@ export function buildPlan(resources: Resource[]): Plan {
 
   const cycles = alg.findCycles(graph);
   if (cycles.length > 0) {
-    throw new UserErrors(cycles.map((members) => `dependency cycle: ${describeCycle(graph, members, byRef).join(' -> ')}`));
+    throw new UserError(cycles.map((members) => ({ message: `dependency cycle: ${describeCycle(graph, members, byRef).join(' -> ')}` })));
   }
   return { resources, byRef, graph, order: stableOrder(graph, resources), notifications };
 }

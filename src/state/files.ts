@@ -1,7 +1,7 @@
 // The state files of `govern run PATH`: PATH itself, or every *.hcl under it, in lexical path order.
 import fs from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../shared/errors.js';
 
 export function listStateFiles(target: string): string[] {
   let st: fs.Stats;

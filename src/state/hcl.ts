@@ -2,7 +2,7 @@
 // Its output uses Terraform's JSON syntax, where `$${` and `%%{` are literal and `${...}` is an
 // expression; govern does not evaluate HCL expressions (templates are Handlebars), so this module
 // turns the escapes back into text and reports any expression as an error.
-import { UserError, located } from '../errors.js';
+import { UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
 
 type Hcl2Json = { parse(filename: string, contents: string): Promise<Record<string, unknown>> };
@@ -20,21 +20,19 @@ export async function parseHcl(file: string, text: string): Promise<Record<strin
   try {
     return await hcl2json().parse(PLACEHOLDER, text);
   } catch (e) {
-    throw new UserError(formatParseError(file, String((e as Error)?.message ?? e)));
+    throw new UserError(parseErrorProblems(file, String((e as Error)?.message ?? e)));
   }
 }
 
-/** "parse config: [F:2,6-3,1: Summary; Detail.]" -> "file:2:6: Summary; Detail." per diagnostic. */
-function formatParseError(file: string, message: string): string {
+/** "parse config: [F:2,6-3,1: Summary; Detail.]" -> one problem per diagnostic, at line 2, column 6 (of the text parsed). */
+function parseErrorProblems(file: string, message: string): Problem[] {
   const inner = message.replace(/^parse config: \[/, '').replace(/\]$/, '');
   const parts = inner.split(new RegExp(`(?:^|\\s)${PLACEHOLDER}:`)).filter((p) => p.trim() !== '');
-  if (parts.length === 0) return located(file, undefined, `HCL syntax error: ${message}`);
-  return parts
-    .map((part) => {
-      const m = /^(\d+),(\d+)(?:-\d+(?:,\d+)?)?: ([\s\S]*)$/.exec(part.trim());
-      return m ? `${file}:${m[1]}:${m[2]}: ${m[3].trim()}` : located(file, undefined, part.trim());
-    })
-    .join('\n');
+  if (parts.length === 0) return [{ file, message: `HCL syntax error: ${message}` }];
+  return parts.map((part) => {
+    const m = /^(\d+),(\d+)(?:-\d+(?:,\d+)?)?: ([\s\S]*)$/.exec(part.trim());
+    return m ? { file, line: Number(m[1]), column: Number(m[2]), message: m[3].trim() } : { file, message: part.trim() };
+  });
 }
 
 export class ExpressionError extends Error {}

@@ -1,6 +1,6 @@
 // State files to resources: read, render (Handlebars), parse (HCL), recover the source order.
 import fs from 'node:fs';
-import { UserErrors } from '../errors.js';
+import { formatLocation, UserError, type Problem } from '../shared/errors.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderTemplates } from '../templates/render.js';
 import { listStateFiles } from './files.js';
@@ -26,7 +26,7 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
 /** Every resource of the state tree, in definition order; all problems are reported at once. */
 export async function loadState(target: string, facts: FactSources, cache: ParseCache = noCache): Promise<Resource[]> {
   const texts = await renderStateFiles(target, facts);
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const resources: Resource[] = [];
   for (const text of texts) {
     const lines = new SourceLines(text.file, text.source, text.rendered);
@@ -34,7 +34,8 @@ export async function loadState(target: string, facts: FactSources, cache: Parse
     try {
       parsed = await parseCached(text, cache);
     } catch (e) {
-      problems.push(lines.relocate((e as Error).message));
+      if (!(e instanceof UserError)) throw e;
+      problems.push(...e.problems.map((p) => lines.relocate(p)));
       continue;
     }
     const result = toResources(text.file, scanTopLevel(text.rendered), parsed, lines, resources.length);
@@ -42,7 +43,7 @@ export async function loadState(target: string, facts: FactSources, cache: Parse
     resources.push(...result.resources);
   }
   problems.push(...duplicates(resources));
-  if (problems.length > 0) throw new UserErrors(problems);
+  if (problems.length > 0) throw new UserError(problems);
   return resources;
 }
 
@@ -54,12 +55,12 @@ async function parseCached(text: StateFileText, cache: ParseCache): Promise<Reco
   return parsed;
 }
 
-function duplicates(resources: Resource[]): string[] {
+function duplicates(resources: Resource[]): Problem[] {
   const first = new Map<string, Resource>();
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   for (const r of resources) {
     const earlier = first.get(r.ref);
-    if (earlier) problems.push(`${r.where}: ${r.ref} is declared twice (first at ${earlier.where})`);
+    if (earlier) problems.push({ ...r.at, message: `${r.ref} is declared twice (first at ${formatLocation(earlier.at)})` });
     else first.set(r.ref, r);
   }
   return problems;

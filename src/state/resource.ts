@@ -1,4 +1,5 @@
 // A resource as the state files declare it, before the graph is built.
+import type { Location } from '../shared/errors.js';
 import type { Attributes } from '../shared/protocol.js';
 
 /** Keys the core uses for ordering; they are not passed to runners. */
@@ -14,8 +15,8 @@ export interface Resource {
   attrs: Attributes;
   /** The ordering keys as written (strings), resolved when the graph is built. */
   links: Record<OrderingKey, string[]>;
-  /** Where it was declared, for messages: "states/web.hcl:12". */
-  where: string;
+  /** Where it was declared (its block header), for messages and the report. */
+  at: Location;
   file: string;
   /** Definition order across all state files. */
   index: number;

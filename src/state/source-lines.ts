@@ -2,6 +2,7 @@
 // text, whose lines move when a template adds or removes lines. A rendered line is mapped back to the
 // source by its text (the closest identical line); when no source line matches (it holds rendered
 // values), the message says which line of the rendered text it is.
+import type { Location, Problem } from '../shared/errors.js';
 
 export class SourceLines {
   private readonly identical: boolean;
@@ -16,13 +17,13 @@ export class SourceLines {
     this.identical = source === rendered;
   }
 
-  /** "file:12" for a line of the rendered text. */
-  where(renderedLine: number): string {
-    if (this.identical) return `${this.file}:${renderedLine}`;
+  /** The source location of a line of the rendered text. */
+  where(renderedLine: number): Location {
+    if (this.identical) return { file: this.file, line: renderedLine };
     this.renderedLines ??= this.rendered.split('\n');
     const text = (this.renderedLines[renderedLine - 1] ?? '').trim();
     const best = text === '' ? undefined : closest(this.index().get(text) ?? [], renderedLine);
-    return best !== undefined ? `${this.file}:${best}` : `${this.file} (line ${renderedLine} of the rendered text)`;
+    return best !== undefined ? { file: this.file, line: best } : { file: this.file, renderedLine };
   }
 
   /** Source line numbers by their trimmed text, in order. */
@@ -39,18 +40,12 @@ export class SourceLines {
     return this.sourceIndex;
   }
 
-  /** Rewrites the `file:LINE:COL:` prefixes of parse errors (which count rendered lines). */
-  relocate(message: string): string {
-    if (this.identical) return message;
-    const prefix = `${this.file}:`;
-    return message
-      .split('\n')
-      .map((line) => {
-        if (!line.startsWith(prefix)) return line;
-        const m = /^(\d+):(\d+): ([\s\S]*)$/.exec(line.slice(prefix.length));
-        return m ? `${this.where(Number(m[1]))}: ${m[3]}` : line;
-      })
-      .join('\n');
+  /** A problem of this file whose line counts rendered lines (a parse error), moved to the source line. */
+  relocate(problem: Problem): Problem {
+    if (this.identical || problem.line === undefined) return problem;
+    // The column counts the rendered line, which may differ from the source line: dropped.
+    const { line, column: _column, ...rest } = problem;
+    return { ...rest, ...this.where(line) };
   }
 }
 

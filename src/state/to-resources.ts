@@ -1,6 +1,7 @@
 // Turns one parsed state file (hcl2json's output plus the scanned block headers) into resources,
 // in source order, collecting every problem with its file and line.
 import path from 'node:path';
+import type { Location, Problem } from '../shared/errors.js';
 import type { AttrValue, Attributes } from '../shared/protocol.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
 import { allNumbersFinite } from './finite.js';
@@ -11,7 +12,7 @@ import type { SourceLines } from './source-lines.js';
 
 export interface FileResources {
   resources: Resource[];
-  problems: string[];
+  problems: Problem[];
 }
 
 const ORDERING_HINT: Record<OrderingKey, string> = {
@@ -28,29 +29,30 @@ export function toResources(
   lines: SourceLines,
   firstIndex: number,
 ): FileResources {
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const resources: Resource[] = [];
   const seen = new Map<string, number>(); // (type, name) -> how many bodies taken so far
   const stateDir = path.dirname(path.resolve(file));
 
   for (const item of items) {
-    const where = lines.where(item.line);
+    const at = lines.where(item.line);
+    const problem = (message: string) => problems.push({ ...at, message });
     if (item.kind === 'attribute') {
-      problems.push(`${where}: "${item.name} = ..." at the top level: a state file holds only resource blocks, runner "name" { ... }`);
+      problem(`"${item.name} = ..." at the top level: a state file holds only resource blocks, runner "name" { ... }`);
       continue;
     }
     if (item.labels.length !== 1) {
-      problems.push(`${where}: block "${item.type}" has ${item.labels.length} names; a resource is written runner "name" { ... }`);
+      problem(`block "${item.type}" has ${item.labels.length} names; a resource is written runner "name" { ... }`);
       continue;
     }
     const [name] = item.labels;
     if (!RUNNER_NAME.test(item.type)) {
-      problems.push(`${where}: "${item.type}" is not a runner name (letters, digits, _ and -, starting with a letter)`);
+      problem(`"${item.type}" is not a runner name (letters, digits, _ and -, starting with a letter)`);
       continue;
     }
     const nameProblem = checkResourceName(name);
     if (nameProblem) {
-      problems.push(`${where}: ${nameProblem}`);
+      problem(nameProblem);
       continue;
     }
     const key = JSON.stringify([item.type, name]);
@@ -59,10 +61,10 @@ export function toResources(
     const bodies = ((parsed[item.type] as Record<string, unknown> | undefined)?.[name] ?? []) as unknown[];
     const body = bodies[occurrence];
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      problems.push(`${where}: could not read the body of ${item.type} "${name}"`);
+      problem(`could not read the body of ${item.type} "${name}"`);
       continue;
     }
-    const resource = bodyToResource(item.type, name, inSourceOrder(body as Record<string, unknown>, item.keys), where, problems);
+    const resource = bodyToResource(item.type, name, inSourceOrder(body as Record<string, unknown>, item.keys), at, problems);
     if (resource) resources.push({ ...resource, file, stateDir, index: firstIndex + resources.length });
   }
   return { resources, problems };
@@ -72,16 +74,17 @@ function bodyToResource(
   type: string,
   name: string,
   body: Record<string, unknown>,
-  where: string,
-  problems: string[],
+  at: Location,
+  problems: Problem[],
 ): Omit<Resource, 'file' | 'stateDir' | 'index'> | undefined {
   const ref = rref(type, name);
+  const problem = (message: string) => problems.push({ ...at, message: `${ref}: ${message}` });
   const attrs: Attributes = {};
   const links = { before: [], after: [], notify: [], subscribe: [] } as Record<OrderingKey, string[]>;
   let ok = true;
   for (const [key, raw] of Object.entries(body)) {
     if (!ATTRIBUTE_KEY.test(key)) {
-      problems.push(`${where}: ${ref}: "${key}" is not a valid argument name`);
+      problem(`"${key}" is not a valid argument name`);
       ok = false;
       continue;
     }
@@ -90,26 +93,26 @@ function bodyToResource(
       value = literalValue(raw);
     } catch (e) {
       if (!(e instanceof ExpressionError)) throw e;
-      problems.push(`${where}: ${ref}: ${key}: ${e.message}`);
+      problem(`${key}: ${e.message}`);
       ok = false;
       continue;
     }
     if (!allNumbersFinite(value)) {
-      problems.push(`${where}: ${ref}: ${key}: a number is out of range`);
+      problem(`${key}: a number is out of range`);
       ok = false;
       continue;
     }
     if ((ORDERING_KEYS as readonly string[]).includes(key)) {
       const list = orderingList(value);
       if (!list) {
-        problems.push(`${where}: ${ref}: ${key} must be ${ORDERING_HINT[key as OrderingKey]}`);
+        problem(`${key} must be ${ORDERING_HINT[key as OrderingKey]}`);
         ok = false;
       } else links[key as OrderingKey] = list;
     } else {
       attrs[key] = value;
     }
   }
-  return ok ? { ref, type, name, attrs, links, where } : undefined;
+  return ok ? { ref, type, name, attrs, links, at } : undefined;
 }
 
 /** hcl2json sorts a body's keys; runners get them in the order they were written. */

@@ -2,7 +2,7 @@
 // helper and variable a template names exists, so a typo is an error with the file and line rather
 // than an empty string.
 import Handlebars from 'handlebars';
-import { UserError, located } from '../errors.js';
+import { UserError, type Problem } from '../shared/errors.js';
 import type { HelperFn } from './helpers.js';
 
 export class TemplateError extends UserError {}
@@ -28,7 +28,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
   try {
     ast = Handlebars.parse(source);
   } catch (e) {
-    throw new TemplateError(located(file, parseErrorLine(e), `template syntax error: ${firstLine(e)}`));
+    throw new TemplateError({ file, line: parseErrorLine(e), message: `template syntax error: ${firstLine(e)}` });
   }
   const known = new Set([...BUILTIN_HELPERS, ...helperNames]);
   checkNames(ast, file, known);
@@ -42,7 +42,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
         const err = e as Error & { lineNumber?: number };
         const line = err.lineNumber ?? (err as Error & { templateLine?: number }).templateLine;
         const message = err.message.replace(/ - \d+:\d+$/, '').replace(/ not defined in \[object Object\]/, ' is not defined');
-        throw new TemplateError(located(file, line, message));
+        throw new TemplateError({ file, line, message });
       }
     },
   };
@@ -76,7 +76,7 @@ export function withLine(fn: HelperFn): HelperFn {
 }
 
 function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>): void {
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const line = (node: hbs.AST.Node) => node.loc?.start.line;
 
   const visitPath = (path: hbs.AST.PathExpression, scope: Set<string>, inContext: boolean) => {
@@ -85,7 +85,7 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>): v
     if (path.original === 'this' || path.original.startsWith('this.') || path.original.startsWith('./')) return;
     if (head !== undefined && scope.has(head)) return;
     if (inContext) return; // checked strictly at run time
-    problems.push(located(file, line(path), `unknown variable or helper "${path.original}"`));
+    problems.push({ file, line: line(path), message: `unknown variable or helper "${path.original}"` });
   };
 
   const visitCall = (callee: hbs.AST.Expression, params: hbs.AST.Expression[], hash: hbs.AST.Hash | undefined, scope: Set<string>, inContext: boolean, isCall: boolean) => {
@@ -93,7 +93,7 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>): v
       const path = callee as hbs.AST.PathExpression;
       const name = path.original;
       if (isCall) {
-        if (!helpers.has(name)) problems.push(located(file, line(path), `unknown helper "${name}"`));
+        if (!helpers.has(name)) problems.push({ file, line: line(path), message: `unknown helper "${name}"` });
       } else if (!helpers.has(name)) {
         visitPath(path, scope, inContext);
       }
@@ -138,7 +138,7 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>): v
       case 'PartialBlockStatement':
       case 'DecoratorBlock':
       case 'Decorator':
-        problems.push(located(file, line(node), 'partials and decorators are not supported in govern templates'));
+        problems.push({ file, line: line(node), message: 'partials and decorators are not supported in govern templates' });
         break;
       default:
         break; // content and comments
@@ -146,5 +146,5 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>): v
   };
 
   visitProgram(ast, new Set(), false);
-  if (problems.length > 0) throw new TemplateError(problems.join('\n'));
+  if (problems.length > 0) throw new TemplateError(problems);
 }

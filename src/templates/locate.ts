@@ -1,7 +1,7 @@
 // Finds a template: a path as given, or a name in the templates directories (first one wins).
 import fs from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../shared/errors.js';
 
 export function locateTemplate(nameOrPath: string, dirs: string[]): string {
   if (nameOrPath.includes('/') || fs.existsSync(nameOrPath)) {

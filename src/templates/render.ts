@@ -1,7 +1,7 @@
 // Renders templates with their facts. Helpers are synchronous and facts are not, so each pass
 // records the facts it is missing, those are fetched (local ones serially, remote hosts in
 // parallel), and the templates render again, until a pass needs nothing new.
-import { UserError, UserErrors } from '../errors.js';
+import { UserError, type Problem } from '../shared/errors.js';
 import { compileTemplate, TemplateError, withLine, type CompiledTemplate } from './engine.js';
 import { factHelpers } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
@@ -18,17 +18,17 @@ const MAX_PASSES = 16;
 const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact'];
 
 export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const compiled: CompiledTemplate[] = [];
   for (const input of inputs) {
     try {
       compiled.push(compileTemplate(input.file, input.source, HELPER_NAMES));
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
-      problems.push(e.message);
+      problems.push(...e.problems);
     }
   }
-  if (problems.length > 0) throw new UserErrors(problems);
+  if (problems.length > 0) throw new UserError(problems);
   return compiled;
 }
 
@@ -39,17 +39,17 @@ export async function renderTemplates(inputs: TemplateInput[], sources: FactSour
     const pending = new PendingFacts();
     const helpers = wrapAll({ ...pureHelpers, ...factHelpers(sources, pending) });
     const outputs: string[] = [];
-    const problems: string[] = [];
+    const problems: Problem[] = [];
     for (const template of compiled) {
       try {
         outputs.push(template.render(helpers));
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
-        problems.push(e.message);
+        problems.push(...e.problems);
       }
     }
     if (pending.empty) {
-      if (problems.length > 0) throw new UserErrors(problems);
+      if (problems.length > 0) throw new UserError(problems);
       return outputs;
     }
     await Promise.all([sources.local.load(pending.local), sources.remote?.load(pending.remote)]);

@@ -1,7 +1,7 @@
 // `govern facts [NAME...]`: the local host's facts (or another host's, with --host).
 import type { LocalFacts } from '../../facts/local-facts.js';
 import { formatFactJson, formatFactLines } from '../../facts/format.js';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../shared/errors.js';
 import type { RemoteFacts } from '../../facts/remote/remote-facts.js';
 import { ValidationError } from '../../shared/validate.js';
 import { out, warn, type Command } from '../command.js';

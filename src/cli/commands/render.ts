@@ -1,6 +1,6 @@
 // `govern render TEMPLATE`: renders one template to stdout, to check templates and facts.
 import fs from 'node:fs';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../shared/errors.js';
 import { locateTemplate } from '../../templates/locate.js';
 import { renderTemplates } from '../../templates/render.js';
 import { out, type Command } from '../command.js';

@@ -8,7 +8,7 @@ import { logLines, notificationLine, resourceLine, summaryLine } from '../../rep
 import { out, type Command } from '../command.js';
 import { durationOption, factsOptions, helpOption, runnersOptions, templatesOptions } from '../common-options.js';
 import { optionValue, positiveInteger } from '../options.js';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../shared/errors.js';
 import type { RunnerMode } from '../../apply/invoke.js';
 import { cacheOptions, planFromArgs } from '../planning.js';
 import { remoteFactOptions } from '../remote-options.js';

@@ -1,5 +1,5 @@
 // `govern versioncmp A B`: compares two versions the way the pkg runner does.
-import { UserError } from '../../errors.js';
+import { UserError } from '../../shared/errors.js';
 import { compareVersions, InvalidVersionError, isVersionScheme, VERSION_SCHEMES } from '../../shared/version/index.js';
 import { out, type Command } from '../command.js';
 import { helpOption } from '../common-options.js';

@@ -4,7 +4,7 @@
 // quoted for that shell here; the user's own ssh options come first, and OpenSSH keeps the first
 // value it sees for an option, so theirs win over govern's defaults.
 import { parse } from 'shell-quote';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../shared/errors.js';
 import { shellWord } from '../../shared/shell-display.js';
 
 export const DEFAULT_SSH = ['ssh'];
