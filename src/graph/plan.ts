@@ -2,9 +2,10 @@
 // "Ordering and notification"). Unknown references and cycles are errors found here, before
 // anything is applied.
 import path from 'node:path';
-import { alg, Graph } from '@dagrejs/graphlib';
+import { Graph } from '@dagrejs/graphlib';
 import { UserError, type Problem } from '../shared/errors.js';
 import type { Resource } from '../state/resource.js';
+import { describeCycle, findCycles } from './cycles.js';
 import { MinHeap } from './min-heap.js';
 
 export type EdgeKind = 'before' | 'after' | 'notify' | 'subscribe' | 'autorequire';
@@ -82,10 +83,8 @@ export function buildPlan(resources: Resource[]): Plan {
     if (parent && !graph.hasEdge(parent, r.ref)) edge(parent, r.ref, 'autorequire', 'autorequire');
   }
 
-  const cycles = alg.findCycles(graph);
-  if (cycles.length > 0) {
-    throw new UserError(cycles.map((members) => ({ message: `dependency cycle: ${describeCycle(graph, members, byRef).join(' -> ')}` })));
-  }
+  const cycles = findCycles(graph, resources.map((r) => r.ref));
+  if (cycles.length > 0) throw new UserError(cycleProblems(graph, cycles, byRef));
   return { resources, byRef, graph, order: stableOrder(graph, resources), notifications };
 }
 
@@ -116,29 +115,14 @@ function resolveNotify(text: string, resolve: (t: string) => string | undefined)
   return { to, signal };
 }
 
-/** A concrete loop through a strongly connected component, starting at its earliest resource. */
-function describeCycle(graph: Graph, members: string[], byRef: Map<string, Resource>): string[] {
-  const inCycle = new Set(members);
-  const start = [...members].sort((a, b) => byRef.get(a)!.index - byRef.get(b)!.index)[0];
-  const path: string[] = [start];
-  const visited = new Set<string>();
-  const dfs = (node: string): boolean => {
-    const next = (graph.successors(node) ?? []).filter((n) => inCycle.has(n)).sort((a, b) => byRef.get(a)!.index - byRef.get(b)!.index);
-    for (const n of next) {
-      if (n === start) {
-        path.push(start);
-        return true;
-      }
-      if (visited.has(n)) continue;
-      visited.add(n);
-      path.push(n);
-      if (dfs(n)) return true;
-      path.pop();
-    }
-    return false;
-  };
-  dfs(start);
-  return path;
+/** One problem per cycle, at its earliest resource, in definition order. */
+function cycleProblems(graph: Graph, cycles: string[][], byRef: Map<string, Resource>): Problem[] {
+  const order = (ref: string) => byRef.get(ref)!.index;
+  return cycles
+    .map((members) => members.reduce((a, b) => (order(b) < order(a) ? b : a)))
+    .map((start, i) => ({ start, loop: describeCycle(graph, cycles[i], start, order) }))
+    .sort((a, b) => order(a.start) - order(b.start))
+    .map(({ start, loop }) => ({ ...byRef.get(start)!.at, message: `dependency cycle: ${loop.join(' -> ')}` }));
 }
 
 /** Kahn's algorithm, always taking the earliest-defined resource that is ready. */

@@ -72,6 +72,41 @@ describe('buildPlan', () => {
     expect(() => plan(['file:/a/b', { before: ['file:/a'] }], ['file:/a'])).to.throw('dependency cycle: file:/a/b -> file:/a -> file:/a/b');
   });
 
+  describe('at scale, without recursion', () => {
+    const chain = (n: number, closed: boolean) =>
+      buildPlan(Array.from({ length: n }, (_, i) => res(`x:r${i}`, i > 0 || closed ? { after: [`x:r${(i + n - 1) % n}`] } : {}, i)));
+
+    it('orders a chain of 100,000 after edges', () => {
+      const order = chain(100_000, false).order;
+      expect(order).to.have.length(100_000);
+      expect(order[0]).to.equal('x:r0');
+      expect(order[99_999]).to.equal('x:r99999');
+    });
+
+    it('names a cycle of 100,000 resources, at its earliest resource', () => {
+      let error: Error | undefined;
+      try {
+        chain(100_000, true);
+      } catch (e) {
+        error = e as Error;
+      }
+      expect(error?.message).to.match(/^s\.hcl:0: dependency cycle: x:r0 -> x:r1 -> x:r2 -> /);
+      expect(error?.message).to.match(/ -> x:r99999 -> x:r0$/);
+    });
+  });
+
+  it('reports every cycle, each as its shortest loop through its earliest resource', () => {
+    const p = () =>
+      plan(
+        ['a:1', { before: ['b:2', 'c:3'] }],
+        ['b:2', { before: ['c:3'] }],
+        ['c:3', { before: ['a:1'] }],
+        ['d:4', { before: ['e:5'] }],
+        ['e:5', { before: ['d:4'] }],
+      );
+    expect(p).to.throw('s.hcl:0: dependency cycle: a:1 -> c:3 -> a:1\ns.hcl:3: dependency cycle: d:4 -> e:5 -> d:4');
+  });
+
   it('prints DOT with RREF labels in apply order and edges labelled by kind', () => {
     const dot = toDot(plan(['pkg:nginx', { notify: ['service:nginx:restart'] }], ['service:nginx'], ['file:/a "b"', { before: ['pkg:nginx'] }]));
     expect(dot).to.contain('"file:/a \\"b\\"" [label="1. file:/a \\"b\\""];');
