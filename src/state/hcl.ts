@@ -4,6 +4,7 @@
 // turns the escapes back into text and reports any expression as an error.
 import { UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
+import { LIFT_MIN_CHARS, restoreLifted, shieldHcl } from './hcl-shield.js';
 
 type Hcl2Json = { parse(filename: string, contents: string): Promise<Record<string, unknown>> };
 let loaded: Hcl2Json | undefined;
@@ -16,10 +17,20 @@ function hcl2json(): Hcl2Json {
 
 const PLACEHOLDER = 'GOVERN_STATE_FILE';
 
-export async function parseHcl(file: string, text: string): Promise<Record<string, unknown>> {
+/** liftMin: literals at least this long are kept away from hcl2json's slow parser (see hcl-shield.ts). */
+export async function parseHcl(file: string, text: string, liftMin = LIFT_MIN_CHARS): Promise<Record<string, unknown>> {
+  const shielded = shieldHcl(file, text, liftMin);
+  if (shielded.lifted.size > 0) {
+    try {
+      return restoreLifted(await hcl2json().parse(PLACEHOLDER, shielded.text), shielded.lifted);
+    } catch {
+      // Errors are reported on the text as written: parsed again, whole.
+    }
+  }
   try {
     return await hcl2json().parse(PLACEHOLDER, text);
   } catch (e) {
+    if (e instanceof RangeError) throw new UserError({ file, message: `too deeply nested for the HCL parser (${e.message})` });
     throw new UserError(parseErrorProblems(file, String((e as Error)?.message ?? e)));
   }
 }
@@ -39,20 +50,24 @@ export class ExpressionError extends Error {}
 
 /** A string from hcl2json's output as plain text; throws ExpressionError on `${...}` or `%{...}`. */
 export function literalText(value: string): string {
-  let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const ch = value[i];
-    if ((ch === '$' || ch === '%') && value[i + 1] === ch && value[i + 2] === '{') {
-      out += ch + '{';
-      i += 2;
-    } else if ((ch === '$' || ch === '%') && value[i + 1] === '{') {
-      throw new ExpressionError(
-        `${JSON.stringify(value)} contains the HCL expression "${ch}{": govern does not evaluate HCL expressions; ` +
-          `use Handlebars ({{fact "..."}}), or write "${ch}${ch}{" for a literal "${ch}{"`,
-      );
-    } else out += ch;
+  if (!value.includes('{')) return value;
+  const parts: string[] = [];
+  let from = 0;
+  for (let at = value.indexOf('{', 1); at >= 0; at = value.indexOf('{', at + 1)) {
+    const ch = value[at - 1];
+    if (ch !== '$' && ch !== '%') continue;
+    if (value[at - 2] === ch && at - 2 >= from) {
+      parts.push(value.slice(from, at - 1)); // `$${` is a literal `${`: drop one sign
+      from = at;
+      continue;
+    }
+    throw new ExpressionError(
+      `${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '...' : value)} contains the HCL expression "${ch}{": govern does not evaluate HCL expressions; ` +
+        `use Handlebars ({{fact "..."}}), or write "${ch}${ch}{" for a literal "${ch}{"`,
+    );
   }
-  return out;
+  parts.push(value.slice(from));
+  return parts.join('');
 }
 
 /** Applies literalText to every string (and key) of a decoded value. */
