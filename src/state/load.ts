@@ -1,8 +1,8 @@
 // State files to resources: read, render (Handlebars), parse (HCL), recover the source order.
-import fs from 'node:fs';
 import { formatLocation, UserError, type Problem } from '../shared/errors.js';
 import type { FactSources } from '../templates/fact-sources.js';
-import { renderTemplates } from '../templates/render.js';
+import { renderTemplates, type TemplateInput } from '../templates/render.js';
+import { readSourceFile } from '../templates/source-file.js';
 import { listStateFiles } from './files.js';
 import { parseHcl } from './hcl.js';
 import { noCache, type ParseCache } from './parse-cache.js';
@@ -18,7 +18,17 @@ export interface StateFileText {
 }
 
 export async function renderStateFiles(target: string, facts: FactSources): Promise<StateFileText[]> {
-  const inputs = listStateFiles(target).map((file) => ({ file, source: fs.readFileSync(file, 'utf8') }));
+  const inputs: TemplateInput[] = [];
+  const problems: Problem[] = [];
+  for (const file of listStateFiles(target)) {
+    try {
+      inputs.push({ file, source: readSourceFile(file) });
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length > 0) throw new UserError(problems);
   const rendered = await renderTemplates(inputs, facts);
   return inputs.map((input, i) => ({ ...input, rendered: rendered[i] }));
 }

@@ -102,6 +102,11 @@ function bodyToResource(
       ok = false;
       continue;
     }
+    if (hasNul(value)) {
+      problem(`${key}: contains a NUL byte (U+0000), which no command-line argument or environment can carry: refused whatever the runner mode (binary file content can come from the file runner's source)`);
+      ok = false;
+      continue;
+    }
     if ((ORDERING_KEYS as readonly string[]).includes(key)) {
       const list = orderingList(value);
       if (!list) {
@@ -113,6 +118,17 @@ function bodyToResource(
     }
   }
   return ok ? { ref, type, name, attrs, links, at } : undefined;
+}
+
+/**
+ * A string reaches a runner as one `key=value` argument (a map as its JSON), and from there often a
+ * program's arguments or environment, none of which can carry a NUL byte.
+ */
+function hasNul(value: AttrValue): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || hasNul(v));
+  return false;
 }
 
 /** hcl2json sorts a body's keys; runners get them in the order they were written. */
