@@ -17,52 +17,74 @@ export interface FactScan {
   sources: Map<string, FactSource>;
   /** Names that cannot be resolved, with the reason. */
   conflicts: Map<string, string>;
-  /** Directories that could not be read (other than missing ones). */
+  /** Directories that could not be read (other than missing ones), or were not read twice. */
   problems: string[];
+  /** Names of directories not read because they were read already (links), with the reason. */
+  notReadAgain: Map<string, string>;
 }
 
 interface DirEntryInfo {
   files: Map<string, { path: string; mode: number }>;
   dirs: Map<string, string>;
+  notReadAgain: Map<string, string>;
 }
 
-function walk(root: string, problems: string[]): DirEntryInfo {
-  const info: DirEntryInfo = { files: new Map(), dirs: new Map() };
-  const visit = (dir: string, prefix: string) => {
+/**
+ * Every file and directory under root, by name. Asynchronous, so that a signal is handled during a
+ * long scan; a directory reached a second time (by device and inode: a link loop, or a second link
+ * to it) is reported and not read again, so links cannot make the scan endless.
+ */
+async function walk(root: string, problems: string[]): Promise<DirEntryInfo> {
+  const info: DirEntryInfo = { files: new Map(), dirs: new Map(), notReadAgain: new Map() };
+  const seen = new Map<string, string>();
+  try {
+    const st = await fs.promises.stat(root);
+    seen.set(`${st.dev}:${st.ino}`, root);
+  } catch {
+    // reported by readdir below
+  }
+  const pending: { dir: string; prefix: string }[] = [{ dir: root, prefix: '' }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { dir, prefix } = next;
     let entries: string[];
     try {
-      entries = fs.readdirSync(dir).sort();
+      entries = (await fs.promises.readdir(dir)).filter((e) => !e.startsWith('.')).sort(); // editor files, .gitkeep
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (!(prefix === '' && code === 'ENOENT')) problems.push(`cannot read facts directory ${dir}: ${(e as Error).message}`);
-      return;
+      continue;
     }
-    for (const entry of entries) {
-      if (entry.startsWith('.')) continue; // editor files, .gitkeep
+    const stats = await Promise.all(entries.map((entry) => fs.promises.stat(path.join(dir, entry)).catch((e: Error) => e)));
+    const subdirs: { dir: string; prefix: string }[] = [];
+    entries.forEach((entry, i) => {
       const full = path.join(dir, entry);
       const name = prefix + entry;
-      let st: fs.Stats;
-      try {
-        st = fs.statSync(full);
-      } catch (e) {
-        problems.push(`cannot stat fact ${full}: ${(e as Error).message}`);
-        continue;
-      }
-      if (st.isDirectory()) {
+      const st = stats[i];
+      if (st instanceof Error) problems.push(`cannot stat fact ${full}: ${st.message}`);
+      else if (st.isDirectory()) {
+        const first = seen.get(`${st.dev}:${st.ino}`);
+        if (first !== undefined) {
+          const reason = `facts directory ${full} is ${first} again (a symbolic link loop, or a second link to it): not read twice`;
+          problems.push(reason);
+          info.notReadAgain.set(name, reason);
+          return;
+        }
+        seen.set(`${st.dev}:${st.ino}`, full);
         info.dirs.set(name, full);
-        visit(full, name + '/');
+        subdirs.push({ dir: full, prefix: name + '/' });
       } else if (st.isFile()) {
         info.files.set(name, { path: full, mode: st.mode });
       }
-    }
-  };
-  visit(root, '');
+    });
+    pending.push(...subdirs.reverse()); // depth first, in name order
+  }
   return info;
 }
 
-export function scanFacts(dirs: string[]): FactScan {
+export async function scanFacts(dirs: string[]): Promise<FactScan> {
   const problems: string[] = [];
-  const infos = dirs.map((dir) => ({ dir, ...walk(dir, problems) }));
+  const infos: (DirEntryInfo & { dir: string })[] = [];
+  for (const dir of dirs) infos.push({ dir, ...(await walk(dir, problems)) });
   const sources = new Map<string, FactSource>();
   const conflicts = new Map<string, string>();
   const decided = new Set<string>();
@@ -92,5 +114,6 @@ export function scanFacts(dirs: string[]): FactScan {
       }
     }
   }
-  return { sources, conflicts, problems };
+  const notReadAgain = new Map(infos.flatMap((info) => [...info.notReadAgain]).reverse()); // the first directory's reason wins
+  return { sources, conflicts, problems, notReadAgain };
 }

@@ -41,11 +41,11 @@ export const factsCommand: Command = {
 
 async function collect(facts: LocalFacts, wanted: string[]): Promise<Collected> {
   let failed = false;
-  for (const problem of facts.problems()) {
+  for (const problem of await facts.problems()) {
     warn(problem);
     failed = true;
   }
-  const names = wanted.length > 0 ? wanted : facts.names();
+  const names = wanted.length > 0 ? wanted : await facts.names();
   await facts.load(names);
   const values = new Map<string, string>();
   for (const name of names) {
