@@ -1,13 +1,18 @@
 // Handlebars as govern uses it: no HTML escaping, strict lookups, and a static check that every
 // helper and variable a template names exists, so a typo is an error with the file and line rather
-// than an empty string.
+// than an empty string. Two of Handlebars' own helpers are replaced: `lookup`, which gives an empty
+// string for a missing key even in strict mode, and `log`, which writes to stdout (where
+// `govern render` and `govern run --json` write their results).
 import Handlebars from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
-import type { HelperFn } from './helpers.js';
+import { HelperError, type HelperFn } from './helpers.js';
 
 export class TemplateError extends UserError {}
 
-export type RenderFn = (helpers: Record<string, HelperFn>) => string;
+/** What `{{log ...}}` says, at a line of the template. */
+export type TemplateLog = (line: number | undefined, text: string) => void;
+
+export type RenderFn = (helpers: Record<string, HelperFn>, log: TemplateLog) => string;
 
 export interface CompiledTemplate {
   file: string;
@@ -27,24 +32,64 @@ export function compileTemplate(file: string, source: string, helperNames: strin
   let ast: hbs.AST.Program;
   try {
     ast = Handlebars.parse(source);
+    checkNames(ast, file, new Set([...BUILTIN_HELPERS, ...helperNames]));
   } catch (e) {
+    if (e instanceof TemplateError) throw e;
+    if (e instanceof RangeError) throw tooDeep(file, source);
     throw new TemplateError({ file, line: parseErrorLine(e), message: `template syntax error: ${firstLine(e)}` });
   }
-  const known = new Set([...BUILTIN_HELPERS, ...helperNames]);
-  checkNames(ast, file, known);
   const template = Handlebars.compile(ast, { strict: true, noEscape: true });
   return {
     file,
-    render: (helpers) => {
+    render: (helpers, log) => {
       try {
-        return template({}, { helpers, allowProtoPropertiesByDefault: false });
+        const all = { ...helpers, lookup: withLine(strictLookup), log: logTo(log) };
+        return template({}, { helpers: all, allowProtoPropertiesByDefault: false });
       } catch (e) {
+        if (e instanceof RangeError) throw tooDeep(file, source);
         const err = e as Error & { lineNumber?: number };
         const line = err.lineNumber ?? (err as Error & { templateLine?: number }).templateLine;
         const message = err.message.replace(/ - \d+:\d+$/, '').replace(/ not defined in \[object Object\]/, ' is not defined');
         throw new TemplateError({ file, line, message });
       }
     },
+  };
+}
+
+/**
+ * Handlebars recurses once per nested block and runs out of stack some thousands of levels down:
+ * the error names the line where blocks first nest more than 100 deep.
+ */
+function tooDeep(file: string, source: string): TemplateError {
+  let depth = 0;
+  let line = 1;
+  let deepAt: number | undefined;
+  const tokens = /\{\{~?([#^/])|\n/g;
+  for (let m = tokens.exec(source); m !== null; m = tokens.exec(source)) {
+    if (m[0] === '\n') line++;
+    else if (m[1] === '/') depth--;
+    else if (++depth > 100) deepAt ??= line;
+  }
+  return new TemplateError({ file, line: deepAt, message: 'blocks nested too deeply for Handlebars (keep them under 100 levels)' });
+}
+
+/** `lookup LIST-OR-MAP KEY`: an error, not an empty string, when the key is not there. */
+const strictLookup: HelperFn = (...all) => {
+  if (all.length !== 3) throw new HelperError(`lookup takes 2 arguments (a list or map, and a key), got ${all.length - 1}`);
+  const [container, key] = all;
+  const has = container !== null && typeof container === 'object' && (typeof key === 'string' || typeof key === 'number');
+  if (has && Object.prototype.hasOwnProperty.call(container, key)) return (container as Record<string | number, unknown>)[key];
+  const size = Array.isArray(container) ? ` (the list has ${container.length} element${container.length === 1 ? '' : 's'})` : '';
+  throw new HelperError(`lookup: ${JSON.stringify(key) ?? String(key)} is not defined${size}`);
+};
+
+/** `log VALUE...` (and `level=...`, ignored): a line for the caller, never stdout. */
+function logTo(log: TemplateLog): HelperFn {
+  return (...all) => {
+    const options = all[all.length - 1] as { loc?: { start: { line: number } } };
+    const text = all.slice(0, -1).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v)));
+    log(options.loc?.start.line, text.join(' '));
+    return '';
   };
 }
 
@@ -80,6 +125,13 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>): v
   const line = (node: hbs.AST.Node) => node.loc?.start.line;
 
   const visitPath = (path: hbs.AST.PathExpression, scope: Set<string>, inContext: boolean) => {
+    // Strict mode checks `name in object`, true of every object's prototype members, which
+    // Handlebars then hides: `{{this.constructor}}` would be an empty string, not an error.
+    const inherited = path.parts.find((part) => part in Object.prototype);
+    if (inherited !== undefined) {
+      problems.push({ file, line: line(path), message: `"${path.original}": "${inherited}" is not a variable` });
+      return;
+    }
     if (path.data) return; // @index, @key, @root...
     const head = path.parts[0];
     if (path.original === 'this' || path.original.startsWith('this.') || path.original.startsWith('./')) return;

@@ -1,7 +1,7 @@
 // Renders templates with their facts. Helpers are synchronous and facts are not, so each pass
 // records the facts it is missing, those are fetched (local ones serially, remote hosts in
 // parallel), and the templates render again, until a pass needs nothing new.
-import { UserError, type Problem } from '../shared/errors.js';
+import { formatProblem, UserError, type Problem } from '../shared/errors.js';
 import { compileTemplate, TemplateError, withLine, type CompiledTemplate } from './engine.js';
 import { factHelpers } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
@@ -32,23 +32,31 @@ export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
   return compiled;
 }
 
-/** Renders every template; the result is in the same order as the inputs. */
-export async function renderTemplates(inputs: TemplateInput[], sources: FactSources): Promise<string[]> {
+/** `{{log}}` lines go to stderr unless the caller takes them. */
+const toStderr = (line: string) => process.stderr.write(`govern: ${line}\n`);
+
+/**
+ * Renders every template; the result is in the same order as the inputs. `{{log}}` lines are given
+ * to onLog after the last pass only (earlier passes are thrown away, and would repeat them).
+ */
+export async function renderTemplates(inputs: TemplateInput[], sources: FactSources, onLog: (line: string) => void = toStderr): Promise<string[]> {
   const compiled = compileAll(inputs);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const pending = new PendingFacts();
     const helpers = wrapAll({ ...pureHelpers, ...factHelpers(sources, pending) });
     const outputs: string[] = [];
     const problems: Problem[] = [];
+    const logs: string[] = [];
     for (const template of compiled) {
       try {
-        outputs.push(template.render(helpers));
+        outputs.push(template.render(helpers, (line, text) => logs.push(formatProblem({ file: template.file, line, message: text }))));
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
         problems.push(...e.problems);
       }
     }
     if (pending.empty) {
+      logs.forEach(onLog);
       if (problems.length > 0) throw new UserError(problems);
       return outputs;
     }

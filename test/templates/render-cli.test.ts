@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { govern, ROOT } from '../support/cli.js';
@@ -67,6 +68,11 @@ describe('govern render', () => {
       ['an unknown helper', '\n{{shout "x"}}\n', /t\.tmpl:2: unknown helper "shout"/],
       ['a syntax error', 'a\nb {{#if (eq 1 1)}}\n', /t\.tmpl:3: template syntax error: Expecting/],
       ['a helper error', '\n\n{{yesno "maybe"}}\n', /t\.tmpl:3: yesno: "maybe" is not a boolean/],
+      ['a lookup of a missing key', 'x\n{{lookup this "nope"}}\n', /\/t\.tmpl:2: lookup: "nope" is not defined\n$/],
+      ['a lookup past the end of a list', '{{lookup (split "a,b" ",") 2}}\n', /t\.tmpl:1: lookup: 2 is not defined \(the list has 2 elements\)/],
+      ['a lookup of a prototype member', '{{lookup this "constructor"}}\n', /t\.tmpl:1: lookup: "constructor" is not defined/],
+      ['blocks nested 3,000 deep', `a\n${'{{#if true}}'.repeat(3000)}x${'{{/if}}'.repeat(3000)}\n`, /\/t\.tmpl:2: blocks nested too deeply for Handlebars/],
+      ['a path to a prototype member', '\n{{this.constructor}}\n', /t\.tmpl:2: "this\.constructor": "constructor" is not a variable/],
     ];
     for (const [what, source, expected] of cases) {
       it(what, async () => {
@@ -78,6 +84,41 @@ describe('govern render', () => {
         expect(r.stderr).to.match(expected);
       });
     }
+  });
+
+  it('finds what lookup is given, from a list or a block parameter', async () => {
+    const dir = tempDir();
+    const t = writeFile(path.join(dir, 't'), '{{lookup (split "a,b" ",") 1}} {{#each (split "x,y" ",") as |v i|}}{{lookup (split "p,q" ",") i}}{{v}}{{/each}}\n');
+    const r = await govern(['render', t, '--facts-dir', factsDir({})]);
+    expect(r.stderr).to.equal('');
+    expect(r.stdout).to.equal('b pxqy\n');
+  });
+
+  it('writes {{log}} to stderr, with the template and line, once, never into the output', async () => {
+    const dir = tempDir();
+    const t = writeFile(path.join(dir, 't'), 'a\n{{log "os is" (fact "os/name") level="warn"}}b {{fact "x"}}\n');
+    const r = await govern(['render', t, '--facts-dir', factsDir({ 'os/name': 'Linux', x: '1' })]);
+    expect(r.stdout).to.equal('a\nb 1\n');
+    expect(r.stderr).to.equal(`govern: ${t}:2: os is Linux\n`);
+    const states = tempDir();
+    writeFile(path.join(states, 'a.hcl'), '{{log "planning"}}\n');
+    const json = await govern(['run', '--json', states, '--facts-dir', factsDir({})]);
+    expect(json.stderr).to.match(/^govern: .*a\.hcl:1: planning\n/);
+    expect(() => JSON.parse(json.stdout)).not.to.throw();
+  });
+
+  it('refuses a template that is not UTF-8, with the line, and one that is not a regular file', async () => {
+    const dir = tempDir();
+    const t = path.join(dir, 't');
+    fs.writeFileSync(t, Buffer.from([0x61, 0x0a, 0x62, 0xff, 0x0a]));
+    const r = await govern(['render', t, '--facts-dir', factsDir({})]);
+    expect(r.code).to.equal(1);
+    expect(r.stdout).to.equal('');
+    expect(r.stderr).to.equal(`govern: ${t}:2: not valid UTF-8 (byte 0xff): govern reads templates and state files as UTF-8 and never alters them\n`);
+    const fifo = path.join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const blocked = await govern(['render', fifo, '--facts-dir', factsDir({})], { timeoutMs: 30_000 });
+    expect(blocked.stderr).to.equal(`govern: ${fifo}: not a regular file (a FIFO): govern reads only regular files\n`);
   });
 
   it('lets a fact name come from another fact', async () => {
