@@ -2,7 +2,7 @@
 // run that changes nothing parses the same rendered text every time. Parsed files are therefore kept
 // by the SHA-256 of their rendered text (and hcl2json's version). The cache decides what runs as
 // root, so it is used only when its directory and entries belong to the user running govern and no
-// one else can write them.
+// one else can write them, and every entry is reached through the directory checked (below).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,22 +37,18 @@ function ownedAndPrivate(st: fs.Stats): boolean {
 }
 
 export function openParseCache(dir: string): ParseCache {
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!ownedAndPrivate(fs.statSync(dir))) return noCache;
-  } catch {
-    return noCache;
-  }
+  const handle = openPrivateDirectory(dir);
+  if (handle === undefined) return noCache;
   const salt = `${FORMAT}\0${hcl2jsonVersion()}\0`;
-  const entry = (text: string) => path.join(dir, `hcl-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
+  const entry = (text: string) => handle.at(`hcl-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
   let pruned = false;
   return {
     get(text) {
-      const file = entry(text);
       let fd: number | undefined;
       try {
-        fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-        if (!ownedAndPrivate(fs.fstatSync(fd))) return undefined;
+        fd = fs.openSync(entry(text), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+        const st = fs.fstatSync(fd);
+        if (!st.isFile() || !ownedAndPrivate(st)) return undefined;
         const parsed = JSON.parse(fs.readFileSync(fd, 'utf8')) as Record<string, unknown>;
         const now = new Date();
         fs.futimesSync(fd, now, now); // recently used: kept by the pruning
@@ -76,19 +72,47 @@ export function openParseCache(dir: string): ParseCache {
       }
       if (!pruned) {
         pruned = true;
-        prune(dir);
+        prune(handle);
       }
     },
   };
 }
 
-function prune(dir: string): void {
+interface DirectoryHandle {
+  /** The path of an entry, reached through the open directory rather than by its name. */
+  at(name: string): string;
+}
+
+/**
+ * The cache directory, opened once (not through a link in its place) and checked through that
+ * handle. Every entry is then reached as /proc/self/fd/N/NAME: whoever can write the directory's
+ * parent may rename it or put a link in its place after the check, but the handle still names the
+ * directory that was checked, which only its owner can write. Without /proc, no cache.
+ */
+function openPrivateDirectory(dir: string): DirectoryHandle | undefined {
+  let fd: number | undefined;
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+    const st = fs.fstatSync(fd);
+    const through = fs.statSync(`/proc/self/fd/${fd}`);
+    if (!ownedAndPrivate(st) || through.dev !== st.dev || through.ino !== st.ino) throw new Error('not usable');
+  } catch {
+    if (fd !== undefined) fs.closeSync(fd);
+    return undefined;
+  }
+  // Kept open for the whole run (not inherited by runners: Node opens files close-on-exec).
+  const base = `/proc/self/fd/${fd}`;
+  return { at: (name) => `${base}/${name}` };
+}
+
+function prune(dir: DirectoryHandle): void {
   const cutoff = Date.now() - MAX_AGE_MS;
-  for (const name of fs.readdirSync(dir)) {
+  for (const name of fs.readdirSync(dir.at(''))) {
     if (!name.startsWith('hcl-')) continue;
-    const file = path.join(dir, name);
+    const file = dir.at(name);
     try {
-      if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });
+      if (fs.lstatSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });
     } catch {
       // gone meanwhile
     }
