@@ -4,6 +4,7 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { UserError } from '../shared/errors.js';
+import { describeFileKind } from '../shared/file-kind.js';
 
 export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 
@@ -19,7 +20,7 @@ export function readSourceFile(file: string): string {
   let bytes: Buffer;
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw new UserError({ file, message: `not a regular file (${fileKind(st)}): govern reads only regular files` });
+    if (!st.isFile()) throw new UserError({ file, message: `not a regular file (${describeFileKind(st)}): govern reads only regular files` });
     if (st.size > MAX_SOURCE_BYTES) tooLarge(file);
     bytes = readAtMost(fd, file, st.size);
   } finally {
@@ -49,15 +50,6 @@ function readAtMost(fd: number, file: string, expected: number): Buffer {
 
 function tooLarge(file: string): never {
   throw new UserError({ file, message: `larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MiB: govern refuses templates and state files this large` });
-}
-
-function fileKind(st: fs.Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a file';
 }
 
 /** The offset of the first byte that does not start or continue a valid UTF-8 sequence. */

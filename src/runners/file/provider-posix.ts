@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import nodePath from 'node:path';
+import { describeFileKind } from '../../shared/file-kind.js';
 import { RunnerError } from '../kit.js';
 import { changedWhileReading, symlinkError } from './errors.js';
 import type { Attributes, Current, FileProvider, ParentState, Replacing, StatusOptions, StoreContent } from './state.js';
@@ -38,7 +39,7 @@ async function status(path: string, options: StatusOptions): Promise<Current> {
     return { type: 'directory', attrs: attributesOf(st), empty };
   }
   if (st.isFile()) return fileStatus(path, options);
-  return { type: 'other', kind: describeKind(st) };
+  return { type: 'other', kind: describeFileKind(st) };
 }
 
 /** Hashes the file through one descriptor, so content and attributes belong to the same inode. */
@@ -83,7 +84,7 @@ async function readSource(file: string): Promise<Buffer> {
   }
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new RunnerError(`source ${file} is ${describeKind(st)}, not a regular file`);
+    if (!st.isFile()) throw new RunnerError(`source ${file} is ${describeFileKind(st)}, not a regular file`);
     return await fh.readFile();
   } finally {
     await fh.close();
@@ -311,16 +312,6 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
 
 function attributesOf(st: Stats): Attributes {
   return { uid: st.uid, gid: st.gid, mode: st.mode & 0o7777 };
-}
-
-function describeKind(st: Stats): string {
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isSocket()) return 'a socket';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isDirectory()) return 'a directory';
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  return 'not a regular file';
 }
 
 function errno(e: unknown): string | undefined {
