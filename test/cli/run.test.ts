@@ -5,41 +5,8 @@ import { defaultSearchPaths } from '../../src/config/paths.js';
 import { govern, GOVERN, shRunner } from '../support/cli.js';
 import { processAlive } from '../support/proc.js';
 import { runCommand } from '../../src/shared/process.js';
-import { callRefs, readCalls, runnersWith } from '../support/recording-runner.js';
-import { tempDir, writeFile } from '../support/tmp.js';
-import type { RunReport } from '../../src/report/types.js';
-
-interface Tree {
-  dir: string;
-  states: string;
-  runners: string;
-  log: string;
-  facts: string;
-  run(extra?: string[], env?: NodeJS.ProcessEnv): ReturnType<typeof govern>;
-  calls(): string[];
-}
-
-/** A state tree with recording runners pkg, service, file, exec, stuff. */
-function tree(files: Record<string, string>): Tree {
-  const dir = tempDir();
-  const states = path.join(dir, 'states');
-  const log = path.join(dir, 'calls.log');
-  const runners = runnersWith(path.join(dir, 'runners'), log, ['pkg', 'service', 'file', 'exec', 'stuff']);
-  const facts = path.join(dir, 'facts');
-  writeFile(path.join(facts, 'os/name'), 'Linux');
-  for (const [name, content] of Object.entries(files)) writeFile(path.join(states, name), content);
-  return {
-    dir,
-    states,
-    runners,
-    log,
-    facts,
-    run: (extra = [], env = {}) => govern(['run', states, '--runners-dir', runners, '--facts-dir', facts, ...extra], { env }),
-    calls: () => callRefs(log),
-  };
-}
-
-const json = (stdout: string) => JSON.parse(stdout) as RunReport;
+import { readCalls } from '../support/recording-runner.js';
+import { json, tree } from '../support/state-tree.js';
 
 describe('govern run', () => {
   describe('the runner protocol', () => {
