@@ -7,7 +7,7 @@ import type { LocalFacts } from '../facts/local-facts.js';
 import { buildPlan, type Plan } from '../graph/plan.js';
 import { selectResources, unknownTags } from '../graph/select.js';
 import type { PhaseClock } from '../report/timing.js';
-import { closest } from '../shared/suggest.js';
+import { didYouMean } from '../shared/suggest.js';
 import { parseStateFiles, renderStateFiles } from '../state/load.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
 import type { FactSources } from '../templates/fact-sources.js';
@@ -74,10 +74,7 @@ export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promi
     const plan = buildPlan(resources);
     const runners = findRunners(plan.resources, inputs.paths.runners);
     const filter = { tags: inputs.options.tags, skipTags: inputs.options.skipTags };
-    for (const tag of unknownTags(plan.resources, filter)) {
-      const near = closest(tag, new Set(plan.resources.flatMap((r) => r.tags)));
-      warn(`no resource has the tag "${tag}"${near ? ` (did you mean "${near}"?)` : ''}`);
-    }
+    for (const tag of unknownTags(plan.resources, filter)) warn(`no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
     return { plan, runners, selected: selectResources(plan.resources, filter) };
   });
 }

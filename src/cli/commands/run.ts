@@ -96,7 +96,6 @@ async function runTree(o: Options<typeof runOptions>, inputs: PlanningInputs, cl
     noop: o.noop,
   };
   const listener = o.json ? {} : textPrinter(plan, view, (text) => process.stdout.write(text));
-  const meta = runMeta(inputs.target, o.noop, inputs.facts); // evaluated while the run applies
   const entries = await executeRun(plan, {
     governPath: governExecutable(),
     factsPath: inputs.paths.facts,
@@ -111,7 +110,8 @@ async function runTree(o: Options<typeof runOptions>, inputs: PlanningInputs, cl
     ...listener,
   });
   const excluded = selected ? plan.resources.length - selected.size : 0;
-  const report = runReport(await meta, { ...entries, excluded }, clock.timings(), sinceStart());
+  // The host's name is a fact: evaluated after the runners are done, never alongside them.
+  const report = runReport(await runMeta(inputs.target, o.noop, inputs.facts), { ...entries, excluded }, clock.timings(), sinceStart());
   await out(o.json ? reportJson(report) : `${summaryLine(report)}\n`);
   return exitCode(report.summary, o.detailedExitcodes);
 }
