@@ -2,7 +2,7 @@
 // signals; the same (resource, signal) is sent once, in apply order of the receivers. In noop mode
 // they are reported, not sent; to a receiver that failed, was skipped or is not selected, never.
 import type { Notification, Plan } from '../graph/plan.js';
-import { sentNotification, unsentNotification, type Signal } from '../report/build.js';
+import { sentNotification, unsentNotification, type PendingNotification } from '../report/build.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { safeCall } from './apply.js';
 import type { Call, CallResult } from './invoke.js';
@@ -20,8 +20,8 @@ export function sends(n: Notification, reports: ReadonlyMap<string, ResourceRepo
   return reports.get(n.from)?.status === 'changed';
 }
 
-export function pendingNotifications(plan: Plan, reports: ReadonlyMap<string, ResourceReport>): Signal[] {
-  const byKey = new Map<string, Signal>();
+export function pendingNotifications(plan: Plan, reports: ReadonlyMap<string, ResourceReport>): PendingNotification[] {
+  const byKey = new Map<string, PendingNotification>();
   for (const n of plan.notifications) {
     if (!sends(n, reports)) continue;
     const key = JSON.stringify([n.to, n.signal]);

@@ -24,17 +24,18 @@ export function skippedResource(resource: Resource, cause: string): ResourceRepo
   return { ref: resource.ref, status: 'skipped', message: `skipped: depends on ${cause}, which failed`, duration_ms: 0, log: [], where: formatLocation(resource.at) };
 }
 
-export interface Signal {
+/** A signal to send once: to a receiver, from the notifiers that changed and asked for it. */
+export interface PendingNotification {
   from: string[];
   to: string;
   signal: string;
 }
 
-export function sentNotification(n: Signal, result: CallResult): NotificationReport {
+export function sentNotification(n: PendingNotification, result: CallResult): NotificationReport {
   return { ...n, status: result.ok ? 'sent' : 'failed', message: result.message, duration_ms: result.durationMs, log: result.log };
 }
 
-export function unsentNotification(n: Signal, status: 'skipped' | 'noop', message: string): NotificationReport {
+export function unsentNotification(n: PendingNotification, status: 'skipped' | 'noop', message: string): NotificationReport {
   return { ...n, status, message, duration_ms: 0, log: [] };
 }
 
