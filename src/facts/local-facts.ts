@@ -1,6 +1,6 @@
 // The local host's facts, evaluated on demand and at most once per run, one at a time (the seed:
-// "Facts from the local host are always fetched serially"). The facts directories are scanned only
-// when a fact is first asked for: a state tree that uses none never reads them.
+// "Facts from the local host are always fetched serially"). The facts directories are scanned when
+// a fact is first asked for, not when this is made.
 import { DEFAULT_FACT_TIMEOUT_MS, evaluateFact, type FactResult } from './evaluate.js';
 import { scanFacts, type FactScan } from './scan.js';
 

@@ -1,9 +1,11 @@
 // The state files of `govern run PATH`: PATH itself, or every *.hcl under it, in lexical path order.
 // Symbolic links in a tree are followed only where they stay inside it, and each directory and file
 // is read once (by device and inode), so a loop cannot make the walk endless; every entry that is
-// refused is reported by its path, all at once (README, "State files").
+// refused is reported by its path, all at once (README, "State files"). The tree's own runners.d,
+// facts.d and templates.d at its root are not state files.
 import fs from 'node:fs';
 import path from 'node:path';
+import { TREE_DIRS } from '../config/paths.js';
 import { UserError, type Problem } from '../shared/errors.js';
 
 export function listStateFiles(target: string): string[] {
@@ -24,6 +26,7 @@ export function listStateFiles(target: string): string[] {
 
 const identity = (st: fs.Stats) => `${st.dev}:${st.ino}`;
 const isStateFile = (name: string) => name.endsWith('.hcl');
+const SUPPORT_DIRS = new Set<string>(Object.values(TREE_DIRS));
 const SKIP_HINT = 'give the link a name starting with "." so that govern skips it';
 
 class TreeWalk {
@@ -61,6 +64,7 @@ class TreeWalk {
       }
       for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
         if (entry.name.startsWith('.')) continue; // editor files, .git
+        if (dir === this.top && SUPPORT_DIRS.has(entry.name)) continue; // the tree's runners.d, facts.d, templates.d
         const full = path.join(dir, entry.name);
         if (entry.isSymbolicLink()) this.links.push(full);
         else if (entry.isDirectory()) this.add(full, fs.lstatSync(full));
