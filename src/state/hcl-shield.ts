@@ -1,9 +1,10 @@
 // Keeps two kinds of input away from hcl2json's parser, in one linear pass over the text:
 // - nesting deeper than MAX_NESTING: the parser recurses once per level and overflows the call
 //   stack after about 1,500 levels, with no line; refused here with the line;
-// - long string literals (quoted or heredoc): the parser takes about 1.4 us and 100 bytes of memory
-//   per byte of a string, so each is replaced by a short placeholder and its value, decoded here,
-//   put back into the parsed result (a 50 MB value would otherwise take over a minute and gigabytes).
+// - long string literals (quoted or heredoc): the parser takes about 1.4 us and 60 to 90 bytes of
+//   memory per byte of a quoted string, and time quadratic in a heredoc's length, so each is
+//   replaced by a short placeholder and its value, decoded here, put back into the parsed result
+//   (a 50 MB value took over a minute and 3 GB; bench/README.md, "Long values").
 // Only literals whose value is certain are lifted: no interpolation, only valid escapes.
 import crypto from 'node:crypto';
 import { UserError } from '../shared/errors.js';

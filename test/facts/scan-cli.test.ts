@@ -20,13 +20,13 @@ function loopingFacts(): string {
 describe('facts directories: links, loops and signals', () => {
   it('reads a directory reached twice once, and names each link that loops', async () => {
     const facts = loopingFacts();
-    const r = await govern(['facts', '--facts-dir', facts], { timeoutMs: 30_000 });
+    const r = await govern(['facts'], { env: { GOVERN_FACTS_PATH: facts }, timeoutMs: 30_000 });
     expect(r.code).to.equal(1);
     expect(r.stdout).to.equal('os/name\tLinux\n');
     expect(r.stderr.trim().split('\n')).to.deep.equal(
       ['a', 'b', 'os/up'].map((link) => `govern: facts directory ${path.join(facts, link)} is ${facts} again (a symbolic link loop, or a second link to it): not read twice`),
     );
-    const through = await govern(['facts', '--facts-dir', facts, 'a/os/name'], { timeoutMs: 30_000 });
+    const through = await govern(['facts', 'a/os/name'], { env: { GOVERN_FACTS_PATH: facts }, timeoutMs: 30_000 });
     expect(through.stderr).to.contain(`fact a/os/name: facts directory ${path.join(facts, 'a')} is ${facts} again`);
   });
 
@@ -46,8 +46,9 @@ describe('facts directories: links, loops and signals', () => {
     const facts = loopingFacts();
     fs.symlinkSync('/usr', path.join(facts, 'usr')); // some hundred thousand entries: seconds of scanning
     const dir = tempDir('govern-harden-');
+    const runners = runnersWith(path.join(dir, 'runners'), path.join(dir, 'calls.log'), ['x']);
     const state = writeFile(path.join(dir, 'a.hcl'), 'x "{{fact "os/name"}}" {\n}\n');
-    const child = spawn(GOVERN, ['graph', state, '--facts-dir', facts, '--no-cache'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(GOVERN, ['graph', state, '--runners-dir', runners, '--facts-dir', facts, '--no-cache'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
