@@ -9,7 +9,7 @@ import { runCommand } from './commands/run.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 import { formatOptionHelp, parseArgs } from './options.js';
 
-const commands: Command[] = [runCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
 
 function version(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -11,6 +11,8 @@ export interface OptionSpec {
   help: string;
   /** Shown as the value's placeholder in help. */
   placeholder?: string;
+  /** The only values accepted (shell completion offers them). */
+  choices?: readonly string[];
 }
 
 export interface ParsedArgs {

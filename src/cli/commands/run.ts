@@ -29,7 +29,7 @@ export const runCommand: Command = {
     { name: 'verbose', short: 'v', help: 'show each runner invocation and its log' },
     { name: 'detailed-exitcodes', help: 'exit 0/2/4/6 as described above' },
     { name: 'jobs', short: 'j', value: true, placeholder: 'N', help: 'apply up to N independent resources at once (default 1, or GOVERN_JOBS)' },
-    { name: 'runner-mode', value: true, placeholder: 'MODE', help: 'persistent (default: runners that support it start once per run) or oneshot (GOVERN_RUNNER_MODE)' },
+    { name: 'runner-mode', value: true, placeholder: 'MODE', choices: ['persistent', 'oneshot'], help: 'persistent (default: runners that support it start once per run) or oneshot (GOVERN_RUNNER_MODE)' },
     { name: 'runner-timeout', value: true, placeholder: 'DURATION', help: 'kill a runner after this long (default 1h)' },
     ...runnersOptions,
     ...factsOptions,

@@ -14,7 +14,7 @@ export const versioncmpCommand: Command = {
     'generic (Puppet-style, the default). --ignore-trailing-zeroes (generic only) makes 1.0.0 equal 1.0.\n' +
     'An invalid version is an error (exit 1).',
   options: [
-    { name: 'scheme', value: true, placeholder: 'SCHEME', help: 'debian, rpm or generic (default generic)' },
+    { name: 'scheme', value: true, placeholder: 'SCHEME', choices: VERSION_SCHEMES, help: 'debian, rpm or generic (default generic)' },
     { name: 'ignore-trailing-zeroes', help: 'generic scheme: ignore trailing .0 segments' },
     helpOption,
   ],

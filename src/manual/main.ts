@@ -1,0 +1,29 @@
+// Writes govern's man page or bash completion to stdout, for the installation `make install` (or
+// the Debian package) is making: `node dist/src/manual/main.js man|bash-completion --prefix P --sysconfdir S`.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { installedDirs } from '../config/paths.js';
+import { bashCompletion } from './bash-completion.js';
+import { manualCommands } from './cli-table.js';
+import { manPage } from './man-page.js';
+
+function main(argv: string[]): string {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { prefix: { type: 'string' }, sysconfdir: { type: 'string' } } });
+  const prefix = values.prefix ?? '/usr/local';
+  const sysconfdir = values.sysconfdir ?? path.join(prefix, 'etc');
+  switch (positionals.join(' ')) {
+    case 'man':
+      return manPage({
+        commands: manualCommands(),
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        version: (require('../../../package.json') as { version: string }).version,
+        dirs: installedDirs({ libDir: path.join(prefix, 'lib', 'govern'), sysconfdir }),
+        docDir: path.join(prefix, 'share', 'doc', 'govern'),
+      });
+    case 'bash-completion':
+      return bashCompletion(manualCommands());
+  }
+  throw new Error('usage: manual man|bash-completion [--prefix DIR] [--sysconfdir DIR]');
+}
+
+process.stdout.write(main(process.argv.slice(2)));
