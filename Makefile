@@ -8,6 +8,7 @@ ETCDIR      = $(DESTDIR)$(SYSCONFDIR)/govern
 BINDIR      = $(DESTDIR)$(PREFIX)/bin
 MANDIR      = $(DESTDIR)$(PREFIX)/share/man/man1
 COMPLETIONDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+DOCDIR      = $(DESTDIR)$(PREFIX)/share/doc/govern
 MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYSCONFDIR)
 
 .PHONY: all build test test-node18 demo install uninstall deb bench clean
@@ -42,22 +43,24 @@ demo: build
 	bin/govern run examples/demo
 
 install: build
-	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR) $(MANDIR) $(COMPLETIONDIR)
+	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR) $(MANDIR) $(COMPLETIONDIR) $(DOCDIR)/docs
 	rm -rf $(LIBDIR)/dist && install -d $(LIBDIR)/dist
 	cp -R dist/src $(LIBDIR)/dist/
 	install -m 0644 package.json $(LIBDIR)/
 	scripts/copy-production-modules $(LIBDIR)
-	$(MANUAL) layout > $(LIBDIR)/layout.json
+	printf '{"sysconfdir": "%s"}\n' '$(SYSCONFDIR)' > $(LIBDIR)/layout.json
 	install -m 0755 bin/govern $(LIBDIR)/cli/govern
 	cp -R runners/. $(LIBDIR)/bin/
 	cp -R facts.d/. $(LIBDIR)/facts.d/
 	cp -Rn templates.d/. $(ETCDIR)/templates.d/
 	$(MANUAL) man > $(MANDIR)/govern.1
 	$(MANUAL) bash-completion > $(COMPLETIONDIR)/govern
+	install -m 0644 README.md $(DOCDIR)/
+	install -m 0644 docs/*.md $(DOCDIR)/docs/
 	ln -sf ../lib/govern/cli/govern $(BINDIR)/govern
 
 uninstall:
-	rm -rf $(LIBDIR) $(BINDIR)/govern $(MANDIR)/govern.1 $(COMPLETIONDIR)/govern
+	rm -rf $(LIBDIR) $(BINDIR)/govern $(MANDIR)/govern.1 $(COMPLETIONDIR)/govern $(DOCDIR)
 
 # govern_VERSION_all.deb in this directory, built with dpkg-deb (docs/packaging.md).
 deb: build
