@@ -65,7 +65,8 @@ function optionEntries(commands: ManualCommand[]): OptionEntry[] {
 function optionText({ option, commands }: OptionEntry, all: number): string {
   const notes = [
     option.choices ? `One of: ${option.choices.join(', ')}.` : '',
-    option.env && !option.help.includes(option.env) ? `Default from the environment: ${option.env}.` : '',
+    option.default !== undefined ? `Default: ${option.default}.` : '',
+    option.env && !option.help.includes(option.env) ? `Environment: ${option.env} (see ENVIRONMENT).` : '',
     option.repeatable ? 'Repeatable.' : '',
     commands.length < all ? `Accepted by: ${commands.join(', ')}.` : '',
   ].filter((n) => n !== '');
@@ -82,8 +83,12 @@ function entry(term: string, text: string): string {
 
 export function manPage(input: ManPageInput): string {
   const { commands, version, dirs, docDir } = input;
-  const optionVariables = new Map<string, string>();
-  for (const command of commands) for (const o of command.options) if (o.env) optionVariables.set(o.env, `--${o.name}`);
+  // Each variable once: an option's default, unless it means more than that (the search paths).
+  const variables = new Map<string, string>();
+  for (const command of commands) for (const o of command.options) if (o.env) variables.set(o.env, `The default of --${o.name}.`);
+  for (const kind of ['runners', 'facts', 'templates']) {
+    variables.set(`GOVERN_${kind.toUpperCase()}_PATH`, `Colon-separated ${kind} directories, first has priority, in place of the defaults.`);
+  }
   const parts = [
     `.TH GOVERN 1 "" "govern ${version}" "User Commands"`,
     // No hyphenation, no justification: option and variable names stay whole.
@@ -132,10 +137,7 @@ export function manPage(input: ManPageInput): string {
     section(
       'ENVIRONMENT',
       [
-        ...[...optionVariables].map(([name, option]) => entry(bold(name), `The default of ${option}.`)),
-        entry(bold('GOVERN_RUNNERS_PATH'), 'Colon-separated runners directories, first has priority, in place of the defaults.'),
-        entry(bold('GOVERN_FACTS_PATH'), 'Colon-separated facts directories, first has priority, in place of the defaults.'),
-        entry(bold('GOVERN_TEMPLATES_PATH'), 'Colon-separated templates directories, first has priority, in place of the defaults.'),
+        ...[...variables].map(([name, text]) => entry(bold(name), text)),
         '.PP',
         roffText(
           'Runners are called with the caller\'s environment plus GOVERN (the govern executable), GOVERN_FACTS_PATH (the facts directories used), GOVERN_STATE_DIR (the directory of the state file that declared the resource), GOVERN_NOOP=1 in noop mode, and GOVERN_SIGNAL when they are notified.',

@@ -13,6 +13,8 @@ export interface ManualOption {
   choices?: readonly string[];
   /** The environment variable read when the option is not given. */
   env?: string;
+  /** The value when neither the option nor its variable is given, as written on the command line. */
+  default?: string;
   repeatable: boolean;
 }
 
