@@ -35,7 +35,7 @@ test:
 # The whole suite once more, on Debian 12's own Node.js 18 (scripts/with-debian-node18), with mocha
 # started directly: the host's npm need not run on Node 18.
 test-node18: build
-	scripts/with-debian-node18 node node_modules/mocha/bin/mocha.js
+	scripts/with-debian-node18 sh -c 'echo "Node.js $$(node --version)" && exec node node_modules/mocha/bin/mocha.js'
 
 # The built-in example, applied twice: the second run reports no changes.
 demo: build
