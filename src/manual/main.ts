@@ -7,7 +7,9 @@ import { bashCompletion } from './bash-completion.js';
 import { manualCommands } from './cli-table.js';
 import { manPage } from './man-page.js';
 
-function main(argv: string[]): string {
+const USAGE = 'usage: node dist/src/manual/main.js man|bash-completion [--prefix DIR] [--sysconfdir DIR]\n';
+
+function main(argv: string[]): string | undefined {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { prefix: { type: 'string' }, sysconfdir: { type: 'string' } } });
   const prefix = values.prefix ?? '/usr/local';
   const sysconfdir = values.sysconfdir ?? path.join(prefix, 'etc');
@@ -23,7 +25,11 @@ function main(argv: string[]): string {
     case 'bash-completion':
       return bashCompletion(manualCommands());
   }
-  throw new Error('usage: manual man|bash-completion [--prefix DIR] [--sysconfdir DIR]');
+  return undefined;
 }
 
-process.stdout.write(main(process.argv.slice(2)));
+const text = main(process.argv.slice(2));
+if (text === undefined) {
+  process.stderr.write(USAGE);
+  process.exitCode = 2;
+} else process.stdout.write(text);
