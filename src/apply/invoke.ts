@@ -30,6 +30,8 @@ export interface CallResult {
   changed: boolean;
   message: string;
   log: string[];
+  /** A unified diff of what changed (or would change), lines joined by "\n", when the runner gave one. */
+  diff?: string;
   durationMs: number;
 }
 

@@ -1,6 +1,7 @@
 // The one place that reads the CLI's command and option tables for the man page and the
 // completion: a new command or option appears in both without an edit here.
 import { commands } from '../cli/main.js';
+import { repeatable, takesValue } from '../cli/options.js';
 import type { ManualCommand } from './model.js';
 
 export function manualCommands(): ManualCommand[] {
@@ -12,12 +13,12 @@ export function manualCommands(): ManualCommand[] {
     options: c.options.map((o) => ({
       name: o.name,
       short: o.short,
-      placeholder: o.value ? (o.placeholder ?? 'VALUE') : undefined,
+      placeholder: takesValue(o) ? (o.placeholder ?? 'VALUE') : undefined,
       help: o.help,
       choices: o.choices,
-      // The table names an option's variable in its help text only.
-      env: /\bGOVERN_[A-Z_]+\b/.exec(o.help)?.[0],
-      repeatable: o.repeatable === true,
+      default: o.default,
+      env: o.env,
+      repeatable: repeatable(o) && o.kind !== 'counter',
     })),
   }));
 }

@@ -2,7 +2,7 @@
 // the Debian package) is making: `node dist/src/manual/main.js man|bash-completion --prefix P --sysconfdir S`.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { installedDirs } from '../config/paths.js';
+import { governVersion, installedDirs } from '../config/paths.js';
 import { bashCompletion } from './bash-completion.js';
 import { manualCommands } from './cli-table.js';
 import { manPage } from './man-page.js';
@@ -17,8 +17,7 @@ function main(argv: string[]): string | undefined {
     case 'man':
       return manPage({
         commands: manualCommands(),
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        version: (require('../../../package.json') as { version: string }).version,
+        version: governVersion(),
         dirs: installedDirs({ libDir: path.join(prefix, 'lib', 'govern'), sysconfdir }),
         docDir: path.join(prefix, 'share', 'doc', 'govern'),
       });

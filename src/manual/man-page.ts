@@ -89,6 +89,7 @@ export function manPage(input: ManPageInput): string {
   for (const kind of ['runners', 'facts', 'templates']) {
     variables.set(`GOVERN_${kind.toUpperCase()}_PATH`, `Colon-separated ${kind} directories, first has priority, in place of the defaults.`);
   }
+  variables.set('NO_COLOR', 'When set to anything but the empty string, no colours on a terminal either (--color auto); see no-color.org.');
   const parts = [
     `.TH GOVERN 1 "" "govern ${version}" "User Commands"`,
     // No hyphenation, no justification: option and variable names stay whole.

@@ -28,12 +28,12 @@ export interface ManualCommand {
 }
 
 /**
- * The operands a usage line names, in order: `govern facts [--json] [--host HOST] [NAME...]` has
- * NAME. Bracketed options and their values are not operands.
+ * The operands a usage line names, in order: `govern facts [OPTIONS] [NAME...]` has NAME.
+ * `[OPTIONS]`, and bracketed options with their values (`[--host HOST]`), are not operands.
  */
 export function operands(command: ManualCommand): string[] {
   const words = command.usage
-    .replace(/\[-[^\]]*\]/g, ' ')
+    .replace(/\[(-[^\]]*|OPTIONS)\]/g, ' ')
     .split(/\s+/)
     .slice(2);
   return words.map((w) => w.replace(/[[\]]|\.\.\./g, '')).filter((w) => /^[A-Z][A-Z0-9_]*$/.test(w));

@@ -32,7 +32,7 @@ describe('default directories follow the install prefix', () => {
   });
 
   it('a checkout: its own runners, facts and templates, and the user\'s directories of the default install', () => {
-    expect(defaultSearchPaths({}, ROOT)).to.deep.equal({
+    expect(defaultSearchPaths(ROOT)).to.deep.equal({
       runners: ['/usr/local/etc/govern/runners.d', path.join(ROOT, 'runners')],
       facts: ['/usr/local/etc/govern/facts.d', path.join(ROOT, 'facts.d')],
       templates: [path.join(ROOT, 'templates.d')],

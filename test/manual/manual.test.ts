@@ -89,6 +89,7 @@ describe('bash completion', () => {
 
   it('completes the fixed values of an option, also after "="', async () => {
     expect(await complete(['govern', 'run', '--runner-mode', ''])).to.have.members(['persistent', 'oneshot']);
+    expect(await complete(['govern', 'run', '--color', ''])).to.have.members(['auto', 'always', 'never']);
     expect(await complete(['govern', 'run', '--runner-mode', '=', 'one'])).to.deep.equal(['oneshot']);
     expect(await complete(['govern', 'versioncmp', '--scheme', 'r'])).to.deep.equal(['rpm']);
     expect(await complete(['govern', 'run', '--jobs', ''])).to.deep.equal([]);
