@@ -5,7 +5,7 @@ LIBDIR   = $(DESTDIR)$(PREFIX)/lib/govern
 ETCDIR   = $(DESTDIR)$(PREFIX)/etc/govern
 BINDIR   = $(DESTDIR)$(PREFIX)/bin
 
-.PHONY: all setup build test demo install uninstall bench clean
+.PHONY: all setup build test demo install uninstall bench clean docs
 
 all: build
 
@@ -15,14 +15,21 @@ setup:
 	npm ci --no-audit --no-fund
 	$(MAKE) build
 
+# dist/modules/govern links to this tree, so that runners (which govern starts with dist/modules on
+# NODE_PATH) find the runner kit as require('govern/runner'): see docs/runners.md.
 build:
 	npx tsc -p tsconfig.json
+	mkdir -p dist/modules && ln -sfn ../.. dist/modules/govern
 
 # The whole suite twice: persistent runners one job at a time (the defaults), then one-shot runners
 # with four jobs, so both runner protocols and both schedules are covered.
 test: build
 	npx mocha
 	GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4 npx mocha
+
+# The keys tables of docs/{pkg,service,file,exec}.md, from the runners' descriptions.
+docs: build
+	scripts/update-runner-docs
 
 # The built-in example, applied twice: the second run reports no changes.
 demo: setup
@@ -33,6 +40,7 @@ install: build
 	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR)
 	rm -rf $(LIBDIR)/dist && install -d $(LIBDIR)/dist
 	cp -R dist/src $(LIBDIR)/dist/
+	install -d $(LIBDIR)/dist/modules && ln -sfn ../.. $(LIBDIR)/dist/modules/govern
 	cp package.json package-lock.json $(LIBDIR)/
 	cd $(LIBDIR) && npm ci --omit=dev --prefer-offline --no-audit --no-fund --ignore-scripts
 	install -m 0755 bin/govern $(LIBDIR)/cli/govern

@@ -4,12 +4,13 @@
 import { MinHeap } from '../graph/min-heap.js';
 import type { Plan } from '../graph/plan.js';
 import { formatLocation } from '../shared/errors.js';
+import type { KnownRunner } from '../describe/plan-tree.js';
 import type { ResourceReport } from '../report/types.js';
 import type { Call, CallResult } from './invoke.js';
 
 export interface ApplyOptions {
   jobs: number;
-  runners: Map<string, string>;
+  runners: Map<string, KnownRunner>;
   call(call: Call): Promise<CallResult>;
   onStart?(call: Call): void;
   onDone?(report: ResourceReport): void;
@@ -47,7 +48,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
           finish({ ref, status: 'skipped', message: `skipped: depends on ${cause}, which failed`, duration_ms: 0, log: [], where: formatLocation(resource.at) });
           continue;
         }
-        const call: Call = { resource, executable: options.runners.get(resource.type)! };
+        const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
         running++;
         options.onStart?.(call);
         safeCall(options.call, call).then((result) => {
@@ -58,6 +59,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
             message: result.message,
             duration_ms: result.durationMs,
             log: result.log,
+            ...(result.diff !== undefined ? { diff: result.diff } : {}),
             where: formatLocation(resource.at),
           });
           pump();

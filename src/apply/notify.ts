@@ -1,6 +1,7 @@
 // The notification phase (after every resource is applied): each notifier that changed sends its
 // signals; the same (resource, signal) is sent once, in apply order of the receivers. In noop mode
 // they are reported, not sent.
+import type { KnownRunner } from '../describe/plan-tree.js';
 import type { Plan } from '../graph/plan.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { safeCall } from './apply.js';
@@ -8,7 +9,7 @@ import type { Call, CallResult } from './invoke.js';
 
 export interface NotifyOptions {
   noop: boolean;
-  runners: Map<string, string>;
+  runners: Map<string, KnownRunner>;
   call(call: Call): Promise<CallResult>;
   onStart?(call: Call): void;
   onDone?(report: NotificationReport): void;
@@ -45,7 +46,7 @@ export async function sendNotifications(plan: Plan, reports: Map<string, Resourc
       report = { ...base, status: 'noop', message: `Would have sent ${n.signal}` };
     } else {
       const resource = plan.byRef.get(n.to)!;
-      const call: Call = { resource, executable: options.runners.get(resource.type)!, signal: n.signal };
+      const call: Call = { resource, executable: options.runners.get(resource.type)!.executable, signal: n.signal };
       options.onStart?.(call);
       const result = await safeCall(options.call, call);
       report = { ...base, status: result.ok ? 'sent' : 'failed', message: result.message, duration_ms: result.durationMs, log: result.log };

@@ -2,18 +2,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { KnownRunner } from '../describe/plan-tree.js';
 import type { Plan } from '../graph/plan.js';
 import { summarize, type NotificationReport, type ResourceReport, type RunReport } from '../report/types.js';
 import { applyPlan } from './apply.js';
 import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
-import { declaresPersistent, RunnerPool } from './persistent-pool.js';
+import { RunnerPool } from './persistent-pool.js';
 
 export interface RunOptions extends Omit<RunContext, 'runDir'> {
   jobs: number;
-  /** persistent: runners that declare it are started once per run; oneshot: a process per call. */
+  /** persistent: runners whose description says so are started once per run; oneshot: a process per call. */
   runnerMode: RunnerMode;
-  runners: Map<string, string>;
+  /** Block type -> its runner, as planning found and described it. */
+  runners: Map<string, KnownRunner>;
   onStart?(call: Call): void;
   onResource?(report: ResourceReport): void;
   onNotification?(report: NotificationReport): void;
@@ -27,11 +29,10 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunRe
   try {
     const ctx: RunContext = { ...options, runDir };
     const pool = options.runnerMode === 'persistent' ? new RunnerPool(runnerProcessEnv(ctx), options.jobs, options.timeoutMs) : undefined;
-    pool?.warm([...new Set(options.runners.values())].filter(declaresPersistent));
+    const persistent = new Set([...options.runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable));
+    pool?.warm(persistent);
     const call = (c: Call): Promise<CallResult> =>
-      pool && declaresPersistent(c.executable)
-        ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) }).then(oneShotMessage)
-        : invokeRunner(c, ctx);
+      pool && persistent.has(c.executable) ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) }) : invokeRunner(c, ctx);
     try {
       return await applyAndNotify(plan, options, call, started);
     } finally {
@@ -41,11 +42,6 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunRe
     process.removeListener('exit', removeRunDir);
     removeRunDir();
   }
-}
-
-/** A failure reads the same in both modes: a one-shot runner of the kit exits 1 on failure. */
-function oneShotMessage(result: CallResult): CallResult {
-  return result.ok || /\((exit \d+|runner .*|timed out .*)\)$/.test(result.message) ? result : { ...result, message: `${result.message} (exit 1)` };
 }
 
 async function applyAndNotify(plan: Plan, options: RunOptions, call: (c: Call) => Promise<CallResult>, started: number): Promise<RunReport> {

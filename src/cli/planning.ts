@@ -1,5 +1,5 @@
 // The planning phases `govern run` and `govern graph` share: facts -> render -> parse -> graph.
-import { buildPlan, type Plan } from '../graph/plan.js';
+import { planTree, type PlannedTree } from '../describe/plan-tree.js';
 import { loadState } from '../state/load.js';
 import { UserError } from '../shared/errors.js';
 import type { SearchPaths } from '../config/paths.js';
@@ -13,8 +13,7 @@ export const cacheOptions: OptionSpec[] = [
 ];
 import { remoteFacts } from './remote-options.js';
 
-export interface Planned {
-  plan: Plan;
+export interface Planned extends PlannedTree {
   paths: SearchPaths;
 }
 
@@ -23,5 +22,5 @@ export async function planFromArgs(args: ParsedArgs, usage: string): Promise<Pla
   const paths = searchPaths(args);
   const cache = args.flags.has('no-cache') ? noCache : openParseCache(optionValue(args, 'cache-dir') ?? defaultCacheDir());
   const resources = await loadState(args.positional[0], { local: localFacts(args, paths), remote: remoteFacts(args) }, cache);
-  return { plan: buildPlan(resources), paths };
+  return { ...(await planTree(resources, { runnerDirs: paths.runners, cache })), paths };
 }

@@ -9,6 +9,8 @@ export interface ResourceReport {
   message: string;
   duration_ms: number;
   log: string[];
+  /** A unified diff of what the runner changed (or would change), when it gave one. */
+  diff?: string;
   /** Where the resource is declared. */
   where: string;
 }

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { formatLocation, UserError, type Problem } from '../shared/errors.js';
 import type { FactSources } from '../templates/fact-sources.js';
-import { renderTemplates } from '../templates/render.js';
+import { renderWithLines } from '../templates/render.js';
 import { listStateFiles } from './files.js';
 import { parseHcl } from './hcl.js';
 import { noCache, type ParseCache } from './parse-cache.js';
@@ -15,12 +15,14 @@ export interface StateFileText {
   file: string;
   source: string;
   rendered: string;
+  /** The source line of each rendered line, when known (see templates/line-marks.ts). */
+  sourceLines: (number | undefined)[];
 }
 
 export async function renderStateFiles(target: string, facts: FactSources): Promise<StateFileText[]> {
   const inputs = listStateFiles(target).map((file) => ({ file, source: fs.readFileSync(file, 'utf8') }));
-  const rendered = await renderTemplates(inputs, facts);
-  return inputs.map((input, i) => ({ ...input, rendered: rendered[i] }));
+  const rendered = await renderWithLines(inputs, facts);
+  return inputs.map((input, i) => ({ ...input, rendered: rendered[i].text, sourceLines: rendered[i].sourceLines }));
 }
 
 /** Every resource of the state tree, in definition order; all problems are reported at once. */
@@ -29,7 +31,7 @@ export async function loadState(target: string, facts: FactSources, cache: Parse
   const problems: Problem[] = [];
   const resources: Resource[] = [];
   for (const text of texts) {
-    const lines = new SourceLines(text.file, text.source, text.rendered);
+    const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
     let parsed: Record<string, unknown>;
     try {
       parsed = await parseCached(text, cache);

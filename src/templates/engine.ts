@@ -4,9 +4,11 @@
 import Handlebars from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import type { HelperFn } from './helpers.js';
+import { markSourceLines } from './line-marks.js';
 
 export class TemplateError extends UserError {}
 
+/** The rendered text, carrying the marks of its source lines (line-marks.ts). */
 export type RenderFn = (helpers: Record<string, HelperFn>) => string;
 
 export interface CompiledTemplate {
@@ -32,6 +34,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
   }
   const known = new Set([...BUILTIN_HELPERS, ...helperNames]);
   checkNames(ast, file, known);
+  markSourceLines(ast, source);
   const template = Handlebars.compile(ast, { strict: true, noEscape: true });
   return {
     file,

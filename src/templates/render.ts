@@ -6,6 +6,7 @@ import { compileTemplate, TemplateError, withLine, type CompiledTemplate } from 
 import { factHelpers } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
 import { HelperError, pureHelpers, type HelperFn } from './helpers.js';
+import { unmarkLines, type UnmarkedText } from './line-marks.js';
 
 export interface TemplateInput {
   file: string;
@@ -34,15 +35,20 @@ export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
 
 /** Renders every template; the result is in the same order as the inputs. */
 export async function renderTemplates(inputs: TemplateInput[], sources: FactSources): Promise<string[]> {
+  return (await renderWithLines(inputs, sources)).map((rendered) => rendered.text);
+}
+
+/** Renders every template, and tells which source line each rendered line came from. */
+export async function renderWithLines(inputs: TemplateInput[], sources: FactSources): Promise<UnmarkedText[]> {
   const compiled = compileAll(inputs);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const pending = new PendingFacts();
     const helpers = wrapAll({ ...pureHelpers, ...factHelpers(sources, pending) });
-    const outputs: string[] = [];
+    const outputs: UnmarkedText[] = [];
     const problems: Problem[] = [];
     for (const template of compiled) {
       try {
-        outputs.push(template.render(helpers));
+        outputs.push(unmarkLines(template.render(helpers)));
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
         problems.push(...e.problems);

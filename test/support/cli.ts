@@ -33,6 +33,7 @@ export interface RunnerOutcome {
   /** The result lines. */
   changed: boolean;
   message?: string;
+  diff?: string;
   stdout: string;
   stderr: string;
 }
@@ -40,8 +41,8 @@ export interface RunnerOutcome {
 /** Calls a built-in runner by hand and reads its result lines. */
 export async function runnerOutcome(name: string, args: string[], options: CliOptions = {}): Promise<RunnerOutcome> {
   const r = await runner(name, args, options);
-  const { changed, message } = parseResult(r.stdout);
-  return { code: r.code, changed, message, stdout: r.stdout, stderr: r.stderr };
+  const { changed, message, diff } = parseResult(r.stdout);
+  return { code: r.code, changed, message, diff, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Drops a POSIX sh runner into a runners directory, the way a user extends govern. */

@@ -3,7 +3,6 @@ import type { LocalFacts } from '../../facts/local-facts.js';
 import { formatFactJson, formatFactLines } from '../../facts/format.js';
 import { UserError } from '../../shared/errors.js';
 import type { RemoteFacts } from '../../facts/remote/remote-facts.js';
-import { ValidationError } from '../../shared/validate.js';
 import { out, warn, type Command } from '../command.js';
 import { factsOptions, helpOption, localFacts, searchPaths } from '../common-options.js';
 import { optionValue, type ParsedArgs } from '../options.js';
@@ -64,13 +63,7 @@ async function collectRemote(args: ParsedArgs, host: string): Promise<Collected>
     if (args.values.has(local)) throw new UserError(`--${local} cannot be used with --host: set it in the remote command (--remote-command)`);
   }
   const source: RemoteFacts = remoteFacts(args);
-  let answer;
-  try {
-    answer = await source.ask(host, args.positional);
-  } catch (e) {
-    if (e instanceof ValidationError) throw new UserError(e.message); // an invalid host or fact name
-    throw e;
-  }
+  const answer = await source.ask(host, args.positional); // an invalid host or fact name is a UserError
   if (!answer.reached) throw new UserError(`could not get facts from ${host}: ${answer.error}`);
   for (const line of answer.warnings) warn(`${host}: ${line}`);
   for (const [name, reason] of answer.failed) warn(`${host}: fact ${name}: ${reason}`);

@@ -1,5 +1,4 @@
 // `govern run PATH`: render, parse, order, apply, notify, report.
-import { findRunners } from '../../apply/find-runners.js';
 import { displayCall } from '../../apply/invoke.js';
 import { executeRun } from '../../apply/run.js';
 import { governExecutable } from '../../config/paths.js';
@@ -42,8 +41,7 @@ export const runCommand: Command = {
     const json = args.flags.has('json');
     const verbose = args.flags.has('verbose') && !json;
     const noop = args.flags.has('noop');
-    const { plan, paths } = await planFromArgs(args, this.usage);
-    const runners = findRunners(plan.resources, paths.runners);
+    const { plan, paths, runners } = await planFromArgs(args, this.usage);
     const print = (text: string) => {
       if (!json) process.stdout.write(text);
     };

@@ -1,6 +1,6 @@
 // `govern versioncmp A B`: compares two versions the way the pkg runner does.
 import { UserError } from '../../shared/errors.js';
-import { compareVersions, InvalidVersionError, isVersionScheme, VERSION_SCHEMES } from '../../shared/version/index.js';
+import { compareVersions, isVersionScheme, VERSION_SCHEMES } from '../../shared/version/index.js';
 import { out, type Command } from '../command.js';
 import { helpOption } from '../common-options.js';
 import { optionValue } from '../options.js';
@@ -23,12 +23,7 @@ export const versioncmpCommand: Command = {
     const scheme = optionValue(args, 'scheme') ?? 'generic';
     if (!isVersionScheme(scheme)) throw new UserError(`--scheme must be one of ${VERSION_SCHEMES.join(', ')}, not "${scheme}"`);
     const [a, b] = args.positional;
-    try {
-      await out(`${compareVersions(scheme, a, b, { ignoreTrailingZeroes: args.flags.has('ignore-trailing-zeroes') })}\n`);
-    } catch (e) {
-      if (e instanceof InvalidVersionError) throw new UserError(e.message);
-      throw e;
-    }
+    await out(`${compareVersions(scheme, a, b, { ignoreTrailingZeroes: args.flags.has('ignore-trailing-zeroes') })}\n`);
     return 0;
   },
 };
