@@ -11,11 +11,10 @@ export interface CharRule {
   allowed: string;
 }
 
-/** The seeds' set for package and service names: letters, digits, . _ + : ~ - */
-export const PACKAGE_NAME: CharRule = { what: 'package name', char: /[A-Za-z0-9._+:~-]/, allowed: 'letters, digits and . _ + : ~ -' };
-export const SERVICE_NAME: CharRule = { ...PACKAGE_NAME, what: 'service name' };
+/** The seeds' set for package and service names, as a character class: letters, digits, . _ + : ~ - */
+export const PACKAGE_NAME_CHARS = 'A-Za-z0-9._+:~-';
 /** Debian and RPM versions: the name set plus ^ (RPM's "sorts after"). */
-export const PACKAGE_VERSION: CharRule = { what: 'version', char: /[A-Za-z0-9._+:~^-]/, allowed: 'letters, digits and . _ + : ~ ^ -' };
+export const VERSION_CHARS = 'A-Za-z0-9._+:~^-';
 
 /** Throws a UserError naming the first character outside the rule. */
 export function checkChars(rule: CharRule, value: string): string {

@@ -1,11 +1,12 @@
 // What the pkg runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/pkg.md).
 import type { RunnerDescription } from '../../shared/description.js';
+import { PACKAGE_NAME_CHARS, VERSION_CHARS } from '../../shared/validate.js';
 
 /** What ensure (and state) take besides a version. */
 export const ENSURE_WORDS = ['present', 'installed', 'absent', 'removed', 'latest'] as const;
 /** A version asked for: Debian and RPM versions start with a digit, after an optional epoch. */
-const VERSION = { chars: 'A-Za-z0-9._+:~^-', pattern: '([0-9]+:)?[0-9].*' } as const;
+const VERSION = { chars: VERSION_CHARS, pattern: '([0-9]+:)?[0-9].*' } as const;
 const ENSURE = {
   type: 'string',
   values: ENSURE_WORDS,
@@ -17,7 +18,7 @@ export const description = {
   help: 'a package: installed, removed, at the latest version or at a version, with APT or DNF',
   name: {
     type: 'string',
-    chars: 'A-Za-z0-9._+:~-',
+    chars: PACKAGE_NAME_CHARS,
     what: 'a package name (letters, digits and . _ + : ~ -, not starting with -)',
     help: 'the package name as the package manager knows it (libc6:amd64 names an architecture for apt)',
   },

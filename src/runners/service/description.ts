@@ -1,6 +1,7 @@
 // What the service runner accepts, declared once: govern checks state files against it, and the
 // runner reads its arguments with it (docs/service.md).
 import type { RunnerDescription } from '../../shared/description.js';
+import { PACKAGE_NAME_CHARS } from '../../shared/validate.js';
 
 const RUN_STATES = ['running', 'stopped'] as const;
 
@@ -8,7 +9,7 @@ export const description = {
   help: 'a service: running or stopped, started at boot or not, with systemd or sysv init',
   name: {
     type: 'string',
-    chars: 'A-Za-z0-9._+:~-',
+    chars: PACKAGE_NAME_CHARS,
     what: 'a service name (letters, digits and . _ + : ~ -, not starting with -)',
     help: 'the systemd unit (nginx means nginx.service) or the /etc/init.d script',
   },
