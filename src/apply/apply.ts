@@ -1,16 +1,19 @@
 // Applies the resources in graph order, up to `jobs` at a time. A resource starts when everything
 // ordered before it has finished; one whose predecessor failed or was skipped is skipped, and so
-// are its own dependents, while independent resources still apply.
+// are its own dependents, while independent resources still apply. Resources left out of the
+// selection (--tags) are not applied and not reported; the order among the others is kept.
 import { MinHeap } from '../graph/min-heap.js';
+import type { KnownRunner } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
-import { formatLocation } from '../shared/errors.js';
-import type { KnownRunner } from '../describe/plan-tree.js';
+import { resourceReport, skippedResource } from '../report/build.js';
 import type { ResourceReport } from '../report/types.js';
 import type { Call, CallResult } from './invoke.js';
 
 export interface ApplyOptions {
   jobs: number;
   runners: Map<string, KnownRunner>;
+  /** The resources to apply; all when undefined. */
+  selected?: ReadonlySet<string>;
   call(call: Call): Promise<CallResult>;
   onStart?(call: Call): void;
   onDone?(report: ResourceReport): void;
@@ -21,19 +24,22 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
   const reports = new Map<string, ResourceReport>();
   const position = new Map(plan.order.map((ref, i) => [ref, i]));
   const waiting = new Map(plan.order.map((ref) => [ref, new Set(graph.predecessors(ref) ?? []).size]));
+  /** What failed upstream of a resource. */
   const blockedBy = new Map<string, string>();
   const ready = new MinHeap<string>((a, b) => position.get(a)! - position.get(b)!);
   for (const ref of plan.order) if (waiting.get(ref) === 0) ready.push(ref);
 
   let running = 0;
   return new Promise((resolve, reject) => {
-    const finish = (report: ResourceReport) => {
-      reports.set(report.ref, report);
-      options.onDone?.(report);
-      for (const next of new Set(graph.successors(report.ref) ?? [])) {
-        if (report.status === 'failed' || report.status === 'skipped') {
-          if (!blockedBy.has(next)) blockedBy.set(next, report.status === 'failed' ? report.ref : blockedBy.get(report.ref) ?? report.ref);
-        }
+    /** A resource is done: applied (report), skipped (report), or left out (none). */
+    const finish = (ref: string, report?: ResourceReport) => {
+      if (report) {
+        reports.set(ref, report);
+        options.onDone?.(report);
+      }
+      const cause = report?.status === 'failed' ? ref : blockedBy.get(ref);
+      for (const next of new Set(graph.successors(ref) ?? [])) {
+        if (cause !== undefined && !blockedBy.has(next)) blockedBy.set(next, cause);
         const left = waiting.get(next)! - 1;
         waiting.set(next, left);
         if (left === 0) ready.push(next);
@@ -44,26 +50,18 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         const ref = ready.pop()!;
         const resource = byRef.get(ref)!;
         const cause = blockedBy.get(ref);
-        if (cause !== undefined) {
-          finish({ ref, status: 'skipped', message: `skipped: depends on ${cause}, which failed`, duration_ms: 0, log: [], where: formatLocation(resource.at) });
-          continue;
+        if (options.selected && !options.selected.has(ref)) finish(ref);
+        else if (cause !== undefined) finish(ref, skippedResource(resource, cause));
+        else {
+          const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
+          running++;
+          options.onStart?.(call);
+          safeCall(options.call, call).then((result) => {
+            running--;
+            finish(ref, resourceReport(resource, result));
+            pump();
+          }, reject);
         }
-        const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
-        running++;
-        options.onStart?.(call);
-        safeCall(options.call, call).then((result) => {
-          running--;
-          finish({
-            ref,
-            status: !result.ok ? 'failed' : result.changed ? 'changed' : 'unchanged',
-            message: result.message,
-            duration_ms: result.durationMs,
-            log: result.log,
-            ...(result.diff !== undefined ? { diff: result.diff } : {}),
-            where: formatLocation(resource.at),
-          });
-          pump();
-        }, reject);
       }
       if (ready.size === 0 && running === 0) resolve(reports);
     };

@@ -30,9 +30,9 @@ export interface CallResult {
   ok: boolean;
   changed: boolean;
   message: string;
-  /** A unified diff, its lines joined by "\n" (`diff=` lines, or the persistent answer's `diff`). */
-  diff?: string;
   log: string[];
+  /** A unified diff of what changed (or would change), lines joined by "\n", when the runner gave one. */
+  diff?: string;
   durationMs: number;
 }
 

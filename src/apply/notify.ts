@@ -1,8 +1,9 @@
 // The notification phase (after every resource is applied): each notifier that changed sends its
 // signals; the same (resource, signal) is sent once, in apply order of the receivers. In noop mode
-// they are reported, not sent.
-import type { KnownRunner } from '../describe/plan-tree.js';
-import type { Plan } from '../graph/plan.js';
+// they are reported, not sent; to a receiver that failed, was skipped or is not selected, never.
+import type { KnownRunner } from '../describe/plan-resources.js';
+import type { Notification, Plan } from '../graph/plan.js';
+import { sentNotification, unsentNotification, type PendingNotification } from '../report/build.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { safeCall } from './apply.js';
 import type { Call, CallResult } from './invoke.js';
@@ -15,16 +16,15 @@ export interface NotifyOptions {
   onDone?(report: NotificationReport): void;
 }
 
-interface Pending {
-  to: string;
-  signal: string;
-  from: string[];
+/** A notifier sends its signals only when it changed. */
+export function sends(n: Notification, reports: ReadonlyMap<string, ResourceReport>): boolean {
+  return reports.get(n.from)?.status === 'changed';
 }
 
-export function pendingNotifications(plan: Plan, reports: Map<string, ResourceReport>): Pending[] {
-  const byKey = new Map<string, Pending>();
+export function pendingNotifications(plan: Plan, reports: ReadonlyMap<string, ResourceReport>): PendingNotification[] {
+  const byKey = new Map<string, PendingNotification>();
   for (const n of plan.notifications) {
-    if (reports.get(n.from)?.status !== 'changed') continue;
+    if (!sends(n, reports)) continue;
     const key = JSON.stringify([n.to, n.signal]);
     const entry = byKey.get(key) ?? { to: n.to, signal: n.signal, from: [] };
     if (!entry.from.includes(n.from)) entry.from.push(n.from);
@@ -34,22 +34,22 @@ export function pendingNotifications(plan: Plan, reports: Map<string, ResourceRe
   return [...byKey.values()].sort((a, b) => position.get(a.to)! - position.get(b.to)!);
 }
 
-export async function sendNotifications(plan: Plan, reports: Map<string, ResourceReport>, options: NotifyOptions): Promise<NotificationReport[]> {
+export async function sendNotifications(plan: Plan, reports: ReadonlyMap<string, ResourceReport>, options: NotifyOptions): Promise<NotificationReport[]> {
   const results: NotificationReport[] = [];
   for (const n of pendingNotifications(plan, reports)) {
-    const base = { from: n.from, to: n.to, signal: n.signal, duration_ms: 0, log: [] as string[] };
     const target = reports.get(n.to);
     let report: NotificationReport;
-    if (target?.status === 'failed' || target?.status === 'skipped') {
-      report = { ...base, status: 'skipped', message: `not sent: ${n.to} ${target.status}` };
+    if (!target) {
+      report = unsentNotification(n, 'skipped', `not sent: ${n.to} is not selected`);
+    } else if (target.status === 'failed' || target.status === 'skipped') {
+      report = unsentNotification(n, 'skipped', `not sent: ${n.to} ${target.status}`);
     } else if (options.noop) {
-      report = { ...base, status: 'noop', message: `Would have sent ${n.signal}` };
+      report = unsentNotification(n, 'noop', `Would have sent ${n.signal}`);
     } else {
       const resource = plan.byRef.get(n.to)!;
       const call: Call = { resource, executable: options.runners.get(resource.type)!.executable, signal: n.signal };
       options.onStart?.(call);
-      const result = await safeCall(options.call, call);
-      report = { ...base, status: result.ok ? 'sent' : 'failed', message: result.message, duration_ms: result.durationMs, log: result.log };
+      report = sentNotification(n, await safeCall(options.call, call));
     }
     results.push(report);
     options.onDone?.(report);

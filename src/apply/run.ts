@@ -1,10 +1,11 @@
-// One run: apply the plan, then send notifications, and build the report.
+// One run: apply the plan, then send notifications; the report's entries, in apply order.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { KnownRunner } from '../describe/plan-tree.js';
+import type { KnownRunner } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
-import { summarize, type NotificationReport, type ResourceReport, type RunReport } from '../report/types.js';
+import type { PhaseClock } from '../report/timing.js';
+import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { applyPlan } from './apply.js';
 import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
@@ -16,13 +17,21 @@ export interface RunOptions extends Omit<RunContext, 'runDir'> {
   runnerMode: RunnerMode;
   /** Block type -> its runner, as planning found and described it. */
   runners: Map<string, KnownRunner>;
+  /** The resources to apply (--tags); all when undefined. */
+  selected?: ReadonlySet<string>;
+  clock: PhaseClock;
   onStart?(call: Call): void;
   onResource?(report: ResourceReport): void;
   onNotification?(report: NotificationReport): void;
 }
 
-export async function executeRun(plan: Plan, options: RunOptions): Promise<RunReport> {
-  const started = Date.now();
+export interface RunEntries {
+  /** Applied or skipped, in apply order; resources not selected are left out. */
+  resources: ResourceReport[];
+  notifications: NotificationReport[];
+}
+
+export async function executeRun(plan: Plan, options: RunOptions): Promise<RunEntries> {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-run-'));
   const removeRunDir = () => fs.rmSync(runDir, { recursive: true, force: true });
   process.once('exit', removeRunDir); // an interrupted run (SIGINT) leaves nothing behind either
@@ -30,11 +39,12 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunRe
     const ctx: RunContext = { ...options, runDir };
     const pool = options.runnerMode === 'persistent' ? new RunnerPool(runnerProcessEnv(ctx), options.jobs, options.timeoutMs) : undefined;
     const persistent = new Set([...options.runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable));
-    pool?.warm(persistent);
+    const used = plan.resources.filter((r) => !options.selected || options.selected.has(r.ref)).map((r) => options.runners.get(r.type)!.executable);
+    pool?.warm([...new Set(used)].filter((executable) => persistent.has(executable)));
     const call = (c: Call): Promise<CallResult> =>
       pool && persistent.has(c.executable) ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) }) : invokeRunner(c, ctx);
     try {
-      return await applyAndNotify(plan, options, call, started);
+      return await applyAndNotify(plan, options, call);
     } finally {
       await pool?.closeAll();
     }
@@ -44,15 +54,13 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunRe
   }
 }
 
-async function applyAndNotify(plan: Plan, options: RunOptions, call: (c: Call) => Promise<CallResult>, started: number): Promise<RunReport> {
-  const reports = await applyPlan(plan, { jobs: options.jobs, runners: options.runners, call, onStart: options.onStart, onDone: options.onResource });
-  const notifications = await sendNotifications(plan, reports, {
-    noop: options.noop,
-    runners: options.runners,
-    call,
-    onStart: options.onStart,
-    onDone: options.onNotification,
-  });
-  const resources = plan.order.map((ref) => reports.get(ref)!);
-  return { noop: options.noop, resources, notifications, summary: summarize(resources, notifications, Date.now() - started) };
+async function applyAndNotify(plan: Plan, options: RunOptions, call: (c: Call) => Promise<CallResult>): Promise<RunEntries> {
+  const { clock } = options;
+  const reports = await clock.time('apply', () =>
+    applyPlan(plan, { jobs: options.jobs, runners: options.runners, selected: options.selected, call, onStart: options.onStart, onDone: options.onResource }),
+  );
+  const notifications = await clock.time('notify', () =>
+    sendNotifications(plan, reports, { noop: options.noop, runners: options.runners, call, onStart: options.onStart, onDone: options.onNotification }),
+  );
+  return { resources: plan.order.filter((ref) => reports.has(ref)).map((ref) => reports.get(ref)!), notifications };
 }

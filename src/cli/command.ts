@@ -1,14 +1,31 @@
-import type { OptionSpec, ParsedArgs } from './options.js';
+// A govern command: its usage, its option table, and what it does with the resolved options.
+import { UserError } from '../shared/errors.js';
+import { resolveOptions, type CommandLine, type OptionSpec, type Options } from './options.js';
 
 export interface Command {
   name: string;
+  /** `govern run [OPTIONS] PATH` */
   usage: string;
   summary: string;
   /** More help, shown by `govern COMMAND --help`. */
   details?: string;
-  options: OptionSpec[];
-  /** Returns the exit code. */
-  run(args: ParsedArgs): Promise<number>;
+  /** What other tools call this command (`apply` for run): suggested, never accepted. */
+  otherNames?: readonly string[];
+  options: readonly OptionSpec[];
+  /** Resolves the options and runs; returns the exit code. */
+  run(line: CommandLine): Promise<number>;
+  /** Called when run throws: the document to print on stdout instead (run --json), or undefined. */
+  errorDocument?(error: unknown, line: CommandLine): Promise<string | undefined>;
+}
+
+export interface CommandSpec<T extends readonly OptionSpec[]> extends Omit<Command, 'run' | 'options'> {
+  options: T;
+  /** `line` tells what was given on the command line, when that matters beyond the value. */
+  run(options: Options<T>, operands: string[], line: CommandLine): Promise<number>;
+}
+
+export function defineCommand<const T extends readonly OptionSpec[]>(spec: CommandSpec<T>): Command {
+  return { ...spec, run: (line) => spec.run(resolveOptions(spec.options, line, process.env), line.operands, line) };
 }
 
 /** Writes to stdout and waits until it is flushed (large outputs to a pipe). */
@@ -21,4 +38,16 @@ export function out(text: string): Promise<void> {
 
 export function warn(text: string): void {
   process.stderr.write(`govern: ${text}\n`);
+}
+
+/** An error on stderr: a user's error as its message (each problem a line), anything else with its stack. */
+export function printError(e: unknown): void {
+  if (e instanceof UserError) for (const line of e.message.split('\n')) warn(line);
+  else warn(`internal error: ${(e as Error)?.stack ?? e}`);
+}
+
+/** The one operand a command takes (PATH, TEMPLATE). */
+export function theOperand(operands: string[], usage: string, name: string): string {
+  if (operands.length === 1) return operands[0];
+  throw new UserError(operands.length === 0 ? `${name} is missing (usage: ${usage})` : `one ${name} only, not ${operands.length} (usage: ${usage})`);
 }

@@ -1,49 +1,43 @@
-// Options several commands share, and the search paths and fact sources they produce.
-import { defaultSearchPaths, type SearchPaths } from '../config/paths.js';
+// Options several commands share, and the search paths and fact source they make.
+import { composeSearchPaths, type DirList, type SearchPaths } from '../config/paths.js';
 import { DEFAULT_FACT_TIMEOUT_MS } from '../facts/evaluate.js';
 import { LocalFacts } from '../facts/local-facts.js';
-import { parseDuration } from '../shared/duration.js';
-import { UserError } from '../shared/errors.js';
-import { optionValue, optionValues, type OptionSpec, type ParsedArgs } from './options.js';
+import { optionTable } from './options.js';
 
-export const factsOptions: OptionSpec[] = [
-  { name: 'facts-dir', value: true, repeatable: true, placeholder: 'DIR', help: 'facts directory, first has priority; replaces the defaults' },
-  { name: 'fact-timeout', value: true, placeholder: 'DURATION', help: `time limit of one executable fact (default ${DEFAULT_FACT_TIMEOUT_MS / 1000}s)` },
-];
+export const helpOptions = optionTable([{ name: 'help', short: 'h', kind: 'flag', help: 'show this help' }]);
 
-export const templatesOptions: OptionSpec[] = [
-  { name: 'templates-dir', value: true, repeatable: true, placeholder: 'DIR', help: 'templates directory, first has priority; replaces the defaults' },
-];
+export const factsOptions = optionTable([
+  { name: 'facts-dir', kind: 'dirs', placeholder: 'DIR', env: 'GOVERN_FACTS_PATH', help: 'search this facts directory before the defaults' },
+  {
+    name: 'fact-timeout',
+    kind: 'duration',
+    placeholder: 'DURATION',
+    env: 'GOVERN_FACT_TIMEOUT',
+    default: `${DEFAULT_FACT_TIMEOUT_MS / 1000}s`,
+    help: 'time limit of one executable fact',
+  },
+]);
 
-export const runnersOptions: OptionSpec[] = [
-  { name: 'runners-dir', value: true, repeatable: true, placeholder: 'DIR', help: 'runners directory, first has priority; replaces the defaults' },
-];
+export const templatesOptions = optionTable([
+  { name: 'templates-dir', kind: 'dirs', placeholder: 'DIR', env: 'GOVERN_TEMPLATES_PATH', help: 'search this templates directory before the defaults' },
+]);
 
-export const helpOption: OptionSpec = { name: 'help', short: 'h', help: 'show this help' };
+export const runnersOptions = optionTable([
+  { name: 'runners-dir', kind: 'dirs', placeholder: 'DIR', env: 'GOVERN_RUNNERS_PATH', help: 'search this runners directory before the defaults' },
+]);
 
-export function searchPaths(args: ParsedArgs): SearchPaths {
-  const defaults = defaultSearchPaths();
-  const pick = (name: string, fallback: string[]) => {
-    const given = optionValues(args, name);
-    return given.length > 0 ? given : fallback;
-  };
-  return {
-    facts: pick('facts-dir', defaults.facts),
-    runners: pick('runners-dir', defaults.runners),
-    templates: pick('templates-dir', defaults.templates),
-  };
+export interface GivenDirs {
+  factsDir?: DirList;
+  templatesDir?: DirList;
+  runnersDir?: DirList;
 }
 
-export function durationOption(args: ParsedArgs, name: string, fallbackMs: number): number {
-  const text = optionValue(args, name);
-  if (text === undefined) return fallbackMs;
-  try {
-    return parseDuration(text);
-  } catch (e) {
-    throw new UserError(`--${name}: ${(e as Error).message}`);
-  }
+/** The search paths of a command, for the state tree at `tree` (if any). */
+export function searchPaths(o: GivenDirs, tree: string | undefined): SearchPaths {
+  const none: DirList = { added: [] };
+  return composeSearchPaths({ facts: o.factsDir ?? none, templates: o.templatesDir ?? none, runners: o.runnersDir ?? none }, tree);
 }
 
-export function localFacts(args: ParsedArgs, paths: SearchPaths): LocalFacts {
-  return new LocalFacts({ dirs: paths.facts, timeoutMs: durationOption(args, 'fact-timeout', DEFAULT_FACT_TIMEOUT_MS) });
+export function localFacts(o: { factTimeout: number }, paths: SearchPaths): LocalFacts {
+  return new LocalFacts({ dirs: paths.facts, timeoutMs: o.factTimeout });
 }

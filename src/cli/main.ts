@@ -1,27 +1,27 @@
 // govern's command line: dispatches to a command and turns errors into messages and exit codes.
+import { governVersion } from '../config/paths.js';
 import { UserError } from '../shared/errors.js';
 import { killAllChildren } from '../shared/process.js';
-import type { Command } from './command.js';
+import { closest } from '../shared/suggest.js';
+import { out, printError, type Command } from './command.js';
 import { factsCommand } from './commands/facts.js';
 import { graphCommand } from './commands/graph.js';
 import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
-import { formatOptionHelp, parseArgs } from './options.js';
+import { formatOptionHelp, parseCommandLine } from './options.js';
 
-const commands: Command[] = [runCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
-
-function version(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('../../../package.json') as { version: string }).version;
-}
+export const commands: Command[] = [runCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
 
 function usage(): string {
   const lines = commands.map((c) => `  ${c.usage.padEnd(44)} ${c.summary}`);
-  return `govern: configuration management for the local host\n\nusage:\n${lines.join('\n')}\n  govern --version\n\nRun "govern COMMAND --help" for a command's options.\n`;
+  return (
+    `govern: configuration management for the local host\n\nusage:\n${lines.join('\n')}\n` +
+    `  ${'govern help COMMAND'.padEnd(44)} a command's options (also govern COMMAND --help)\n  govern --version\n`
+  );
 }
 
-function commandHelp(command: Command): string {
+export function commandHelp(command: Command): string {
   return `usage: ${command.usage}\n\n${command.summary}\n${command.details ? `\n${command.details}\n` : ''}\noptions:\n${formatOptionHelp(command.options)}\n`;
 }
 
@@ -37,9 +37,8 @@ export function main(argv: string[]): void {
       process.exit(130);
     });
   }
-  run(argv).then(exit, (e) => {
-    if (e instanceof UserError) process.stderr.write(`govern: ${e.message.split('\n').join('\ngovern: ')}\n`);
-    else process.stderr.write(`govern: internal error: ${(e as Error)?.stack ?? e}\n`);
+  dispatch(argv).then(exit, (e) => {
+    printError(e);
     exit(1);
   });
 }
@@ -53,22 +52,44 @@ function exit(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
-async function run(argv: string[]): Promise<number> {
+async function dispatch(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage());
-    return name === undefined ? 1 : 0;
+  if (name === undefined) {
+    process.stderr.write(usage());
+    return 1;
   }
-  if (name === '--version') {
-    process.stdout.write(`govern ${version()}\n`);
+  if (name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+    await out(usage());
     return 0;
   }
+  if (name === '--version' || name === '-V') {
+    await out(`govern ${governVersion()}\n`);
+    return 0;
+  }
+  if (name === 'help') {
+    await out(commandHelp(findCommand(rest[0])));
+    return 0;
+  }
+  const command = findCommand(name);
+  const line = parseCommandLine(rest, command.options, command.name);
+  if (line.given.has('help')) {
+    await out(commandHelp(command));
+    return 0;
+  }
+  try {
+    return await command.run(line);
+  } catch (e) {
+    const document = await command.errorDocument?.(e, line);
+    if (document === undefined) throw e;
+    await out(document);
+    printError(e);
+    return 1;
+  }
+}
+
+function findCommand(name: string): Command {
   const command = commands.find((c) => c.name === name);
-  if (!command) throw new UserError(`unknown command "${name}"\n${usage().trimEnd()}`);
-  const args = parseArgs(rest, command.options);
-  if (args.flags.has('help')) {
-    process.stdout.write(commandHelp(command));
-    return 0;
-  }
-  return command.run(args);
+  if (command) return command;
+  const meant = commands.find((c) => c.otherNames?.includes(name))?.name ?? closest(name, commands.map((c) => c.name));
+  throw new UserError(`unknown command "${name}"${meant ? ` (did you mean "${meant}"?)` : ''}; see govern --help`);
 }

@@ -1,84 +1,238 @@
-// A small command-line parser: `--name value`, `--name=value`, repeatable options, flags, `--`.
-import { UserError } from '../shared/errors.js';
+// Command-line options as data: each command declares a table of them, from which its --help (and
+// any man page or shell completion) is generated, and which is resolved once, at the edge, into one
+// typed object: for each option the flag, else its GOVERN_* variable, else its default.
+import { parseArgs } from 'node:util';
+import type { DirList } from '../config/paths.js';
+import { parseDuration } from '../shared/duration.js';
+import { UserError, type Problem } from '../shared/errors.js';
+import { splitCommandLine } from '../facts/remote/command-line.js';
+import { closest } from '../shared/suggest.js';
+
+/**
+ * What an option's value is:
+ * - `flag`: on or off; `counter`: a flag that may repeat (`-vv` is 2)
+ * - `text`: a string; `command`: a command line, split into words as a shell would (nothing expanded)
+ * - `list`: repeatable, each value also split at commas (`--tags web,tls --tags db`)
+ * - `dirs`: repeatable directories added in front of a search path; the variable, colon-separated,
+ *   is the whole path instead
+ * - `duration`: `30s`, `5m`, `1h30m` (milliseconds once resolved); `number`: a positive whole number
+ * - `choice`: one of `choices`
+ */
+export type OptionKind = 'flag' | 'counter' | 'text' | 'command' | 'list' | 'dirs' | 'duration' | 'number' | 'choice';
 
 export interface OptionSpec {
-  /** Long name without dashes. */
-  name: string;
-  short?: string;
-  /** Takes a value (otherwise a flag). */
-  value?: boolean;
-  repeatable?: boolean;
-  help: string;
-  /** Shown as the value's placeholder in help. */
-  placeholder?: string;
+  /** Long name, without dashes. */
+  readonly name: string;
+  /** One letter, without the dash. */
+  readonly short?: string;
+  readonly kind: OptionKind;
+  /** The value's name in help (`DIR`, `N`). */
+  readonly placeholder?: string;
+  /** One line. Where the value comes from (default, variable, choices) is added from the fields below. */
+  readonly help: string;
+  /** The environment variable read when the flag is not given. */
+  readonly env?: string;
+  /** The value when neither the flag nor the variable is given, written as on the command line. */
+  readonly default?: string;
+  /** `choice` only: the accepted values. */
+  readonly choices?: readonly string[];
+  /** `duration` only: 0 is accepted (otherwise a duration must be more than 0). */
+  readonly allowZero?: boolean;
+  /** What other tools call this option (Ansible's `check` for --noop): suggested, never accepted. */
+  readonly otherNames?: readonly string[];
 }
 
-export interface ParsedArgs {
-  positional: string[];
-  flags: Set<string>;
-  values: Map<string, string[]>;
+/** Checks a table and keeps its literal types, so `Options<typeof table>` knows every option. */
+export function optionTable<const T extends readonly OptionSpec[]>(table: T): T {
+  return table;
 }
 
-export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
-  const parsed: ParsedArgs = { positional: [], flags: new Set(), values: new Map() };
-  const byLong = new Map(specs.map((s) => [s.name, s]));
-  const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') {
-      parsed.positional.push(...argv.slice(i + 1));
-      break;
-    }
-    let spec: OptionSpec | undefined;
-    let inline: string | undefined;
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-      inline = eq < 0 ? undefined : arg.slice(eq + 1);
-      spec = byLong.get(name);
-      if (!spec) throw new UserError(`unknown option --${name} (see govern --help)`);
-    } else if (arg.startsWith('-') && arg.length > 1) {
-      spec = byShort.get(arg.slice(1));
-      if (!spec) throw new UserError(`unknown option ${arg} (see govern --help)`);
-    } else {
-      parsed.positional.push(arg);
+export function takesValue(spec: OptionSpec): boolean {
+  return spec.kind !== 'flag' && spec.kind !== 'counter';
+}
+
+export function repeatable(spec: OptionSpec): boolean {
+  return spec.kind === 'counter' || spec.kind === 'list' || spec.kind === 'dirs';
+}
+
+interface KindValue {
+  flag: boolean;
+  counter: number;
+  text: string;
+  command: string[];
+  list: string[];
+  dirs: DirList;
+  duration: number;
+  number: number;
+  choice: string;
+}
+
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type Value<S extends OptionSpec> = S extends { kind: 'choice'; choices: readonly (infer C)[] } ? C : KindValue[S['kind']];
+type AlwaysSet = 'flag' | 'counter' | 'list' | 'dirs';
+type Resolved<S extends OptionSpec> = S['kind'] extends AlwaysSet ? Value<S> : S extends { default: string } ? Value<S> : Value<S> | undefined;
+
+/** The resolved options of a table: `--runner-timeout` becomes `runnerTimeout`, and so on. */
+export type Options<T extends readonly OptionSpec[]> = { [S in T[number] as CamelCase<S['name']>]: Resolved<S> };
+
+export function camelCase(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** A command line read against a table, before any value is checked. */
+export interface CommandLine {
+  operands: string[];
+  /** Every occurrence of each option given, by long name: its value, or true for a flag. */
+  given: Map<string, (string | true)[]>;
+  /** Unknown options, missing values: reported when the options are resolved, all at once. */
+  problems: Problem[];
+}
+
+/**
+ * Reads argv with Node's parser, leniently, so that every problem can be reported at once and an
+ * unknown option can be answered with the one it most likely meant. A value option takes the next
+ * word whatever it looks like (as getopt does); a single-valued option given twice keeps the last.
+ */
+export function parseCommandLine(argv: string[], table: readonly OptionSpec[], commandName: string): CommandLine {
+  const config = Object.fromEntries(
+    table.map((s) => [s.name, { type: takesValue(s) ? ('string' as const) : ('boolean' as const), multiple: true, ...(s.short ? { short: s.short } : {}) }]),
+  );
+  const { tokens } = parseArgs({ args: argv, options: config, strict: false, allowPositionals: true, tokens: true });
+  const line: CommandLine = { operands: [], given: new Map(), problems: [] };
+  const byName = new Map(table.map((s) => [s.name, s]));
+  for (const token of tokens) {
+    if (token.kind === 'positional') line.operands.push(token.value);
+    if (token.kind !== 'option') continue;
+    const spec = byName.get(token.name);
+    if (!spec) {
+      line.problems.push({ message: unknownOption(token.rawName, table, commandName) });
       continue;
     }
-    if (!spec.value) {
-      if (inline !== undefined) throw new UserError(`--${spec.name} takes no value`);
-      parsed.flags.add(spec.name);
+    let value: string | true = true;
+    if (takesValue(spec)) {
+      if (token.value === undefined) {
+        line.problems.push({ message: `${token.rawName} needs a value (${spec.placeholder ?? 'VALUE'})` });
+        continue;
+      }
+      value = token.value;
+    } else if (token.value !== undefined) {
+      line.problems.push({ message: `--${spec.name} takes no value` });
       continue;
     }
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new UserError(`--${spec.name} needs a value`);
-    const list = parsed.values.get(spec.name) ?? [];
-    if (list.length > 0 && !spec.repeatable) throw new UserError(`--${spec.name} is given more than once`);
-    list.push(value);
-    parsed.values.set(spec.name, list);
+    line.given.set(spec.name, [...(line.given.get(spec.name) ?? []), value]);
   }
-  return parsed;
+  return line;
 }
 
-export function optionValue(args: ParsedArgs, name: string): string | undefined {
-  return args.values.get(name)?.[0];
+function unknownOption(raw: string, table: readonly OptionSpec[], commandName: string): string {
+  const see = `see govern ${commandName} --help`;
+  if (!raw.startsWith('--')) return `unknown option ${raw}; ${see}`;
+  const word = raw.slice(2);
+  const meant = table.find((s) => s.otherNames?.includes(word))?.name ?? closest(word, table.map((s) => s.name));
+  return `unknown option ${raw}${meant ? ` (did you mean --${meant}?)` : ''}; ${see}`;
 }
 
-export function optionValues(args: ParsedArgs, name: string): string[] {
-  return args.values.get(name) ?? [];
+/** The typed options of a command line: flag, else variable, else default; every problem at once. */
+export function resolveOptions<const T extends readonly OptionSpec[]>(table: T, line: CommandLine, env: NodeJS.ProcessEnv): Options<T> {
+  const problems: Problem[] = [...line.problems];
+  const options: Record<string, unknown> = {};
+  for (const spec of table) {
+    try {
+      options[camelCase(spec.name)] = resolveOne(spec, line.given.get(spec.name) ?? [], env);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length > 0) throw new UserError(problems);
+  return options as Options<T>;
 }
 
-/** A positive whole number from the option, else from the fallback text (an environment variable, say). */
-export function positiveInteger(args: ParsedArgs, name: string, fallback: string): number {
-  const text = optionValue(args, name) ?? fallback;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UserError(`--${name} must be a positive whole number, not "${text}"`);
-  return Number(text);
+function resolveOne(spec: OptionSpec, given: (string | true)[], env: NodeJS.ProcessEnv): unknown {
+  const fromEnv = spec.env !== undefined && env[spec.env] !== undefined && env[spec.env] !== '' ? env[spec.env]! : undefined;
+  switch (spec.kind) {
+    case 'flag':
+      return given.length > 0 || (fromEnv !== undefined && envFlag(spec.env!, fromEnv));
+    case 'counter':
+      return given.length;
+    case 'list':
+      return (given.length > 0 ? (given as string[]) : fromEnv !== undefined ? [fromEnv] : []).flatMap((v) => v.split(',')).filter((v) => v !== '');
+    case 'dirs':
+      return { added: given as string[], path: fromEnv?.split(':').filter((d) => d !== '') };
+  }
+  const last = given.at(-1);
+  const [text, what] =
+    typeof last === 'string' ? [last, `--${spec.name}`] : fromEnv !== undefined ? [fromEnv, spec.env!] : spec.default !== undefined ? [spec.default, `--${spec.name}`] : [];
+  if (text === undefined) return undefined;
+  return convert(spec, text, what!);
 }
 
-export function formatOptionHelp(specs: OptionSpec[]): string {
-  return specs
+function convert(spec: OptionSpec, text: string, what: string): unknown {
+  switch (spec.kind) {
+    case 'text':
+      return text;
+    case 'command':
+      return splitCommandLine(text, what);
+    case 'number':
+      if (!/^\d+$/.test(text) || Number(text) < 1) throw new UserError(`${what} must be a positive whole number, not "${text}"`);
+      return Number(text);
+    case 'duration': {
+      let ms: number;
+      try {
+        ms = parseDuration(text);
+      } catch (e) {
+        throw new UserError(`${what}: ${(e as Error).message}`);
+      }
+      if (ms <= 0 && !spec.allowZero) throw new UserError(`${what} must be more than 0`);
+      return ms;
+    }
+    case 'choice':
+      if (!spec.choices!.includes(text)) throw new UserError(`${what} must be ${orList(spec.choices!)}, not "${text}"`);
+      return text;
+  }
+  throw new Error(`option kind ${spec.kind} takes no value`);
+}
+
+function envFlag(name: string, text: string): boolean {
+  if (['1', 'true', 'yes'].includes(text)) return true;
+  if (['0', 'false', 'no'].includes(text)) return false;
+  throw new UserError(`${name} must be 1 or 0 (true or false), not "${text}"`);
+}
+
+/** "a, b or c" */
+export function orList(words: readonly string[]): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
+
+/** The options part of `govern COMMAND --help`, generated from the table. */
+export function formatOptionHelp(table: readonly OptionSpec[]): string {
+  return table
     .map((s) => {
-      const left = `${s.short ? `-${s.short}, ` : '    '}--${s.name}${s.value ? ` ${s.placeholder ?? 'VALUE'}` : ''}`;
-      return `  ${left.padEnd(34)} ${s.help}${s.repeatable ? ' (repeatable)' : ''}`;
+      const left = `${s.short ? `-${s.short}, ` : '    '}--${s.name}${takesValue(s) ? ` ${s.placeholder ?? 'VALUE'}` : ''}`;
+      const notes = [
+        s.choices ? orList(s.choices) : '',
+        s.default !== undefined ? `default ${s.default}` : '',
+        s.env ? (s.kind === 'dirs' ? `${s.env} is the whole path` : s.env) : '',
+        repeatable(s) && s.kind !== 'counter' ? 'repeatable' : '',
+      ].filter((n) => n !== '');
+      return wrap(`${s.help}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`, HELP_WIDTH - 33)
+        .map((text, i) => `  ${(i === 0 ? left : '').padEnd(30)} ${text}`)
+        .join('\n');
     })
     .join('\n');
+}
+
+const HELP_WIDTH = 100;
+
+/** Words into lines of at most `width` characters (a longer word stays whole). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
 }

@@ -1,26 +1,79 @@
-// The planning phases `govern run` and `govern graph` share: facts -> render -> parse -> graph.
-import { planTree, type PlannedTree } from '../describe/plan-tree.js';
-import { loadState } from '../state/load.js';
-import { UserError } from '../shared/errors.js';
-import type { SearchPaths } from '../config/paths.js';
-import { localFacts, searchPaths } from './common-options.js';
-import { optionValue, type OptionSpec, type ParsedArgs } from './options.js';
-import { defaultCacheDir, noCache, openParseCache } from '../state/parse-cache.js';
+// The planning `govern run` and `govern graph` share: facts -> render -> parse -> graph, the
+// runners each resource needs, and the selection by tags; every phase timed. Both commands take
+// the same planning options, so one can replace the other on a command line.
+import { treeRoot, type SearchPaths } from '../config/paths.js';
+import type { LocalFacts } from '../facts/local-facts.js';
+import { planResources, type KnownRunner } from '../describe/plan-resources.js';
+import type { Plan } from '../graph/plan.js';
+import { selectResources, unknownTags } from '../graph/select.js';
+import type { PhaseClock } from '../report/timing.js';
+import { didYouMean } from '../shared/suggest.js';
+import { parseStateFiles, renderStateFiles } from '../state/load.js';
+import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
+import type { FactSources } from '../templates/fact-sources.js';
+import { warn } from './command.js';
+import { factsOptions, localFacts, runnersOptions, searchPaths, templatesOptions } from './common-options.js';
+import { optionTable, type Options } from './options.js';
+import { remoteFactOptions, remoteFacts } from './remote-options.js';
 
-export const cacheOptions: OptionSpec[] = [
-  { name: 'cache-dir', value: true, placeholder: 'DIR', help: 'where parsed state files are kept (default /var/cache/govern as root, GOVERN_CACHE_DIR)' },
-  { name: 'no-cache', help: 'parse every state file, and keep nothing' },
-];
-import { remoteFacts } from './remote-options.js';
+export const cacheOptions = optionTable([
+  { name: 'cache-dir', kind: 'text', placeholder: 'DIR', env: 'GOVERN_CACHE_DIR', help: 'where parsed state files are kept: as root /var/cache/govern, else ~/.cache/govern' },
+  { name: 'no-cache', kind: 'flag', help: 'parse every state file, and keep nothing' },
+]);
 
-export interface Planned extends PlannedTree {
+export const selectionOptions = optionTable([
+  { name: 'tags', kind: 'list', placeholder: 'TAGS', help: 'apply only resources with one of these tags (a tags entry, a runner name or an RREF; comma-separated)' },
+  { name: 'skip-tags', kind: 'list', placeholder: 'TAGS', help: 'leave out resources with one of these tags' },
+]);
+
+export const planningOptions = optionTable([...runnersOptions, ...factsOptions, ...templatesOptions, ...remoteFactOptions, ...cacheOptions, ...selectionOptions]);
+
+export type PlanningOptions = Options<typeof planningOptions>;
+
+/** What planning reads from: made from the options before anything is read. */
+export interface PlanningInputs {
+  target: string;
   paths: SearchPaths;
+  facts: LocalFacts;
+  sources: FactSources;
+  cache: ParseCache;
+  options: PlanningOptions;
 }
 
-export async function planFromArgs(args: ParsedArgs, usage: string): Promise<Planned> {
-  if (args.positional.length !== 1) throw new UserError(`usage: ${usage}`);
-  const paths = searchPaths(args);
-  const cache = args.flags.has('no-cache') ? noCache : openParseCache(optionValue(args, 'cache-dir') ?? defaultCacheDir());
-  const resources = await loadState(args.positional[0], { local: localFacts(args, paths), remote: remoteFacts(args) }, cache);
-  return { ...(await planTree(resources, { runnerDirs: paths.runners, cache })), paths };
+export interface Planned {
+  plan: Plan;
+  /** Each runner the tree uses: its executable and what it describes itself as. */
+  runners: Map<string, KnownRunner>;
+  /** The resources to apply; undefined for all. */
+  selected?: Set<string>;
+}
+
+export function planningInputs(target: string, o: PlanningOptions): PlanningInputs {
+  const paths = searchPaths(o, treeRoot(target));
+  const facts = localFacts(o, paths);
+  return {
+    target,
+    paths,
+    facts,
+    sources: { local: facts, remote: remoteFacts(o) },
+    cache: o.noCache ? noCache : openParseCache(o.cacheDir ?? defaultCacheDir()),
+    options: o,
+  };
+}
+
+export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promise<Planned> {
+  const { local, remote } = inputs.sources;
+  // Facts are loaded between render passes: their time is the facts phase.
+  const timed: FactSources = {
+    local: { peek: (name) => local.peek(name), load: (names) => clock.time('facts', () => local.load(names)) },
+    remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
+  };
+  const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
+  const resources = await clock.time('parse', () => parseStateFiles(texts, inputs.cache));
+  return clock.time('plan', async () => {
+    const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache });
+    const filter = { tags: inputs.options.tags, skipTags: inputs.options.skipTags };
+    for (const tag of unknownTags(plan.resources, filter)) warn(`no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
+    return { plan, runners, selected: selectResources(plan.resources, filter) };
+  });
 }

@@ -1,5 +1,5 @@
-// Where govern looks for runners, facts and templates (DESIGN.md, "Paths"). Run from a checkout,
-// the checkout's runners/, facts.d/ and templates.d/ are the shipped directories.
+// Where govern looks for runners, facts and templates (README, "Paths"). Run from a checkout, the
+// checkout's runners/, facts.d/ and templates.d/ are the shipped directories.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -10,6 +10,19 @@ export interface SearchPaths {
   templates: string[];
 }
 
+export type SearchKind = keyof SearchPaths;
+
+/** The directories a state tree may carry at its root; they are not scanned for state files. */
+export const TREE_DIRS: Record<SearchKind, string> = { runners: 'runners.d', facts: 'facts.d', templates: 'templates.d' };
+
+/** Directories given for one search path. */
+export interface DirList {
+  /** From --runners-dir and the like, in the order given: added in front of the defaults. */
+  added: string[];
+  /** From GOVERN_RUNNERS_PATH and the like: the whole search path instead of the tree's and the defaults. */
+  path?: string[];
+}
+
 /** The tree govern runs from: a checkout, or PREFIX/lib/govern when installed. */
 export const GOVERN_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -17,20 +30,51 @@ function isCheckout(root: string): boolean {
   return fs.existsSync(path.join(root, 'runners')) && fs.existsSync(path.join(root, 'src'));
 }
 
-export function defaultSearchPaths(env: NodeJS.ProcessEnv = process.env, root = GOVERN_ROOT): SearchPaths {
+/** The user's directories, then the shipped ones. */
+export function defaultSearchPaths(root = GOVERN_ROOT): SearchPaths {
   const checkout = isCheckout(root);
   // Installed: root is PREFIX/lib/govern, so the user's configuration is PREFIX/etc/govern.
   const etc = checkout ? '/usr/local/etc/govern' : path.resolve(root, '..', '..', 'etc', 'govern');
-  const fromEnv = (name: string) => (env[name] ? env[name]!.split(':').filter((d) => d !== '') : undefined);
   return {
-    runners: fromEnv('GOVERN_RUNNERS_PATH') ?? [path.join(etc, 'runners.d'), path.join(root, checkout ? 'runners' : 'bin')],
-    facts: fromEnv('GOVERN_FACTS_PATH') ?? [path.join(etc, 'facts.d'), path.join(root, 'facts.d')],
-    templates: fromEnv('GOVERN_TEMPLATES_PATH') ?? (checkout ? [path.join(root, 'templates.d')] : [path.join(etc, 'templates.d')]),
+    runners: [path.join(etc, 'runners.d'), path.join(root, checkout ? 'runners' : 'bin')],
+    facts: [path.join(etc, 'facts.d'), path.join(root, 'facts.d')],
+    templates: checkout ? [path.join(root, 'templates.d')] : [path.join(etc, 'templates.d')],
   };
+}
+
+/**
+ * The root of the state tree a command was given: the directory itself, or a single file's
+ * directory. Undefined when there is none (the path does not exist: the command reports it).
+ */
+export function treeRoot(target: string): string | undefined {
+  try {
+    return fs.statSync(target).isDirectory() ? target : path.dirname(target);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The search order, first wins: the tree's own directory, the directories given with the flags,
+ * then the defaults (the user's, then the shipped one). A GOVERN_*_PATH variable is the whole
+ * search path in place of the tree's and the defaults; the flags still come first.
+ */
+export function composeSearchPaths(given: Record<SearchKind, DirList>, tree: string | undefined, defaults: SearchPaths = defaultSearchPaths()): SearchPaths {
+  const compose = (kind: SearchKind): string[] => {
+    const { added, path: whole } = given[kind];
+    return [...(whole ? [] : tree !== undefined ? [path.join(tree, TREE_DIRS[kind])] : []), ...added, ...(whole ?? defaults[kind])];
+  };
+  return { runners: compose('runners'), facts: compose('facts'), templates: compose('templates') };
 }
 
 /** The govern executable runners are told about (GOVERN): the one the user invoked. */
 export function governExecutable(): string {
   const invoked = process.argv[1];
   return invoked ? path.resolve(invoked) : path.join(GOVERN_ROOT, 'bin', 'govern');
+}
+
+/** govern's version, from the package.json of the tree it runs from. */
+export function governVersion(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require(path.join(GOVERN_ROOT, 'package.json')) as { version: string }).version;
 }

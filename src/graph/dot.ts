@@ -1,14 +1,17 @@
 // The resource graph in Graphviz DOT: nodes labelled with RREFs (numbered in apply order), edges
-// labelled by kind.
+// labelled by kind; resources left out of the selection (--tags) dashed and grey.
 import type { Plan } from './plan.js';
 
 function quoteDot(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
-export function toDot(plan: Plan): string {
+export function toDot(plan: Plan, selected?: ReadonlySet<string>): string {
   const lines = ['digraph govern {', '  rankdir=LR;', '  node [shape=box];'];
-  plan.order.forEach((ref, i) => lines.push(`  ${quoteDot(ref)} [label=${quoteDot(`${i + 1}. ${ref}`)}];`));
+  plan.order.forEach((ref, i) => {
+    const excluded = selected && !selected.has(ref) ? ', style=dashed, color=gray, fontcolor=gray' : '';
+    lines.push(`  ${quoteDot(ref)} [label=${quoteDot(`${i + 1}. ${ref}`)}${excluded}];`);
+  });
   for (const e of plan.graph.edges()) lines.push(`  ${quoteDot(e.v)} -> ${quoteDot(e.w)} [label=${quoteDot(String(plan.graph.edge(e)))}];`);
   lines.push('}');
   return lines.join('\n') + '\n';

@@ -1,32 +1,81 @@
-// The human report: a line per resource as it completes, then a summary.
+// The human report: every line of text govern run prints comes from here, one report entry at a
+// time as the run goes (resources, notifications, invocations), then the summary. What is shown
+// follows the view: -q failures only, the default every change, -v everything with logs, -vv the
+// invocations too.
+import { displayCall, type Call } from '../apply/invoke.js';
 import { formatSeconds } from '../shared/duration.js';
-import type { NotificationReport, ResourceReport, RunSummary } from './types.js';
+import { diffStyle, paint, type Style } from './colour.js';
+import type { NotificationReport, ResourceReport, RunReport } from './types.js';
 
-export function resourceLine(r: ResourceReport, noop: boolean): string {
-  const status = noop && r.status === 'changed' ? 'noop' : r.status;
-  return `${status.padEnd(9)} ${r.ref}${r.message ? `  ${r.message}` : ''}  (${formatSeconds(r.duration_ms)})\n`;
+export interface TextView {
+  /** -1 with -q, 0 by default, 1 with -v (unchanged resources, logs), 2 with -vv (invocations). */
+  verbosity: number;
+  /** Show diffs under changed resources (--no-diff turns them off). */
+  diffs: boolean;
+  color: boolean;
+  noop: boolean;
 }
 
-export function notificationLine(n: NotificationReport): string {
-  const status = n.status === 'sent' ? 'notified' : n.status === 'noop' ? 'noop' : n.status;
-  return `${status.padEnd(9)} ${n.to} <- ${n.signal} from ${n.from.join(', ')}${n.message ? `  ${n.message}` : ''}  (${formatSeconds(n.duration_ms)})\n`;
+const INDENT = ' '.repeat(10);
+
+/**
+ * A resource's lines. `notified`: a notification will reach it later in this run; if it changed
+ * nothing itself, its notification line tells its story alone (a refresh_only command, say).
+ */
+export function resourceLines(r: ResourceReport, view: TextView, notified = false): string[] {
+  const shown = r.status === 'failed' || (view.verbosity >= 0 && r.status !== 'unchanged') || (view.verbosity >= 1 && !notified);
+  if (!shown) return [];
+  const status = view.noop && r.status === 'changed' ? 'noop' : r.status;
+  const lines = [head(status, r.ref, r.message, r.duration_ms, view)];
+  if (view.diffs && r.diff && r.status === 'changed') lines.push(...diffLines(r.diff, view));
+  if (view.verbosity >= 1 || r.status === 'failed') lines.push(...logLines(r.log));
+  return lines;
 }
 
-export function logLines(log: string[]): string {
-  return log.map((l) => `          | ${l}\n`).join('');
+export function notificationLines(n: NotificationReport, view: TextView): string[] {
+  if (view.verbosity < 0 && n.status !== 'failed') return [];
+  const status = n.status === 'sent' ? 'notified' : n.status;
+  const lines = [head(status, `${n.to} <- ${n.signal} from ${n.from.join(', ')}`, n.message, n.duration_ms, view)];
+  if (view.verbosity >= 1 || n.status === 'failed') lines.push(...logLines(n.log));
+  return lines;
 }
 
-export function summaryLine(s: RunSummary, noop: boolean): string {
+/** -vv: the runner invocation about to run, shell-quoted as a user could paste it. */
+export function invocationLines(call: Call, view: TextView): string[] {
+  return view.verbosity >= 2 ? [`${'running'.padEnd(9)} ${displayCall(call, view.noop)}`] : [];
+}
+
+export function summaryLine(report: RunReport): string {
+  const s = report.summary;
+  const noop = report.noop;
   const parts = [
-    `${s.resources} resource${s.resources === 1 ? '' : 's'}`,
+    `${s.resources} resource${s.resources === 1 ? '' : 's'}${s.excluded ? ` (${s.excluded} left out by tags)` : ''}`,
     `${s.changed} ${noop ? 'would change' : 'changed'}`,
     `${s.unchanged} unchanged`,
     `${s.failed} failed`,
     `${s.skipped} skipped`,
   ];
   const count = noop ? s.notifications_noop : s.notifications_sent;
-  const notes = `${count} notification${count === 1 ? '' : 's'} ${noop ? 'would be sent' : 'sent'}` +
+  const notes =
+    `${count} notification${count === 1 ? '' : 's'} ${noop ? 'would be sent' : 'sent'}` +
     (s.notifications_failed ? `, ${s.notifications_failed} failed` : '') +
     (s.notifications_skipped ? `, ${s.notifications_skipped} not sent` : '');
-  return `${noop ? 'noop: ' : ''}${parts.join(', ')}; ${notes}; ${formatSeconds(s.duration_ms)}\n`;
+  return `${noop ? 'noop: ' : ''}${parts.join(', ')}; ${notes}; ${formatSeconds(s.duration_ms)}`;
+}
+
+function head(status: string, what: string, message: string, durationMs: number, view: TextView): string {
+  return `${paint(status.padEnd(9), status as Style, view.color)} ${what}${message ? `  ${message}` : ''}  (${formatSeconds(durationMs)})`;
+}
+
+function diffLines(diff: string, view: TextView): string[] {
+  let inHunk = false;
+  return diff.split('\n').map((line) => {
+    inHunk ||= line.startsWith('@@');
+    const style = diffStyle(line, inHunk);
+    return INDENT + (style ? paint(line, style, view.color) : line);
+  });
+}
+
+function logLines(log: string[]): string[] {
+  return log.map((l) => `${INDENT}| ${l}`);
 }

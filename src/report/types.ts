@@ -1,4 +1,6 @@
-// The run report: what `govern run --json` prints (documented in docs/report.md).
+// The run report: what `govern run --json` prints, documented field by field (with a JSON Schema)
+// in docs/report.md.
+import type { PhaseTimings } from './timing.js';
 
 export type ResourceStatus = 'changed' | 'unchanged' | 'failed' | 'skipped';
 export type NotificationStatus = 'sent' | 'failed' | 'skipped' | 'noop';
@@ -9,9 +11,9 @@ export interface ResourceReport {
   message: string;
   duration_ms: number;
   log: string[];
-  /** A unified diff of what the runner changed (or would change), when it gave one. */
+  /** A unified diff of what changed (or would change), when the runner gave one. */
   diff?: string;
-  /** Where the resource is declared. */
+  /** Where the resource is declared: `file:line`. */
   where: string;
 }
 
@@ -32,34 +34,44 @@ export interface RunSummary {
   unchanged: number;
   failed: number;
   skipped: number;
+  /** Resources of the tree left out by --tags or --skip-tags (not in `resources`). */
+  excluded: number;
   notifications_sent: number;
   /** In noop mode: notifications that would have been sent. */
   notifications_noop: number;
   notifications_failed: number;
   notifications_skipped: number;
+  /** The whole run, from the start of the govern process. */
   duration_ms: number;
 }
 
-export interface RunReport {
+/** A problem that stopped the run before anything was applied. */
+export interface ReportError {
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  /** When no source line is known: the line of the rendered text. */
+  rendered_line?: number;
+}
+
+/** Who ran what, and when. */
+export interface RunMeta {
+  /** The host's fully qualified name (its `fqdn` fact). */
+  host: string;
+  govern_version: string;
+  /** ISO 8601, UTC. */
+  started_at: string;
+  /** The state tree or file, as given. */
+  state: string;
   noop: boolean;
+}
+
+export interface RunReport extends RunMeta {
+  /** Empty unless the run stopped before anything was applied. */
+  errors: ReportError[];
   resources: ResourceReport[];
   notifications: NotificationReport[];
   summary: RunSummary;
-}
-
-export function summarize(resources: ResourceReport[], notifications: NotificationReport[], durationMs: number): RunSummary {
-  const count = (status: string) => resources.filter((r) => r.status === status).length;
-  const countN = (status: string) => notifications.filter((n) => n.status === status).length;
-  return {
-    resources: resources.length,
-    changed: count('changed'),
-    unchanged: count('unchanged'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    notifications_sent: countN('sent'),
-    notifications_noop: countN('noop'),
-    notifications_failed: countN('failed'),
-    notifications_skipped: countN('skipped'),
-    duration_ms: durationMs,
-  };
+  timings: PhaseTimings;
 }

@@ -27,7 +27,11 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
 
 /** Every resource of the state tree, in definition order; all problems are reported at once. */
 export async function loadState(target: string, facts: FactSources, cache: ParseCache = noCache): Promise<Resource[]> {
-  const texts = await renderStateFiles(target, facts);
+  return parseStateFiles(await renderStateFiles(target, facts), cache);
+}
+
+/** The resources of rendered state files, in definition order; all problems are reported at once. */
+export async function parseStateFiles(texts: StateFileText[], cache: ParseCache = noCache): Promise<Resource[]> {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
   for (const text of texts) {

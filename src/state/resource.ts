@@ -6,15 +6,22 @@ import type { Attributes } from '../shared/protocol.js';
 export const ORDERING_KEYS = ['before', 'after', 'notify', 'subscribe'] as const;
 export type OrderingKey = (typeof ORDERING_KEYS)[number];
 
+/** The core key naming a resource's tags, for --tags and --skip-tags; not passed to runners either. */
+export const TAGS_KEY = 'tags';
+/** A tag as written in `tags` (Puppet's rule): letters, digits and _, then also `.`, `:` and `-`. */
+export const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
+
 export interface Resource {
   /** RREF: `runner:name`. */
   ref: string;
   type: string;
   name: string;
-  /** Everything but the ordering keys, passed to the runner. */
+  /** Everything but the core's keys, passed to the runner. */
   attrs: Attributes;
   /** The ordering keys as written (strings), resolved when the graph is built. */
   links: Record<OrderingKey, string[]>;
+  /** The `tags` key as written (the runner name and the RREF are tags too: see graph/select.ts). */
+  tags: string[];
   /** Where it was declared (its block header), for messages and the report. */
   at: Location;
   /** Where each of its keys is written, ordering keys included: messages about a key point there. */

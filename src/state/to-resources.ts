@@ -6,7 +6,7 @@ import type { AttrValue, Attributes } from '../shared/protocol.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
 import { allNumbersFinite } from './finite.js';
 import { ExpressionError, literalValue } from './hcl.js';
-import { ORDERING_KEYS, rref, type OrderingKey, type Resource } from './resource.js';
+import { ORDERING_KEYS, rref, TAG, TAGS_KEY, type OrderingKey, type Resource } from './resource.js';
 import type { TopLevelItem } from './scan-blocks.js';
 import type { SourceLines } from './source-lines.js';
 
@@ -83,6 +83,7 @@ function bodyToResource(
   const ref = rref(type, name);
   const attrs: Attributes = {};
   const links = { before: [], after: [], notify: [], subscribe: [] } as Record<OrderingKey, string[]>;
+  let tags: string[] = [];
   let ok = true;
   for (const [key, raw] of Object.entries(body)) {
     const problem = (message: string) => problems.push({ ...(keyAt[key] ?? at), message: `${ref}: ${message}` });
@@ -111,11 +112,17 @@ function bodyToResource(
         problem(`${key} must be ${ORDERING_HINT[key as OrderingKey]}`);
         ok = false;
       } else links[key as OrderingKey] = list;
+    } else if (key === TAGS_KEY) {
+      const list = orderingList(value);
+      if (!list || !list.every((tag) => TAG.test(tag))) {
+        problem('tags must be a list of tags such as ["web", "tls"] (letters, digits, _, then also . : -)');
+        ok = false;
+      } else tags = list;
     } else {
       attrs[key] = value;
     }
   }
-  return ok ? { ref, type, name, attrs, links, at, keyAt } : undefined;
+  return ok ? { ref, type, name, attrs, links, tags, at, keyAt } : undefined;
 }
 
 /** hcl2json sorts a body's keys; runners get them in the order they were written. */
@@ -126,7 +133,7 @@ function inSourceOrder(body: Record<string, unknown>, keys: string[]): Record<st
   return ordered;
 }
 
-/** A string or a list of non-empty strings. */
+/** A string or a list of non-empty strings (ordering keys, tags). */
 function orderingList(value: AttrValue): string[] | undefined {
   const list = Array.isArray(value) ? value : [value];
   return list.every((v) => typeof v === 'string' && v !== '') ? (list as string[]) : undefined;

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { parseArgs } from '../../src/cli/options.js';
-import { remoteFactOptions, remoteFacts } from '../../src/cli/remote-options.js';
+import { parseCommandLine, resolveOptions } from '../../src/cli/options.js';
+import { remoteFactOptions, remoteFacts as fromOptions } from '../../src/cli/remote-options.js';
 
-const parse = (argv: string[]) => parseArgs(argv, remoteFactOptions);
+const parse = (argv: string[]) => parseCommandLine(argv, remoteFactOptions, 'run');
+const remoteFacts = (line: ReturnType<typeof parse>, env: NodeJS.ProcessEnv) => fromOptions(resolveOptions(remoteFactOptions, line, env), env);
 
 describe('remote fact options', () => {
   it('has defaults: plain ssh (so ~/.ssh/config applies), govern facts --json, 8 hosts at once, 10s to connect, 60s per host', () => {

@@ -1,44 +1,12 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
+import { defaultSearchPaths } from '../../src/config/paths.js';
 import { govern, GOVERN, shRunner } from '../support/cli.js';
 import { processAlive } from '../support/proc.js';
 import { runCommand } from '../../src/shared/process.js';
-import { callRefs, readCalls, runnersWith } from '../support/recording-runner.js';
-import { tempDir, writeFile } from '../support/tmp.js';
-import type { RunReport } from '../../src/report/types.js';
-
-interface Tree {
-  dir: string;
-  states: string;
-  runners: string;
-  log: string;
-  facts: string;
-  run(extra?: string[], env?: NodeJS.ProcessEnv): ReturnType<typeof govern>;
-  calls(): string[];
-}
-
-/** A state tree with recording runners pkg, service, file, exec, stuff. */
-function tree(files: Record<string, string>): Tree {
-  const dir = tempDir();
-  const states = path.join(dir, 'states');
-  const log = path.join(dir, 'calls.log');
-  const runners = runnersWith(path.join(dir, 'runners'), log, ['pkg', 'service', 'file', 'exec', 'stuff']);
-  const facts = path.join(dir, 'facts');
-  writeFile(path.join(facts, 'os/name'), 'Linux');
-  for (const [name, content] of Object.entries(files)) writeFile(path.join(states, name), content);
-  return {
-    dir,
-    states,
-    runners,
-    log,
-    facts,
-    run: (extra = [], env = {}) => govern(['run', states, '--runners-dir', runners, '--facts-dir', facts, ...extra], { env }),
-    calls: () => callRefs(log),
-  };
-}
-
-const json = (stdout: string) => JSON.parse(stdout) as RunReport;
+import { readCalls } from '../support/recording-runner.js';
+import { json, tree } from '../support/state-tree.js';
 
 describe('govern run', () => {
   describe('the runner protocol', () => {
@@ -94,7 +62,7 @@ pkg "y" {
       expect(r.code).to.equal(0);
       const env = Object.fromEntries(fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
       expect(env.GOVERN).to.equal(GOVERN);
-      expect(env.GOVERN_FACTS_PATH).to.equal(t.facts);
+      expect(env.GOVERN_FACTS_PATH).to.equal([path.join(t.states, 'facts.d'), t.facts, ...defaultSearchPaths().facts].join(':'));
       expect(env.GOVERN_STATE_DIR).to.equal(path.join(t.states, 'sub'));
       expect(env.GOVERN_RUN_DIR).to.match(/govern-run-/);
       expect(env).to.not.have.property('GOVERN_NOOP');
@@ -123,7 +91,7 @@ pkg "y" {
   describe('the seed\'s examples', () => {
     it('runs pkg "emacs" as written', async () => {
       const t = tree({ 'emacs.hcl': 'pkg "emacs" {\n  state = "installed"\n}\n' });
-      const r = await t.run();
+      const r = await t.run(['-v']);
       expect(r.code).to.equal(0);
       expect(readCalls(t.log)).to.deep.equal([{ runner: 'pkg', name: 'emacs', signal: '', noop: '', args: ['state=installed'] }]);
       expect(r.stdout).to.match(/^unchanged pkg:emacs  handled emacs  \(\d+\.\d\ds\)$/m);
@@ -332,21 +300,21 @@ exec "last" {
     const t = tree({ 'a.hcl': 'pkg "a" {\n  changed = true\n  notify = ["service:s"]\n}\nservice "s" {}\n' });
     const r = await t.run(['--json']);
     const report = json(r.stdout);
-    expect(report).to.have.keys('noop', 'resources', 'notifications', 'summary');
+    expect(report).to.have.keys('host', 'govern_version', 'started_at', 'state', 'noop', 'errors', 'resources', 'notifications', 'summary', 'timings');
     expect(report.resources[0]).to.have.keys('ref', 'status', 'message', 'duration_ms', 'log', 'where');
     expect(report.notifications[0]).to.have.keys('from', 'to', 'signal', 'status', 'message', 'duration_ms', 'log');
     expect(report.summary).to.deep.include({ resources: 2, changed: 1, unchanged: 1, notifications_sent: 1 });
   });
 
-  it('shows each invocation with --verbose, ready to paste', async () => {
+  it('shows each invocation with -vv, ready to paste', async () => {
     const t = tree({ 'a.hcl': 'pkg "emacs" {\n  state = "installed"\n}\n' });
-    const r = await t.run(['--verbose', '--noop']);
+    const r = await t.run(['-vv', '--noop']);
     expect(r.stdout).to.contain(`running   GOVERN_STATE_DIR=${t.states} GOVERN_NOOP=1 ${t.runners}/pkg emacs state=installed\n`);
   });
 
   it('goes on applying when the reader of its output goes away', async () => {
     const t = tree({ 'a.hcl': Array.from({ length: 30 }, (_, i) => `exec "e${i}" {}\n`).join('') });
-    const r = await runCommand('/bin/sh', ['-c', `"$0" run "$1" --runners-dir "$2" --facts-dir "$3" | head -1`, GOVERN, t.states, t.runners, t.facts]);
+    const r = await runCommand('/bin/sh', ['-c', `"$0" run -v "$1" --runners-dir "$2" --facts-dir "$3" | head -1`, GOVERN, t.states, t.runners, t.facts]);
     expect(r.stdout.split('\n')[0]).to.match(/^unchanged exec:e\d+ /);
     expect(t.calls()).to.have.length(30);
   });

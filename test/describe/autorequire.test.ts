@@ -8,7 +8,7 @@ import { description as fileDescription } from '../../src/runners/file/descripti
 
 function res(ref: string, attrs: Attributes = {}): Resource {
   const [type, ...rest] = ref.split(':');
-  return { ref, type, name: rest.join(':'), attrs, links: { before: [], after: [], notify: [], subscribe: [] }, at: { file: 's.hcl' }, file: 's.hcl', index: 0, stateDir: '/' };
+  return { ref, type, name: rest.join(':'), attrs, links: { before: [], after: [], notify: [], subscribe: [] }, tags: [], at: { file: 's.hcl' }, file: 's.hcl', index: 0, stateDir: '/' };
 }
 
 const descriptions: Record<string, RunnerDescription> = {

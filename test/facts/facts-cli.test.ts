@@ -7,13 +7,16 @@ import { tempDir, writeFile } from '../support/tmp.js';
 
 const script = (body: string) => `#!/bin/sh\n${body}\n`;
 
+/** `govern facts` with exactly these facts directories (GOVERN_FACTS_PATH is the whole search path). */
+const factsIn = (dirs: string[], args: string[] = []) => govern(['facts', ...args], { env: { GOVERN_FACTS_PATH: dirs.join(':') } });
+
 describe('govern facts', () => {
   it('names facts by their path, reads plain files, runs executables, and trims whitespace', async () => {
     const dir = tempDir();
     writeFile(path.join(dir, 'os/name'), '  My Awesome OS \n\n');
     writeFile(path.join(dir, 'os/kernel/version'), script('echo "  5.11.2-arch1-1  "'), 0o755);
     writeFile(path.join(dir, 'a'), 'first');
-    const r = await govern(['facts', '--facts-dir', dir]);
+    const r = await factsIn([dir]);
     expect(r.stderr).to.equal('');
     expect(r.code).to.equal(0);
     expect(r.stdout).to.equal('a\tfirst\nos/kernel/version\t5.11.2-arch1-1\nos/name\tMy Awesome OS\n');
@@ -25,11 +28,13 @@ describe('govern facts', () => {
     writeFile(path.join(shipped, 'os/name'), 'Linux');
     writeFile(path.join(shipped, 'os/arch'), 'x86_64');
     writeFile(path.join(user, 'os/name'), 'My Awesome OS');
-    const r = await govern(['facts', '--facts-dir', user, '--facts-dir', shipped]);
+    expect((await factsIn([user, shipped])).stdout).to.equal('os/arch\tx86_64\nos/name\tMy Awesome OS\n');
+    // --facts-dir adds a directory in front of the search path.
+    const r = await govern(['facts', '--facts-dir', user], { env: { GOVERN_FACTS_PATH: shipped } });
     expect(r.stdout).to.equal('os/arch\tx86_64\nos/name\tMy Awesome OS\n');
   });
 
-  it('uses GOVERN_FACTS_PATH (colon-separated, first has priority) when no --facts-dir is given', async () => {
+  it('uses GOVERN_FACTS_PATH (colon-separated, first has priority) as the whole search path', async () => {
     const a = tempDir();
     const b = tempDir();
     writeFile(path.join(a, 'x'), 'from a');
@@ -47,7 +52,7 @@ describe('govern facts', () => {
     writeFile(path.join(user, 'script'), script('echo ran'), 0o311); // executable but not readable: disabled too
     writeFile(path.join(shipped, 'secret'), 'shipped value');
     writeFile(path.join(shipped, 'visible'), 'yes');
-    const r = await govern(['facts', '--facts-dir', user, '--facts-dir', shipped]);
+    const r = await factsIn([user, shipped]);
     expect(r.code).to.equal(0);
     expect(r.stdout).to.equal('visible\tyes\n');
   });
@@ -55,7 +60,7 @@ describe('govern facts', () => {
   it('reads a script with no execute bits as text', async () => {
     const dir = tempDir();
     writeFile(path.join(dir, 'notrun'), script('echo executed'), 0o644);
-    const r = await govern(['facts', '--facts-dir', dir, 'notrun']);
+    const r = await factsIn([dir], ['notrun']);
     expect(r.stdout).to.equal('notrun\t#!/bin/sh\\necho executed\n');
   });
 
@@ -63,7 +68,7 @@ describe('govern facts', () => {
     const dir = tempDir();
     writeFile(path.join(dir, 'broken'), script('echo "no such device" >&2; exit 3'), 0o755);
     writeFile(path.join(dir, 'good'), 'fine');
-    const r = await govern(['facts', '--facts-dir', dir]);
+    const r = await factsIn([dir]);
     expect(r.code).to.equal(1);
     expect(r.stdout).to.equal('good\tfine\n');
     expect(r.stderr).to.contain('fact broken: exit 3: no such device');
@@ -75,7 +80,7 @@ describe('govern facts', () => {
     writeFile(path.join(dir, 'hangs'), script(`sleep 300 & echo $! > ${pidFile}; wait`), 0o755);
     writeFile(path.join(dir, 'good'), 'fine');
     const started = Date.now();
-    const r = await govern(['facts', '--facts-dir', dir, '--fact-timeout', '500ms']);
+    const r = await factsIn([dir], ['--fact-timeout', '500ms']);
     expect(Date.now() - started).to.be.below(20_000);
     expect(r.code).to.equal(1);
     expect(r.stdout).to.equal('good\tfine\n');
@@ -91,7 +96,7 @@ describe('govern facts', () => {
     writeFile(path.join(dir, 'big-exec'), script('head -c 2000000 /dev/zero | tr "\\0" x'), 0o755);
     writeFile(path.join(dir, 'big-file'), 'y'.repeat(1024 * 1024 + 1));
     writeFile(path.join(dir, 'just-fits'), 'z'.repeat(1024 * 1024));
-    const r = await govern(['facts', '--facts-dir', dir]);
+    const r = await factsIn([dir]);
     expect(r.code).to.equal(1);
     expect(r.stderr).to.match(/fact big-exec: output is over the 1 MiB limit/);
     expect(r.stderr).to.match(/fact big-file: file is over the 1 MiB limit/);
@@ -102,7 +107,7 @@ describe('govern facts', () => {
     const dir = tempDir();
     const log = path.join(dir, '..', `${path.basename(dir)}.log`);
     for (const name of ['a', 'b', 'c']) writeFile(path.join(dir, name), script(`echo start >> ${log}; sleep 0.2; echo end >> ${log}; echo ${name}`), 0o755);
-    const r = await govern(['facts', '--facts-dir', dir]);
+    const r = await factsIn([dir]);
     const events = fs.readFileSync(log, 'utf8').trim().split('\n');
     fs.rmSync(log);
     expect(r.code).to.equal(0);
@@ -115,7 +120,7 @@ describe('govern facts', () => {
     writeFile(path.join(user, 'os'), 'OpenBSD');
     writeFile(path.join(shipped, 'os/name'), 'Linux');
     writeFile(path.join(shipped, 'other'), 'ok');
-    const r = await govern(['facts', '--facts-dir', user, '--facts-dir', shipped]);
+    const r = await factsIn([user, shipped]);
     expect(r.code).to.equal(1);
     expect(r.stdout).to.equal('other\tok\n');
     expect(r.stderr).to.contain(`fact os: ${path.join(user, 'os')} is a file but ${path.join(shipped, 'os')} is a directory`);
@@ -125,9 +130,9 @@ describe('govern facts', () => {
   it('keeps each fact on one line, escaping newlines, tabs and backslashes; --json keeps values as they are', async () => {
     const dir = tempDir();
     writeFile(path.join(dir, 'multi'), 'line one\nline\ttwo \\ end\n');
-    const text = await govern(['facts', '--facts-dir', dir]);
+    const text = await factsIn([dir]);
     expect(text.stdout).to.equal('multi\tline one\\nline\\ttwo \\\\ end\n');
-    const json = await govern(['facts', '--facts-dir', dir, '--json']);
+    const json = await factsIn([dir], ['--json']);
     expect(JSON.parse(json.stdout)).to.deep.equal({ multi: 'line one\nline\ttwo \\ end' });
   });
 
@@ -136,17 +141,17 @@ describe('govern facts', () => {
     writeFile(path.join(dir, 'a'), '1');
     writeFile(path.join(dir, 'b'), '2');
     writeFile(path.join(dir, 'c'), script('echo 3'), 0o755);
-    const some = await govern(['facts', '--facts-dir', dir, 'c', 'a']);
+    const some = await factsIn([dir], ['c', 'a']);
     expect(some.code).to.equal(0);
     expect(some.stdout).to.equal('a\t1\nc\t3\n');
-    const unknown = await govern(['facts', '--facts-dir', dir, 'a', 'nope']);
+    const unknown = await factsIn([dir], ['a', 'nope']);
     expect(unknown.code).to.equal(1);
     expect(unknown.stdout).to.equal('a\t1\n');
     expect(unknown.stderr).to.contain('fact nope: no such fact');
   });
 
   it('ships working facts for this host', async () => {
-    const r = await govern(['facts', '--facts-dir', path.join(ROOT, 'facts.d'), '--json']);
+    const r = await factsIn([path.join(ROOT, 'facts.d')], ['--json']);
     expect(r.stderr).to.equal('');
     expect(r.code).to.equal(0);
     const facts = JSON.parse(r.stdout) as Record<string, string>;

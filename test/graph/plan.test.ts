@@ -11,6 +11,7 @@ function res(ref: string, links: Partial<Resource['links']> = {}, index?: number
     name: rest.join(':'),
     attrs: {},
     links: { before: [], after: [], notify: [], subscribe: [], ...links },
+    tags: [],
     at: { file: 's.hcl', line: index ?? 0 },
     file: 's.hcl',
     index: index ?? 0,

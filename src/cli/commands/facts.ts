@@ -2,10 +2,9 @@
 import type { LocalFacts } from '../../facts/local-facts.js';
 import { formatFactJson, formatFactLines } from '../../facts/format.js';
 import { UserError } from '../../shared/errors.js';
-import type { RemoteFacts } from '../../facts/remote/remote-facts.js';
-import { out, warn, type Command } from '../command.js';
-import { factsOptions, helpOption, localFacts, searchPaths } from '../common-options.js';
-import { optionValue, type ParsedArgs } from '../options.js';
+import { defineCommand, out, warn } from '../command.js';
+import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
+import { optionTable, type Options } from '../options.js';
 import { remoteFacts, sshOptions } from '../remote-options.js';
 
 interface Collected {
@@ -13,30 +12,36 @@ interface Collected {
   failed: boolean;
 }
 
-export const factsCommand: Command = {
+const options = optionTable([
+  { name: 'json', kind: 'flag', help: 'print a JSON object of name to value' },
+  { name: 'host', kind: 'text', placeholder: 'HOST', help: 'print the facts of HOST (an ssh destination) instead' },
+  ...factsOptions,
+  ...sshOptions,
+  ...helpOptions,
+]);
+
+export const factsCommand = defineCommand({
   name: 'facts',
-  usage: 'govern facts [--json] [--host HOST] [NAME...]',
+  usage: 'govern facts [OPTIONS] [NAME...]',
   summary: 'print facts: name<TAB>value, sorted by name',
   details:
     'Without names, every fact. A fact that fails (non-zero exit, timeout, over 1 MiB) is reported on stderr\n' +
     'and left out, and govern exits 1 after printing the rest. A multi-line value is printed with \\n, \\t, \\r\n' +
     'and \\\\ escapes so each fact stays on one line; --json prints the values as they are.\n' +
     'With --host, the facts of another host, over ssh (see docs/hostfact.md); --facts-dir and\n' +
-    '--fact-timeout then belong to that host\'s own govern and are not accepted here.',
-  options: [
-    { name: 'json', help: 'print a JSON object of name to value' },
-    { name: 'host', value: true, placeholder: 'HOST', help: 'print the facts of HOST (an ssh destination) instead' },
-    ...factsOptions,
-    ...sshOptions,
-    helpOption,
-  ],
-  async run(args) {
-    const host = optionValue(args, 'host');
-    const { values, failed } = host === undefined ? await collect(localFacts(args, searchPaths(args)), args.positional) : await collectRemote(args, host);
-    await out(args.flags.has('json') ? formatFactJson(values) : formatFactLines(values));
+    "--fact-timeout then belong to that host's own govern and are not accepted here.",
+  options,
+  async run(o, names, line) {
+    if (o.host !== undefined) {
+      for (const local of ['facts-dir', 'fact-timeout']) {
+        if (line.given.has(local)) throw new UserError(`--${local} cannot be used with --host: set it in the remote command (--remote-command)`);
+      }
+    }
+    const { values, failed } = o.host === undefined ? await collect(localFacts(o, searchPaths(o, undefined)), names) : await collectRemote(o, o.host, names);
+    await out(o.json ? formatFactJson(values) : formatFactLines(values));
     return failed ? 1 : 0;
   },
-};
+});
 
 async function collect(facts: LocalFacts, wanted: string[]): Promise<Collected> {
   let failed = false;
@@ -58,12 +63,8 @@ async function collect(facts: LocalFacts, wanted: string[]): Promise<Collected> 
   return { values, failed };
 }
 
-async function collectRemote(args: ParsedArgs, host: string): Promise<Collected> {
-  for (const local of ['facts-dir', 'fact-timeout']) {
-    if (args.values.has(local)) throw new UserError(`--${local} cannot be used with --host: set it in the remote command (--remote-command)`);
-  }
-  const source: RemoteFacts = remoteFacts(args);
-  const answer = await source.ask(host, args.positional); // an invalid host or fact name is a UserError
+async function collectRemote(o: Options<typeof options>, host: string, names: string[]): Promise<Collected> {
+  const answer = await remoteFacts(o).ask(host, names); // an invalid host or fact name is a UserError
   if (!answer.reached) throw new UserError(`could not get facts from ${host}: ${answer.error}`);
   for (const line of answer.warnings) warn(`${host}: ${line}`);
   for (const [name, reason] of answer.failed) warn(`${host}: fact ${name}: ${reason}`);

@@ -1,19 +1,22 @@
-// `govern graph PATH`: the resource graph in Graphviz DOT.
+// `govern graph PATH`: the resource graph in Graphviz DOT, planned exactly as `govern run` plans it.
 import { toDot } from '../../graph/dot.js';
-import { out, type Command } from '../command.js';
-import { factsOptions, helpOption, runnersOptions, templatesOptions } from '../common-options.js';
-import { cacheOptions, planFromArgs } from '../planning.js';
-import { remoteFactOptions } from '../remote-options.js';
+import { PhaseClock } from '../../report/timing.js';
+import { defineCommand, out, theOperand } from '../command.js';
+import { helpOptions } from '../common-options.js';
+import { optionTable } from '../options.js';
+import { planningInputs, planningOptions, planTree } from '../planning.js';
 
-export const graphCommand: Command = {
+export const graphCommand = defineCommand({
   name: 'graph',
-  usage: 'govern graph PATH',
+  usage: 'govern graph [OPTIONS] PATH',
   summary: 'print the resource graph of a state tree in Graphviz DOT (numbered in apply order)',
-  details: 'Render it with: govern graph states/ | dot -Tsvg > graph.svg',
-  options: [...runnersOptions, ...factsOptions, ...templatesOptions, ...remoteFactOptions, ...cacheOptions, helpOption],
-  async run(args) {
-    const { plan } = await planFromArgs(args, this.usage);
-    await out(toDot(plan));
+  details:
+    'Render it with: govern graph states/ | dot -Tsvg > graph.svg\n' +
+    'Takes the planning options of govern run; resources left out by --tags or --skip-tags are drawn dashed.',
+  options: optionTable([...planningOptions, ...helpOptions]),
+  async run(o, operands) {
+    const { plan, selected } = await planTree(planningInputs(theOperand(operands, this.usage, 'PATH'), o), new PhaseClock());
+    await out(toDot(plan, selected));
     return 0;
   },
-};
+});

@@ -1,29 +1,27 @@
 // `govern versioncmp A B`: compares two versions the way the pkg runner does.
 import { UserError } from '../../shared/errors.js';
-import { compareVersions, isVersionScheme, VERSION_SCHEMES } from '../../shared/version/index.js';
-import { out, type Command } from '../command.js';
-import { helpOption } from '../common-options.js';
-import { optionValue } from '../options.js';
+import { compareVersions, VERSION_SCHEMES } from '../../shared/version/index.js';
+import { defineCommand, out } from '../command.js';
+import { helpOptions } from '../common-options.js';
+import { optionTable } from '../options.js';
 
-export const versioncmpCommand: Command = {
+export const versioncmpCommand = defineCommand({
   name: 'versioncmp',
-  usage: 'govern versioncmp [--scheme debian|rpm|generic] [--ignore-trailing-zeroes] A B',
+  usage: 'govern versioncmp [OPTIONS] A B',
   summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',
   details:
     'Schemes: debian (Debian Policy, as dpkg --compare-versions), rpm (rpmvercmp with epoch and release),\n' +
     'generic (Puppet-style, the default). --ignore-trailing-zeroes (generic only) makes 1.0.0 equal 1.0.\n' +
     'An invalid version is an error (exit 1).',
-  options: [
-    { name: 'scheme', value: true, placeholder: 'SCHEME', help: 'debian, rpm or generic (default generic)' },
-    { name: 'ignore-trailing-zeroes', help: 'generic scheme: ignore trailing .0 segments' },
-    helpOption,
-  ],
-  async run(args) {
-    if (args.positional.length !== 2) throw new UserError(`usage: ${this.usage}`);
-    const scheme = optionValue(args, 'scheme') ?? 'generic';
-    if (!isVersionScheme(scheme)) throw new UserError(`--scheme must be one of ${VERSION_SCHEMES.join(', ')}, not "${scheme}"`);
-    const [a, b] = args.positional;
-    await out(`${compareVersions(scheme, a, b, { ignoreTrailingZeroes: args.flags.has('ignore-trailing-zeroes') })}\n`);
+  options: optionTable([
+    { name: 'scheme', kind: 'choice', placeholder: 'SCHEME', choices: VERSION_SCHEMES, default: 'generic', help: 'how versions compare' },
+    { name: 'ignore-trailing-zeroes', kind: 'flag', help: 'generic scheme: ignore trailing .0 segments' },
+    ...helpOptions,
+  ]),
+  async run(o, operands) {
+    if (operands.length !== 2) throw new UserError(`two versions are needed (usage: ${this.usage})`);
+    const [a, b] = operands;
+    await out(`${compareVersions(o.scheme, a, b, { ignoreTrailingZeroes: o.ignoreTrailingZeroes })}\n`);
     return 0;
   },
-};
+});

@@ -256,7 +256,7 @@ echo probed
     it('prints a remote host\'s facts exactly as that host prints its own, as text and as JSON', async () => {
       const alphaFacts = lab.hosts.get('alpha')!.factsDir;
       for (const format of [[], ['--json']]) {
-        const local = await govern(['facts', '--facts-dir', alphaFacts, ...format]);
+        const local = await govern(['facts', ...format], { env: { GOVERN_FACTS_PATH: alphaFacts } });
         const viaSsh = await govern(['facts', '--host', 'alpha', ...remote(), ...format]);
         expect(viaSsh.stderr).to.equal('');
         expect(viaSsh.code).to.equal(0);

@@ -20,7 +20,7 @@ export interface KnownRunner {
   description?: RunnerDescription;
 }
 
-export interface PlanTreeOptions {
+export interface PlanOptions {
   /** The runners directories, highest priority first. */
   runnerDirs: string[];
   /** Where runners' descriptions are kept between runs. */
@@ -29,13 +29,13 @@ export interface PlanTreeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface PlannedTree {
+export interface PlannedResources {
   plan: Plan;
   /** Block type -> its runner. */
   runners: Map<string, KnownRunner>;
 }
 
-export async function planTree(resources: Resource[], options: PlanTreeOptions): Promise<PlannedTree> {
+export async function planResources(resources: Resource[], options: PlanOptions): Promise<PlannedResources> {
   const found = findRunners(resources, options.runnerDirs);
   const problems: Problem[] = [...found.problems];
   const cache = new DescriptionCache(options.cache);

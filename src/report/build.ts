@@ -1,0 +1,87 @@
+// The one place the run report is built: an entry per resource and notification as the run goes,
+// and the whole report at its end (or when the run stops before anything is applied). Text and JSON
+// are rendered from what is built here (report/text.ts, report/json.ts).
+import type { CallResult } from '../apply/invoke.js';
+import { formatLocation, UserError } from '../shared/errors.js';
+import type { Resource } from '../state/resource.js';
+import type { PhaseTimings } from './timing.js';
+import type { NotificationReport, ReportError, ResourceReport, RunMeta, RunReport, RunSummary } from './types.js';
+
+export function resourceReport(resource: Resource, result: CallResult): ResourceReport {
+  return {
+    ref: resource.ref,
+    status: !result.ok ? 'failed' : result.changed ? 'changed' : 'unchanged',
+    message: result.message,
+    duration_ms: result.durationMs,
+    log: result.log,
+    ...(result.diff ? { diff: result.diff } : {}),
+    where: formatLocation(resource.at),
+  };
+}
+
+/** A resource not applied because something it depends on failed (`cause`, or what skipped that). */
+export function skippedResource(resource: Resource, cause: string): ResourceReport {
+  return { ref: resource.ref, status: 'skipped', message: `skipped: depends on ${cause}, which failed`, duration_ms: 0, log: [], where: formatLocation(resource.at) };
+}
+
+/** A signal to send once: to a receiver, from the notifiers that changed and asked for it. */
+export interface PendingNotification {
+  from: string[];
+  to: string;
+  signal: string;
+}
+
+export function sentNotification(n: PendingNotification, result: CallResult): NotificationReport {
+  return { ...n, status: result.ok ? 'sent' : 'failed', message: result.message, duration_ms: result.durationMs, log: result.log };
+}
+
+export function unsentNotification(n: PendingNotification, status: 'skipped' | 'noop', message: string): NotificationReport {
+  return { ...n, status, message, duration_ms: 0, log: [] };
+}
+
+export interface Applied {
+  resources: ResourceReport[];
+  notifications: NotificationReport[];
+  /** Resources of the tree left out by tags. */
+  excluded: number;
+}
+
+export function runReport(meta: RunMeta, applied: Applied, timings: PhaseTimings, durationMs: number): RunReport {
+  const { resources, notifications } = applied;
+  return { ...meta, errors: [], resources, notifications, summary: summarize(applied, durationMs), timings };
+}
+
+/** The report of a run that stopped before anything was applied. */
+export function errorReport(meta: RunMeta, error: unknown, timings: PhaseTimings, durationMs: number): RunReport {
+  const nothing: Applied = { resources: [], notifications: [], excluded: 0 };
+  return { ...meta, errors: reportErrors(error), resources: [], notifications: [], summary: summarize(nothing, durationMs), timings };
+}
+
+function reportErrors(error: unknown): ReportError[] {
+  if (!(error instanceof UserError)) return [{ message: `internal error: ${(error as Error)?.message ?? error}` }];
+  return error.problems.map((p) => ({
+    message: p.message,
+    ...(p.file !== undefined ? { file: p.file } : {}),
+    ...(p.line !== undefined ? { line: p.line } : {}),
+    ...(p.column !== undefined ? { column: p.column } : {}),
+    ...(p.renderedLine !== undefined ? { rendered_line: p.renderedLine } : {}),
+  }));
+}
+
+function summarize(applied: Applied, durationMs: number): RunSummary {
+  const count = (status: string) => applied.resources.filter((r) => r.status === status).length;
+  const countN = (status: string) => applied.notifications.filter((n) => n.status === status).length;
+  return {
+    resources: applied.resources.length,
+    changed: count('changed'),
+    unchanged: count('unchanged'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    excluded: applied.excluded,
+    notifications_sent: countN('sent'),
+    notifications_noop: countN('noop'),
+    notifications_failed: countN('failed'),
+    notifications_skipped: countN('skipped'),
+    duration_ms: durationMs,
+  };
+}

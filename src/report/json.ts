@@ -1,0 +1,6 @@
+// The run report as JSON (`govern run --json`): the data as built, exact text included, no colour.
+import type { RunReport } from './types.js';
+
+export function reportJson(report: RunReport): string {
+  return JSON.stringify(report, null, 2) + '\n';
+}

@@ -1,0 +1,34 @@
+// Help and mistakes at the command line: `govern help COMMAND`, and one-line suggestions.
+import { expect } from 'chai';
+import { govern } from '../support/cli.js';
+
+describe('govern help and suggestions', () => {
+  it('govern help COMMAND is govern COMMAND --help, generated from the option table', async () => {
+    for (const name of ['run', 'graph', 'render', 'facts', 'versioncmp']) {
+      const help = await govern(['help', name]);
+      expect(help.code).to.equal(0);
+      expect(help.stdout).to.equal((await govern([name, '--help'])).stdout);
+      expect(help.stdout).to.match(new RegExp(`^usage: govern ${name} `));
+    }
+    const run = (await govern(['help', 'run'])).stdout;
+    expect(run).to.match(/^ {2}-j, --jobs N +apply up to N independent resources at once \(default 1;\s+GOVERN_JOBS\)$/m);
+    expect(run).to.match(/^ {6}--color WHEN +colour the text output; [^(]*\(auto, always or never; default auto; GOVERN_COLOR\)$/m);
+    expect((await govern(['help'])).stdout).to.match(/^ {2}govern help COMMAND/m);
+  });
+
+  it('answers an unknown command or option in one line, with the closest one', async () => {
+    const apply = await govern(['apply', 'states/']);
+    expect(apply.code).to.equal(1);
+    expect(apply.stderr).to.equal('govern: unknown command "apply" (did you mean "run"?); see govern --help\n');
+    expect((await govern(['rnu'])).stderr).to.equal('govern: unknown command "rnu" (did you mean "run"?); see govern --help\n');
+    expect((await govern(['help', 'grpah'])).stderr).to.equal('govern: unknown command "grpah" (did you mean "graph"?); see govern --help\n');
+    for (const option of ['--check', '--dry-run']) {
+      const r = await govern(['run', option, 'states/']);
+      expect(r.code).to.equal(1);
+      expect(r.stderr).to.equal(`govern: unknown option ${option} (did you mean --noop?); see govern run --help\n`);
+    }
+    expect((await govern(['graph', '--runner-dir', 'x', 'states/'])).stderr).to.equal(
+      'govern: unknown option --runner-dir (did you mean --runners-dir?); see govern graph --help\n',
+    );
+  });
+});
