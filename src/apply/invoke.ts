@@ -76,9 +76,9 @@ export async function invokeRunner(call: Call, ctx: RunContext): Promise<CallRes
  * A failed call's message: the runner's own, as it is when it simply failed (exit 1, what a
  * persistent runner's `ok: false` is); what else happened is added (`(exit 2)`, `(killed by SIGKILL)`).
  */
-export function failureMessage(detail: string, result: Pick<RunResult, 'code' | 'signal' | 'timedOut' | 'overflowed' | 'spawnError'>, timeoutMs: number): string {
+function failureMessage(detail: string, result: RunResult, timeoutMs: number): string {
   const plain = result.code === 1 && !result.timedOut && !result.overflowed;
   if (detail && plain) return detail;
-  const why = describeFailure(result as RunResult, timeoutMs);
+  const why = describeFailure(result, timeoutMs);
   return detail ? `${detail} (${why})` : `runner failed (${why})`;
 }

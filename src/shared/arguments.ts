@@ -83,7 +83,7 @@ function effective(key: string, params: Params, keys: Readonly<Record<string, Ke
   return fallback === undefined ? undefined : encodeValues(fallback)[0];
 }
 
-/** Whether every key of the condition has one of its values; undefined when a key's value is broken. */
+/** Whether every key of the condition has one of its values (a key without a value does not). */
 export function holds(condition: Condition, valueOf: (key: string) => string | undefined): boolean {
   return Object.entries(condition).every(([key, allowed]) => {
     const value = valueOf(key);

@@ -142,7 +142,7 @@ export function runCommand(command: string, args: string[], options: RunOptions 
 }
 
 /** "exit 3", "killed by SIGKILL", "timed out after 10s", "program not found: /x": why a command did not succeed. */
-export function describeFailure(result: RunResult, timeoutMs?: number): string {
+export function describeFailure(result: Pick<RunResult, 'code' | 'signal' | 'timedOut' | 'overflowed' | 'spawnError'>, timeoutMs?: number): string {
   if (result.spawnError) return spawnProblem(result.spawnError);
   if (result.timedOut) return `timed out after ${timeoutMs !== undefined ? formatMs(timeoutMs) : 'its time limit'} and was killed`;
   if (result.overflowed) return 'wrote more output than allowed and was killed';
