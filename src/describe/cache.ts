@@ -1,8 +1,8 @@
 // A runner's answer to GOVERN_DESCRIBE is kept between runs, so a run that changes nothing starts no
 // runner just to ask. It is keyed by the runner file's identity (path, size, modification time,
-// inode) and holds only while every file the description names as its sources is unchanged too. It
-// lives in the parse cache (state/parse-cache.ts), under the same rules: a private directory,
-// entries that only the user running govern can have written.
+// inode) and holds only while every file the description names as its sources is unchanged too. The
+// answers are entries of their own (`runner-...`) in the parse cache's directory, under its rules
+// (state/parse-cache.ts): a private directory, entries only the user running govern can have written.
 import fs from 'node:fs';
 import type { ParseCache } from '../state/parse-cache.js';
 import type { DescribeAnswer } from './describe-runner.js';

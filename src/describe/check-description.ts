@@ -53,7 +53,13 @@ export function checkDescription(doc: Json): string[] {
     const where = `rules[${i}]`;
     const r = object(rule, where, say) ?? {};
     if ('exclusive' in r) keyList(r.exclusive, `${where}.exclusive`);
-    else if ('only_when' in r) {
+    else if ('requires' in r) {
+      const needs = object(r.requires, `${where}.requires`, say);
+      for (const [k, needed] of Object.entries(needs ?? {})) {
+        keyList([k], `${where}.requires`);
+        keyList(needed, `${where}.requires.${k}`);
+      }
+    } else if ('only_when' in r) {
       condition(r.only_when, `${where}.only_when`);
       keyList(r.keys, `${where}.keys`);
     } else if ('when' in r && 'require' in r) {
@@ -62,7 +68,7 @@ export function checkDescription(doc: Json): string[] {
     } else if ('when' in r && 'values' in r) {
       condition(r.when, `${where}.when`);
       condition(r.values, `${where}.values`);
-    } else say(where, 'not a rule (exclusive; when and require; only_when and keys; when and values)');
+    } else say(where, 'not a rule (exclusive; requires; when and require; only_when and keys; when and values)');
   }
   for (const [i, signal] of list(doc.signals, 'signals', say).entries()) {
     if (typeof signal !== 'string' || !SIGNAL_NAME.test(signal)) say(`signals[${i}]`, 'a signal is letters, digits, _ . and -');

@@ -52,6 +52,8 @@ function valueWords(spec: ValueSpec): string {
       return `octal mode (at most ${code(formatMode(spec.max ?? 0o7777))})`;
     case 'duration':
       return `duration (${words(['30s', '5m', '1h30m'])}, or seconds)`;
+    case 'regex':
+      return 'regular expression';
     case 'map':
       return 'map';
     case 'list':
@@ -69,6 +71,7 @@ function defaultOf(key: string, spec: KeySpec, description: RunnerDescription): 
 function describeKey(key: string, spec: KeySpec | NameSpec, description: RunnerDescription): string {
   const notes = [spec.help ?? ''];
   for (const rule of description.rules ?? []) {
+    if ('requires' in rule && Object.hasOwn(rule.requires, key)) notes.push(`needs ${rule.requires[key].map(code).join(' and ')}`);
     if ('exclusive' in rule && rule.exclusive.includes(key)) notes.push(`not with ${rule.exclusive.filter((k) => k !== key).map(code).join(' or ')}`);
     if ('only_when' in rule && rule.keys.includes(key)) notes.push(`only for ${describeCondition(rule.only_when)}`);
     if ('values' in rule && Object.hasOwn(rule.values, key)) notes.push(`only ${words(rule.values[key])} with ${describeCondition(rule.when)}`);

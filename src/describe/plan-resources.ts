@@ -38,7 +38,7 @@ export interface PlannedResources {
 export async function planResources(resources: Resource[], options: PlanOptions): Promise<PlannedResources> {
   const found = findRunners(resources, options.runnerDirs);
   const problems: Problem[] = [...found.problems];
-  const cache = new DescriptionCache(options.cache);
+  const cache = new DescriptionCache(options.cache.area('runner'));
   const runners = new Map<string, KnownRunner>();
   await Promise.all(
     [...found.executables].map(async ([type, executable]) => {

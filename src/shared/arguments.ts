@@ -106,6 +106,14 @@ function actualValues(condition: Condition, valueOf: (key: string) => string | u
 function checkRule(rule: Rule, params: Params, keys: Readonly<Record<string, KeySpec>>, broken: Set<string>): ArgumentProblem[] {
   const valueOf = (key: string) => effective(key, params, keys);
   const conditionBroken = (condition: Condition) => Object.keys(condition).some((key) => broken.has(key));
+  if ('requires' in rule) {
+    return Object.entries(rule.requires)
+      .filter(([key]) => params.has(key))
+      .flatMap(([key, needed]) => {
+        const missing = needed.filter((other) => !params.has(other));
+        return missing.length === 0 ? [] : [{ key, message: `${key} needs ${listWords(missing)}` }];
+      });
+  }
   if ('exclusive' in rule) {
     const given = rule.exclusive.filter((key) => params.has(key));
     if (given.length < 2) return [];

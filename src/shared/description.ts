@@ -8,7 +8,7 @@ export const DESCRIBE_ENV = 'GOVERN_DESCRIBE';
 /** The `govern_runner` field of a description: the version of this format. */
 export const DESCRIPTION_FORMAT = 1;
 
-export const VALUE_TYPES = ['string', 'integer', 'boolean', 'enum', 'mode', 'path', 'duration', 'list', 'map'] as const;
+export const VALUE_TYPES = ['string', 'integer', 'boolean', 'enum', 'mode', 'path', 'duration', 'regex', 'list', 'map'] as const;
 export type ValueType = (typeof VALUE_TYPES)[number];
 
 /** One value: the resource name, a key's value, or an element of a list. */
@@ -59,7 +59,9 @@ export type Rule =
   /** These keys are allowed only when the condition holds. */
   | { readonly only_when: Condition; readonly keys: readonly string[] }
   /** When the condition holds, these keys (if given) take only these values. */
-  | { readonly when: Condition; readonly values: Readonly<Record<string, readonly string[]>> };
+  | { readonly when: Condition; readonly values: Readonly<Record<string, readonly string[]>> }
+  /** Each key given needs the keys listed for it (`vars` only with `template`). */
+  | { readonly requires: Readonly<Record<string, readonly string[]>> };
 
 /**
  * An ordering edge the runner asks for: this resource comes after the resources of `runner` named

@@ -36,6 +36,13 @@ export function parseValue(spec: ValueSpec, text: string): Parsed {
       } catch {
         return fail(spec);
       }
+    case 'regex':
+      try {
+        new RegExp(text, 'u');
+        return { ok: true, value: text };
+      } catch (e) {
+        return fail(spec, (e as Error).message.replace(/^Invalid regular expression: /, ''));
+      }
     case 'map':
       return parseMap(spec, text);
     case 'list':
@@ -68,6 +75,8 @@ export function expected(spec: ValueSpec): string {
       return 'an octal mode';
     case 'duration':
       return 'a duration such as 30s, 5m, 1h30m or a number of seconds';
+    case 'regex':
+      return 'a regular expression';
     case 'map':
       return 'a map';
     case 'list':

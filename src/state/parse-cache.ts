@@ -16,9 +16,11 @@ const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 export interface ParseCache {
   get(text: string): Record<string, unknown> | undefined;
   put(text: string, parsed: Record<string, unknown>): void;
+  /** Entries of another kind (runners' descriptions), in the same directory under the same rules. */
+  area(kind: string): ParseCache;
 }
 
-export const noCache: ParseCache = { get: () => undefined, put: () => undefined };
+export const noCache: ParseCache = { get: () => undefined, put: () => undefined, area: () => noCache };
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.GOVERN_CACHE_DIR) return env.GOVERN_CACHE_DIR;
@@ -36,7 +38,8 @@ function ownedAndPrivate(st: fs.Stats): boolean {
   return st.uid === (process.getuid?.() ?? st.uid) && (st.mode & 0o022) === 0;
 }
 
-export function openParseCache(dir: string): ParseCache {
+/** `kind` names the entries (`hcl-...json`), and only those are pruned. */
+export function openParseCache(dir: string, kind = 'hcl'): ParseCache {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!ownedAndPrivate(fs.statSync(dir))) return noCache;
@@ -44,9 +47,10 @@ export function openParseCache(dir: string): ParseCache {
     return noCache;
   }
   const salt = `${FORMAT}\0${hcl2jsonVersion()}\0`;
-  const entry = (text: string) => path.join(dir, `hcl-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
+  const entry = (text: string) => path.join(dir, `${kind}-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
   let pruned = false;
   return {
+    area: (other) => openParseCache(dir, other),
     get(text) {
       const file = entry(text);
       let fd: number | undefined;
@@ -76,16 +80,16 @@ export function openParseCache(dir: string): ParseCache {
       }
       if (!pruned) {
         pruned = true;
-        prune(dir);
+        prune(dir, `${kind}-`);
       }
     },
   };
 }
 
-function prune(dir: string): void {
+function prune(dir: string, prefix: string): void {
   const cutoff = Date.now() - MAX_AGE_MS;
   for (const name of fs.readdirSync(dir)) {
-    if (!name.startsWith('hcl-')) continue;
+    if (!name.startsWith(prefix)) continue;
     const file = path.join(dir, name);
     try {
       if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });

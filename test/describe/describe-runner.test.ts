@@ -50,7 +50,7 @@ describe('describing a runner', () => {
       kind: 'invalid',
       problem:
         'its description is not valid: keys.mode: unknown field "requird" (did you mean "required"?); ' +
-        'keys.mode.type: must be one of string, integer, boolean, enum, mode, path, duration, list, map; ' +
+        'keys.mode.type: must be one of string, integer, boolean, enum, mode, path, duration, regex, list, map; ' +
         'rules[0].exclusive: "owner" is not one of its keys',
     });
   });

@@ -22,12 +22,15 @@ const description: RunnerDescription = {
     template: { type: 'string' },
     scope: { type: 'enum', values: ['system', 'user'], default: 'system' },
     provider: { type: 'enum', values: ['a', 'b'] },
+    match: { type: 'regex' },
+    vars: { type: 'map' },
   },
   rules: [
     { exclusive: ['contents', 'template'] },
     { when: { ensure: ['link'] }, require: ['target'] },
     { only_when: { ensure: ['link'] }, keys: ['target'] },
     { when: { scope: ['user'] }, values: { provider: ['a'] } },
+    { requires: { vars: ['template'] } },
   ],
   signals: ['refresh', 'reload'],
 };
@@ -57,6 +60,8 @@ describe('checking arguments against a description', () => {
       template: undefined,
       scope: 'system',
       provider: undefined,
+      match: undefined,
+      vars: undefined,
     });
   });
 
@@ -75,8 +80,13 @@ describe('checking arguments against a description', () => {
       'env: env "[1]" is not a map',
     ]);
     expect(messages('a', 'frobnicate=1')).to.deep.equal([
-      'frobnicate: unknown key "frobnicate" (user takes ensure, uid, system, mode, home, shell, timeout, groups, env, password, target, contents, template, scope, provider)',
+      'frobnicate: unknown key "frobnicate" (user takes ensure, uid, system, mode, home, shell, timeout, groups, env, password, target, contents, template, scope, provider, match, vars)',
     ]);
+  });
+
+  it('refuses a regular expression that does not compile', () => {
+    expect(messages('a', 'match=^port\\s*=')).to.deep.equal([]);
+    expect(messages('a', 'match=(unclosed')).to.deep.equal(['match: match "(unclosed" is not a regular expression (/(unclosed/u: Unterminated group)']);
   });
 
   it('refuses integers out of range, and modes above the maximum', () => {
@@ -97,6 +107,8 @@ describe('checking arguments against a description', () => {
     expect(messages('a', 'scope=user', 'provider=b')).to.deep.equal(['provider: provider must be "a" when scope = "user", not "b"']);
     expect(messages('a', 'scope=user', 'provider=a')).to.deep.equal([]);
     expect(messages('a', 'ensure=link', 'target=/x')).to.deep.equal([]);
+    expect(messages('a', 'vars={"a":"1"}')).to.deep.equal(['vars: vars needs template']);
+    expect(messages('a', 'vars={"a":"1"}', 'template=t')).to.deep.equal([]);
   });
 
   it('does not pile a rule on a value that is already wrong', () => {
