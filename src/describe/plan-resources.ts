@@ -39,14 +39,14 @@ export async function planResources(resources: Resource[], options: PlanOptions)
   const found = findRunners(resources, options.runnerDirs);
   const problems: Problem[] = [...found.problems];
   const cache = new DescriptionCache(options.cache.area('runner'));
+  const used = [...found.executables];
+  const answers = await Promise.all(used.map(([, executable]) => cache.answer(executable, (file) => describeRunner(file, options.env ?? process.env))));
   const runners = new Map<string, KnownRunner>();
-  await Promise.all(
-    [...found.executables].map(async ([type, executable]) => {
-      const answer = await cache.answer(executable, (file) => describeRunner(file, options.env ?? process.env));
-      if (answer.kind === 'invalid') problems.push({ message: `runner "${type}" (${executable}): ${answer.problem}` });
-      runners.set(type, { executable, description: answer.kind === 'described' ? answer.description : undefined });
-    }),
-  );
+  used.forEach(([type, executable], i) => {
+    const answer = answers[i];
+    if (answer.kind === 'invalid') problems.push({ message: `runner "${type}" (${executable}): ${answer.problem}` });
+    runners.set(type, { executable, description: answer.kind === 'described' ? answer.description : undefined });
+  });
   const descriptionOf = (type: string) => runners.get(type)?.description;
   problems.push(...checkResources(resources, descriptionOf));
 
