@@ -1,56 +1,78 @@
-# govern: build, test, demo, install. See README.md.
-PREFIX  ?= /usr/local
-DESTDIR ?=
-LIBDIR   = $(DESTDIR)$(PREFIX)/lib/govern
-ETCDIR   = $(DESTDIR)$(PREFIX)/etc/govern
-BINDIR   = $(DESTDIR)$(PREFIX)/bin
+# govern: build, test, demo, install, package. See README.md and docs/packaging.md.
+PREFIX     ?= /usr/local
+# The Debian package installs with PREFIX=/usr SYSCONFDIR=/etc (docs/packaging.md).
+SYSCONFDIR ?= $(PREFIX)/etc
+DESTDIR    ?=
+LIBDIR      = $(DESTDIR)$(PREFIX)/lib/govern
+ETCDIR      = $(DESTDIR)$(SYSCONFDIR)/govern
+BINDIR      = $(DESTDIR)$(PREFIX)/bin
+MANDIR      = $(DESTDIR)$(PREFIX)/share/man/man1
+COMPLETIONDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+DOCDIR      = $(DESTDIR)$(PREFIX)/share/doc/govern
+MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYSCONFDIR)
 
-.PHONY: all setup build test demo install uninstall bench clean docs
+.PHONY: all build test test-node18 demo install uninstall deb bench clean docs
 
 all: build
 
-# Everything a fresh Debian 12 machine needs for the demo and the tests.
-setup:
-	scripts/setup-debian
+# npm's own record of what it installed is newer than the lock once `npm ci` has run for it.
+node_modules/.package-lock.json: package-lock.json
+	scripts/setup-debian demo
 	npm ci --no-audit --no-fund
-	$(MAKE) build
 
 # dist/modules/govern links to this tree, so that runners (which govern starts with dist/modules on
 # NODE_PATH) find the runner kit as require('govern/runner'): see docs/runners.md.
-build:
+build: node_modules/.package-lock.json
 	npx tsc -p tsconfig.json
 	mkdir -p dist/modules && ln -sfn ../.. dist/modules/govern
 
 # The whole suite twice: persistent runners one job at a time (the defaults), then one-shot runners
-# with four jobs, so both runner protocols and both schedules are covered.
-test: build
+# with four jobs, so both runner protocols and both schedules are covered. The Debian packages the
+# tests drive are installed first, when missing.
+test:
+	scripts/setup-debian test
+	$(MAKE) build
 	npx mocha
 	GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4 npx mocha
+
+# The whole suite once more, on Debian 12's own Node.js 18 (scripts/with-debian-node18), with mocha
+# started directly: the host's npm need not run on Node 18.
+test-node18: build
+	scripts/with-debian-node18 sh -c 'echo "Node.js $$(node --version)" && exec node node_modules/mocha/bin/mocha.js'
 
 # The keys tables of docs/{pkg,service,file,exec}.md, from the runners' descriptions.
 docs: build
 	scripts/update-runner-docs
 
 # The built-in example, applied twice: the second run reports no changes.
-demo: setup
+demo: build
 	bin/govern run examples/demo
 	bin/govern run examples/demo
 
 install: build
-	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR)
+	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR) $(MANDIR) $(COMPLETIONDIR) $(DOCDIR)/docs
 	rm -rf $(LIBDIR)/dist && install -d $(LIBDIR)/dist
 	cp -R dist/src $(LIBDIR)/dist/
 	install -d $(LIBDIR)/dist/modules && ln -sfn ../.. $(LIBDIR)/dist/modules/govern
-	cp package.json package-lock.json $(LIBDIR)/
-	cd $(LIBDIR) && npm ci --omit=dev --prefer-offline --no-audit --no-fund --ignore-scripts
+	install -m 0644 package.json $(LIBDIR)/
+	scripts/copy-production-modules $(LIBDIR)
+	printf '{"sysconfdir": "%s"}\n' '$(SYSCONFDIR)' > $(LIBDIR)/layout.json
 	install -m 0755 bin/govern $(LIBDIR)/cli/govern
 	cp -R runners/. $(LIBDIR)/bin/
 	cp -R facts.d/. $(LIBDIR)/facts.d/
 	cp -Rn templates.d/. $(ETCDIR)/templates.d/
+	$(MANUAL) man > $(MANDIR)/govern.1
+	$(MANUAL) bash-completion > $(COMPLETIONDIR)/govern
+	install -m 0644 README.md $(DOCDIR)/
+	install -m 0644 docs/*.md $(DOCDIR)/docs/
 	ln -sf ../lib/govern/cli/govern $(BINDIR)/govern
 
 uninstall:
-	rm -rf $(LIBDIR) $(BINDIR)/govern
+	rm -rf $(LIBDIR) $(BINDIR)/govern $(MANDIR)/govern.1 $(COMPLETIONDIR)/govern $(DOCDIR)
+
+# govern_VERSION_all.deb in this directory, built with dpkg-deb (docs/packaging.md).
+deb: build
+	packaging/build-deb
 
 bench: build
 	node dist/bench/run.js $(ARGS)

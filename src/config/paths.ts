@@ -1,7 +1,9 @@
-// Where govern looks for runners, facts and templates (README, "Paths"). Run from a checkout, the
+// Where govern looks for runners, facts and templates (README, "Paths"). The default directories
+// follow the prefix govern was installed with (docs/packaging.md); run from a checkout, the
 // checkout's runners/, facts.d/ and templates.d/ are the shipped directories.
 import fs from 'node:fs';
 import path from 'node:path';
+import { UserError } from '../shared/errors.js';
 
 export interface SearchPaths {
   /** Highest priority first. */
@@ -23,22 +25,88 @@ export interface DirList {
   path?: string[];
 }
 
+/** The directories an installation (or a checkout) provides, before any option or variable. */
+export interface DefaultDirs {
+  shippedRunners: string;
+  /** The user's runners, which override shipped ones of the same name. */
+  userRunners: string;
+  shippedFacts: string;
+  userFacts: string;
+  /** The user's templates, which `make install` seeds with the example templates. */
+  templates: string;
+}
+
+/** Where an installation put things: what `make install` records in LIBDIR/layout.json. */
+export interface InstallLayout {
+  /** PREFIX/lib/govern: the code, the shipped runners (bin/) and facts (facts.d/). */
+  libDir: string;
+  /** PREFIX/etc for `make install`, /etc for the Debian package: govern's configuration is SYSCONFDIR/govern. */
+  sysconfdir: string;
+}
+
 /** The tree govern runs from: a checkout, or PREFIX/lib/govern when installed. */
 export const GOVERN_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/** The file `make install` writes into LIBDIR: `{"sysconfdir": "/etc"}`. */
+export const LAYOUT_FILE = 'layout.json';
+
+/** The configuration directory of the default installation (`make install` with PREFIX=/usr/local). */
+const DEFAULT_SYSCONFDIR = '/usr/local/etc';
 
 function isCheckout(root: string): boolean {
   return fs.existsSync(path.join(root, 'runners')) && fs.existsSync(path.join(root, 'src'));
 }
 
+/** The default directories of an installation with this layout. */
+export function installedDirs(layout: InstallLayout): DefaultDirs {
+  const etc = path.join(layout.sysconfdir, 'govern');
+  return {
+    shippedRunners: path.join(layout.libDir, 'bin'),
+    userRunners: path.join(etc, 'runners.d'),
+    shippedFacts: path.join(layout.libDir, 'facts.d'),
+    userFacts: path.join(etc, 'facts.d'),
+    templates: path.join(etc, 'templates.d'),
+  };
+}
+
+/**
+ * The default directories of the govern running from root. A checkout ships its own runners, facts
+ * and templates and takes the user's runners and facts from the default installation's place.
+ */
+export function defaultDirs(root = GOVERN_ROOT): DefaultDirs {
+  if (isCheckout(root)) {
+    const user = installedDirs({ libDir: root, sysconfdir: DEFAULT_SYSCONFDIR });
+    return { ...user, shippedRunners: path.join(root, 'runners'), shippedFacts: path.join(root, 'facts.d'), templates: path.join(root, 'templates.d') };
+  }
+  return installedDirs({ libDir: root, sysconfdir: recordedSysconfdir(root) });
+}
+
+/** The sysconfdir make install recorded; without a record, PREFIX/etc (root is PREFIX/lib/govern). */
+function recordedSysconfdir(root: string): string {
+  const file = path.join(root, LAYOUT_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return path.resolve(root, '..', '..', 'etc');
+  }
+  let sysconfdir: unknown;
+  try {
+    sysconfdir = (JSON.parse(text) as { sysconfdir?: unknown }).sysconfdir;
+  } catch {
+    // reported below
+  }
+  if (typeof sysconfdir !== 'string' || !path.isAbsolute(sysconfdir)) throw new UserError({ file, message: 'expected {"sysconfdir": "/absolute/path"}; reinstall govern' });
+  return sysconfdir;
+}
+
 /** The user's directories, then the shipped ones. */
 export function defaultSearchPaths(root = GOVERN_ROOT): SearchPaths {
-  const checkout = isCheckout(root);
-  // Installed: root is PREFIX/lib/govern, so the user's configuration is PREFIX/etc/govern.
-  const etc = checkout ? '/usr/local/etc/govern' : path.resolve(root, '..', '..', 'etc', 'govern');
+  const dirs = defaultDirs(root);
   return {
-    runners: [path.join(etc, 'runners.d'), path.join(root, checkout ? 'runners' : 'bin')],
-    facts: [path.join(etc, 'facts.d'), path.join(root, 'facts.d')],
-    templates: checkout ? [path.join(root, 'templates.d')] : [path.join(etc, 'templates.d')],
+    runners: [dirs.userRunners, dirs.shippedRunners],
+    facts: [dirs.userFacts, dirs.shippedFacts],
+    templates: [dirs.templates],
   };
 }
 

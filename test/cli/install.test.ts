@@ -1,27 +1,37 @@
+// `make install`: the layout of README's "Paths" under a prefix, and the installed govern working
+// from there with its defaults following that prefix.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCommand } from '../../src/shared/process.js';
 import { ROOT } from '../support/cli.js';
+import { installToTempPrefix, type TempInstall } from '../support/install.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 describe('make install', () => {
-  it('installs the layout of DESIGN.md under DESTDIR, and the installed govern works from there', async () => {
-    const dest = tempDir();
-    // -o build: the suite runs from dist/, which is built already; do not rewrite it under the tests' feet.
-    const make = await runCommand('make', ['-C', ROOT, '-o', 'build', 'install', 'PREFIX=/usr/local', `DESTDIR=${dest}`], { timeoutMs: 600_000 });
-    expect(make.code, make.stderr).to.equal(0);
-    const prefix = path.join(dest, 'usr/local');
+  let installed: TempInstall;
+  before(async () => {
+    installed = await installToTempPrefix();
+  });
+  after(() => installed.remove());
+
+  it('installs the code, runners, facts, templates, man page and completion under PREFIX', () => {
+    const { prefix } = installed;
     for (const p of ['bin/govern', 'lib/govern/bin/file', 'lib/govern/bin/pkg', 'lib/govern/bin/service', 'lib/govern/bin/exec',
-      'lib/govern/facts.d/os/name', 'etc/govern/facts.d', 'etc/govern/runners.d', 'etc/govern/templates.d/motd']) {
+      'lib/govern/facts.d/os/name', 'etc/govern/facts.d', 'etc/govern/runners.d', 'etc/govern/templates.d/motd',
+      'share/man/man1/govern.1', 'share/bash-completion/completions/govern', 'share/doc/govern/README.md', 'share/doc/govern/docs/runners.md']) {
       expect(fs.existsSync(path.join(prefix, p)), p).to.equal(true);
     }
     expect(fs.existsSync(path.join(prefix, 'lib/govern/node_modules/handlebars'))).to.equal(true);
     expect(fs.existsSync(path.join(prefix, 'lib/govern/node_modules/typescript')), 'dev dependencies are not installed').to.equal(false);
+    expect(fs.existsSync(path.join(prefix, 'lib/govern/node_modules/uglify-js')), 'optional dependencies are not installed').to.equal(false);
+    const man = fs.readFileSync(path.join(prefix, 'share/man/man1/govern.1'), 'utf8');
+    expect(man, 'the FILES section names this prefix').to.contain(`${prefix}/etc/govern/facts.d`.replace(/-/g, '\\-'));
+  });
 
-    const govern = path.join(prefix, 'bin/govern');
-    // The installed govern finds its shipped facts, and the user's facts (PREFIX/etc) override them.
-    writeFile(path.join(prefix, 'etc/govern/facts.d/os/name'), 'My Awesome OS\n');
+  it('the installed govern takes the user\'s facts from PREFIX/etc over the shipped ones, and applies a tree', async () => {
+    const govern = path.join(installed.prefix, 'bin/govern');
+    writeFile(path.join(installed.prefix, 'etc/govern/facts.d/os/name'), 'My Awesome OS\n');
     const facts = await runCommand(govern, ['facts', 'os/name', 'os/family']);
     expect(facts.stdout).to.equal('os/family\tdebian\nos/name\tMy Awesome OS\n');
 
@@ -42,5 +52,13 @@ require('govern/runner').runnerMain({ description: { keys: { who: { type: 'strin
     fs.writeFileSync(hello, 'hello "x" {\n  whom = "you"\n}\n');
     const refused = await runCommand(govern, ['run', hello, '--no-cache']);
     expect(refused.stderr).to.contain('unknown key "whom" (did you mean "who"?)');
+  });
+
+  it('under DESTDIR, records the final SYSCONFDIR, not the staging directory', async () => {
+    const dest = tempDir();
+    const make = await runCommand('make', ['-C', ROOT, '-o', 'build', 'install', 'PREFIX=/usr', 'SYSCONFDIR=/etc', `DESTDIR=${dest}`], { timeoutMs: 600_000 });
+    expect(make.code, make.stderr).to.equal(0);
+    expect(JSON.parse(fs.readFileSync(path.join(dest, 'usr/lib/govern/layout.json'), 'utf8'))).to.deep.equal({ sysconfdir: '/etc' });
+    expect(fs.existsSync(path.join(dest, 'etc/govern/templates.d/motd'))).to.equal(true);
   });
 });

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCommand } from '../../../src/shared/process.js';
-import { RUNNERS_DIR } from '../../support/cli.js';
+import { installToTempPrefix, type TempInstall } from '../../support/install.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { fileRunner as file, leftovers, modeOf, ROOT_ATTRS, sha256, snapshot, TestAccount } from './support.js';
 
@@ -360,8 +360,14 @@ describe('file runner (the real executable)', () => {
   });
 
   describe('as an unprivileged user (nobody)', () => {
+    // nobody may not be able to enter the checkout's directory: run an installed copy.
+    let installed: TempInstall;
+    before(async () => {
+      installed = await installToTempPrefix();
+    });
+    after(() => installed.remove());
     const asNobody = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      runCommand('runuser', ['-u', 'nobody', '--', path.join(RUNNERS_DIR, 'file'), ...args], { env: { ...process.env, ...env } });
+      runCommand('runuser', ['-u', 'nobody', '--', path.join(installed.runnersDir, 'file'), ...args], { env: { ...process.env, ...env } });
 
     it('reads a file it does not own (no O_NOATIME for it) and reports it up to date', async () => {
       fs.chmodSync(dir, 0o755);
