@@ -20,11 +20,8 @@ node_modules/.package-lock.json: package-lock.json
 	scripts/setup-debian demo
 	npm ci --no-audit --no-fund
 
-# dist/modules/govern links to this tree, so that runners (which govern starts with dist/modules on
-# NODE_PATH) find the runner kit as require('govern/runner'): see docs/runners.md.
 build: node_modules/.package-lock.json
 	npx tsc -p tsconfig.json
-	mkdir -p dist/modules && ln -sfn ../.. dist/modules/govern
 
 # The whole suite twice: persistent runners one job at a time (the defaults), then one-shot runners
 # with four jobs, so both runner protocols and both schedules are covered. The Debian packages the
@@ -53,7 +50,7 @@ install: build
 	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR) $(MANDIR) $(COMPLETIONDIR) $(DOCDIR)/docs
 	rm -rf $(LIBDIR)/dist && install -d $(LIBDIR)/dist
 	cp -R dist/src $(LIBDIR)/dist/
-	install -d $(LIBDIR)/dist/modules && ln -sfn ../.. $(LIBDIR)/dist/modules/govern
+	cp -R modules $(LIBDIR)/
 	install -m 0644 package.json $(LIBDIR)/
 	scripts/copy-production-modules $(LIBDIR)
 	printf '{"sysconfdir": "%s"}\n' '$(SYSCONFDIR)' > $(LIBDIR)/layout.json

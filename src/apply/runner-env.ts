@@ -5,8 +5,8 @@ import path from 'node:path';
 import { GOVERN_ROOT } from '../config/paths.js';
 import { CALL_ENV } from '../shared/protocol.js';
 
-/** A directory holding `govern`, a link to govern's own tree (made by `make build` and `make install`). */
-export const KIT_NODE_PATH = path.join(GOVERN_ROOT, 'dist', 'modules');
+/** A directory holding `govern`, a module that is the runner kit (modules/govern/runner.js). */
+export const KIT_NODE_PATH = path.join(GOVERN_ROOT, 'modules');
 
 export function runnerBaseEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base };

@@ -42,7 +42,7 @@ describe('make install', () => {
     expect(fs.readFileSync(path.join(work, 'out'), 'utf8')).to.equal('My Awesome OS');
 
     // A user's runner made with the runner kit finds the installed one as govern/runner, and is checked.
-    writeFile(path.join(prefix, 'etc/govern/runners.d/hello'), `#!/usr/bin/env node
+    writeFile(path.join(installed.prefix, 'etc/govern/runners.d/hello'), `#!/usr/bin/env node
 require('govern/runner').runnerMain({ description: { keys: { who: { type: 'string', required: true } } }, run: async (r) => ({ changed: false, message: 'hello ' + r.values.who }) });
 `, 0o755);
     const hello = writeFile(path.join(work, 'hello.hcl'), 'hello "x" {\n  who = "you"\n}\n');
