@@ -11,7 +11,7 @@ COMPLETIONDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 DOCDIR      = $(DESTDIR)$(PREFIX)/share/doc/govern
 MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYSCONFDIR)
 
-.PHONY: all build test test-node18 demo install uninstall deb bench clean
+.PHONY: all build test test-node18 demo install uninstall deb bench clean docs
 
 all: build
 
@@ -37,6 +37,10 @@ test:
 test-node18: build
 	scripts/with-debian-node18 sh -c 'echo "Node.js $$(node --version)" && exec node node_modules/mocha/bin/mocha.js'
 
+# The keys tables of docs/{pkg,service,file,exec}.md, from the runners' descriptions.
+docs: build
+	scripts/update-runner-docs
+
 # The built-in example, applied twice: the second run reports no changes.
 demo: build
 	bin/govern run examples/demo
@@ -46,6 +50,7 @@ install: build
 	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR) $(MANDIR) $(COMPLETIONDIR) $(DOCDIR)/docs
 	rm -rf $(LIBDIR)/dist && install -d $(LIBDIR)/dist
 	cp -R dist/src $(LIBDIR)/dist/
+	cp -R modules $(LIBDIR)/
 	install -m 0644 package.json $(LIBDIR)/
 	scripts/copy-production-modules $(LIBDIR)
 	printf '{"sysconfdir": "%s"}\n' '$(SYSCONFDIR)' > $(LIBDIR)/layout.json

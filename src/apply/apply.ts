@@ -3,6 +3,7 @@
 // are its own dependents, while independent resources still apply. Resources left out of the
 // selection (--tags) are not applied and not reported; the order among the others is kept.
 import { MinHeap } from '../graph/min-heap.js';
+import type { KnownRunner } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
 import { resourceReport, skippedResource } from '../report/build.js';
 import type { ResourceReport } from '../report/types.js';
@@ -10,7 +11,7 @@ import type { Call, CallResult } from './invoke.js';
 
 export interface ApplyOptions {
   jobs: number;
-  runners: Map<string, string>;
+  runners: Map<string, KnownRunner>;
   /** The resources to apply; all when undefined. */
   selected?: ReadonlySet<string>;
   call(call: Call): Promise<CallResult>;
@@ -52,7 +53,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         if (options.selected && !options.selected.has(ref)) finish(ref);
         else if (cause !== undefined) finish(ref, skippedResource(resource, cause));
         else {
-          const call: Call = { resource, executable: options.runners.get(resource.type)! };
+          const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
           running++;
           options.onStart?.(call);
           safeCall(options.call, call).then((result) => {

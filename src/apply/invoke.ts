@@ -1,9 +1,10 @@
 // Invokes a runner for one resource, exactly per the runner protocol (DESIGN.md): argv without a
 // shell, the GOVERN_* environment, result lines from stdout, everything else kept as log.
-import { encodeArgs, parseResult } from '../shared/protocol.js';
-import { describeFailure, lastLines, runCommand } from '../shared/process.js';
+import { encodeArgs, parseResult, type CallVariable } from '../shared/protocol.js';
+import { describeFailure, lastLines, runCommand, type RunResult } from '../shared/process.js';
 import { displayCommand } from '../shared/shell-display.js';
 import type { Resource } from '../state/resource.js';
+import { runnerBaseEnv } from './runner-env.js';
 
 export type RunnerMode = 'persistent' | 'oneshot';
 
@@ -41,16 +42,12 @@ export function callArgv(call: Call): string[] {
 
 /** The environment every runner process gets: the caller's, plus the variables of the run. */
 export function runnerProcessEnv(ctx: RunContext): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...ctx.baseEnv, GOVERN: ctx.governPath, GOVERN_FACTS_PATH: ctx.factsPath.join(':'), GOVERN_RUN_DIR: ctx.runDir };
-  delete env.GOVERN_NOOP;
-  delete env.GOVERN_SIGNAL;
-  delete env.GOVERN_STATE_DIR;
-  return env;
+  return { ...runnerBaseEnv(ctx.baseEnv), GOVERN: ctx.governPath, GOVERN_FACTS_PATH: ctx.factsPath.join(':'), GOVERN_RUN_DIR: ctx.runDir };
 }
 
 /** The variables that belong to one call. */
-export function callEnv(call: Call, noop: boolean): Record<string, string> {
-  const env: Record<string, string> = { GOVERN_STATE_DIR: call.resource.stateDir };
+export function callEnv(call: Call, noop: boolean): Partial<Record<CallVariable, string>> {
+  const env: Partial<Record<CallVariable, string>> = { GOVERN_STATE_DIR: call.resource.stateDir };
   if (noop) env.GOVERN_NOOP = '1';
   if (call.signal !== undefined) env.GOVERN_SIGNAL = call.signal;
   return env;
@@ -68,10 +65,20 @@ export async function invokeRunner(call: Call, ctx: RunContext): Promise<CallRes
   const parsed = parseResult(result.stdout);
   const stderr = result.stderr.split('\n').filter((l) => l !== '');
   const log = [...parsed.log, ...stderr];
+  const diff = parsed.diff !== undefined ? { diff: parsed.diff } : {};
   if (result.code === 0) {
-    return { ok: true, changed: parsed.changed, message: parsed.message ?? '', log, durationMs: result.durationMs };
+    return { ok: true, changed: parsed.changed, message: parsed.message ?? '', ...diff, log, durationMs: result.durationMs };
   }
-  const why = describeFailure(result, ctx.timeoutMs);
-  const detail = parsed.message ?? lastLines(stderr.join('\n'), 1);
-  return { ok: false, changed: false, message: detail ? `${detail} (${why})` : `runner failed (${why})`, log, durationMs: result.durationMs };
+  return { ok: false, changed: false, message: failureMessage(parsed.message ?? lastLines(stderr.join('\n'), 1), result, ctx.timeoutMs), log, durationMs: result.durationMs };
+}
+
+/**
+ * A failed call's message: the runner's own, as it is when it simply failed (exit 1, what a
+ * persistent runner's `ok: false` is); what else happened is added (`(exit 2)`, `(killed by SIGKILL)`).
+ */
+function failureMessage(detail: string, result: RunResult, timeoutMs: number): string {
+  const plain = result.code === 1 && !result.timedOut && !result.overflowed;
+  if (detail && plain) return detail;
+  const why = describeFailure(result, timeoutMs);
+  return detail ? `${detail} (${why})` : `runner failed (${why})`;
 }

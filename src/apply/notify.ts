@@ -1,6 +1,7 @@
 // The notification phase (after every resource is applied): each notifier that changed sends its
 // signals; the same (resource, signal) is sent once, in apply order of the receivers. In noop mode
 // they are reported, not sent; to a receiver that failed, was skipped or is not selected, never.
+import type { KnownRunner } from '../describe/plan-resources.js';
 import type { Notification, Plan } from '../graph/plan.js';
 import { sentNotification, unsentNotification, type PendingNotification } from '../report/build.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
@@ -9,7 +10,7 @@ import type { Call, CallResult } from './invoke.js';
 
 export interface NotifyOptions {
   noop: boolean;
-  runners: Map<string, string>;
+  runners: Map<string, KnownRunner>;
   call(call: Call): Promise<CallResult>;
   onStart?(call: Call): void;
   onDone?(report: NotificationReport): void;
@@ -46,7 +47,7 @@ export async function sendNotifications(plan: Plan, reports: ReadonlyMap<string,
       report = unsentNotification(n, 'noop', `Would have sent ${n.signal}`);
     } else {
       const resource = plan.byRef.get(n.to)!;
-      const call: Call = { resource, executable: options.runners.get(resource.type)!, signal: n.signal };
+      const call: Call = { resource, executable: options.runners.get(resource.type)!.executable, signal: n.signal };
       options.onStart?.(call);
       report = sentNotification(n, await safeCall(options.call, call));
     }

@@ -1,37 +1,13 @@
-// Runners that declare the persistent protocol are started once per run (up to `jobs` processes per
-// runner) and fed resources one at a time, which saves a process start per resource. A process that
-// crashes or times out fails the resource it was handling and is replaced for the next one.
+// Runners whose description says they speak the persistent protocol are started once per run (up
+// to `jobs` processes per runner) and fed resources one at a time, which saves a process start per
+// resource. A process that crashes or times out fails the resource it was handling and is replaced
+// for the next one.
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import readline from 'node:readline';
 import spawn from 'cross-spawn';
-import { MARKER_BYTES, PERSISTENT_ENV, PERSISTENT_MARKER, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
+import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { KILL_GRACE_MS, trackChild } from '../shared/process.js';
 import type { CallResult } from './invoke.js';
-
-const declared = new Map<string, boolean>();
-
-/** Whether a runner executable declares the persistent protocol (read once per executable). */
-export function declaresPersistent(executable: string): boolean {
-  let answer = declared.get(executable);
-  if (answer === undefined) {
-    answer = false;
-    try {
-      const fd = fs.openSync(executable, 'r');
-      try {
-        const head = Buffer.alloc(MARKER_BYTES);
-        const n = fs.readSync(fd, head, 0, MARKER_BYTES, 0);
-        answer = PERSISTENT_MARKER.test(head.subarray(0, n).toString('latin1'));
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      // unreadable: the one-shot protocol will report the problem
-    }
-    declared.set(executable, answer);
-  }
-  return answer;
-}
 
 interface Pending {
   resolve(result: CallResult): void;
@@ -55,6 +31,7 @@ function asResponse(line: string): PersistentResponse | undefined {
     ok: v.ok as boolean,
     changed: v.changed === true,
     message: typeof v.message === 'string' ? v.message : undefined,
+    diff: typeof v.diff === 'string' ? v.diff : undefined,
     log: Array.isArray(v.log) ? v.log.map(String) : [],
   };
 }
@@ -130,6 +107,7 @@ class PersistentProcess {
       ok: response.ok && !pending.timedOut,
       changed: response.ok && !pending.timedOut && response.changed,
       message,
+      ...(response.diff !== undefined ? { diff: response.diff } : {}),
       log: [...response.log, ...this.stderr],
       durationMs: Date.now() - pending.started,
     });

@@ -2,19 +2,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { KnownRunner } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
 import type { PhaseClock } from '../report/timing.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { applyPlan } from './apply.js';
 import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
-import { declaresPersistent, RunnerPool } from './persistent-pool.js';
+import { RunnerPool } from './persistent-pool.js';
 
 export interface RunOptions extends Omit<RunContext, 'runDir'> {
   jobs: number;
-  /** persistent: runners that declare it are started once per run; oneshot: a process per call. */
+  /** persistent: runners whose description says so are started once per run; oneshot: a process per call. */
   runnerMode: RunnerMode;
-  runners: Map<string, string>;
+  /** Block type -> its runner, as planning found and described it. */
+  runners: Map<string, KnownRunner>;
   /** The resources to apply (--tags); all when undefined. */
   selected?: ReadonlySet<string>;
   clock: PhaseClock;
@@ -36,12 +38,11 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunEn
   try {
     const ctx: RunContext = { ...options, runDir };
     const pool = options.runnerMode === 'persistent' ? new RunnerPool(runnerProcessEnv(ctx), options.jobs, options.timeoutMs) : undefined;
-    const used = plan.resources.filter((r) => !options.selected || options.selected.has(r.ref)).map((r) => options.runners.get(r.type)!);
-    pool?.warm([...new Set(used)].filter(declaresPersistent));
+    const persistent = new Set([...options.runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable));
+    const used = plan.resources.filter((r) => !options.selected || options.selected.has(r.ref)).map((r) => options.runners.get(r.type)!.executable);
+    pool?.warm([...new Set(used)].filter((executable) => persistent.has(executable)));
     const call = (c: Call): Promise<CallResult> =>
-      pool && declaresPersistent(c.executable)
-        ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) }).then(oneShotMessage)
-        : invokeRunner(c, ctx);
+      pool && persistent.has(c.executable) ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) }) : invokeRunner(c, ctx);
     try {
       return await applyAndNotify(plan, options, call);
     } finally {
@@ -51,11 +52,6 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunEn
     process.removeListener('exit', removeRunDir);
     removeRunDir();
   }
-}
-
-/** A failure reads the same in both modes: a one-shot runner of the kit exits 1 on failure. */
-function oneShotMessage(result: CallResult): CallResult {
-  return result.ok || /\((exit \d+|runner .*|timed out .*)\)$/.test(result.message) ? result : { ...result, message: `${result.message} (exit 1)` };
 }
 
 async function applyAndNotify(plan: Plan, options: RunOptions, call: (c: Call) => Promise<CallResult>): Promise<RunEntries> {

@@ -1,10 +1,10 @@
 // The planning `govern run` and `govern graph` share: facts -> render -> parse -> graph, the
 // runners each resource needs, and the selection by tags; every phase timed. Both commands take
 // the same planning options, so one can replace the other on a command line.
-import { findRunners } from '../apply/find-runners.js';
 import { treeRoot, type SearchPaths } from '../config/paths.js';
 import type { LocalFacts } from '../facts/local-facts.js';
-import { buildPlan, type Plan } from '../graph/plan.js';
+import { planResources, type KnownRunner } from '../describe/plan-resources.js';
+import type { Plan } from '../graph/plan.js';
 import { selectResources, unknownTags } from '../graph/select.js';
 import type { PhaseClock } from '../report/timing.js';
 import { didYouMean } from '../shared/suggest.js';
@@ -42,8 +42,8 @@ export interface PlanningInputs {
 
 export interface Planned {
   plan: Plan;
-  /** The executable of each runner the tree uses. */
-  runners: Map<string, string>;
+  /** Each runner the tree uses: its executable and what it describes itself as. */
+  runners: Map<string, KnownRunner>;
   /** The resources to apply; undefined for all. */
   selected?: Set<string>;
 }
@@ -71,8 +71,7 @@ export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promi
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
   const resources = await clock.time('parse', () => parseStateFiles(texts, inputs.cache));
   return clock.time('plan', async () => {
-    const plan = buildPlan(resources);
-    const runners = findRunners(plan.resources, inputs.paths.runners);
+    const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache });
     const filter = { tags: inputs.options.tags, skipTags: inputs.options.skipTags };
     for (const tag of unknownTags(plan.resources, filter)) warn(`no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
     return { plan, runners, selected: selectResources(plan.resources, filter) };

@@ -1,10 +1,11 @@
 // The resource graph: nodes are RREFs, edges come from before/after/notify/subscribe (DESIGN.md,
-// "Ordering and notification"). Unknown references and cycles are errors found here, before
-// anything is applied.
-import path from 'node:path';
+// "Ordering and notification") and from the ordering runners ask for. Unknown references, signals
+// a receiver does not accept, and cycles are errors found here, before anything is applied.
 import { Graph } from '@dagrejs/graphlib';
 import { UserError, type Problem } from '../shared/errors.js';
-import type { Resource } from '../state/resource.js';
+import { closest } from '../shared/suggest.js';
+import { SIGNAL_NAME } from '../shared/validate.js';
+import { keyLocation, type OrderingKey, type Resource } from '../state/resource.js';
 import { describeCycle, findCycles } from './cycles.js';
 import { MinHeap } from './min-heap.js';
 
@@ -27,9 +28,14 @@ export interface Plan {
   notifications: Notification[];
 }
 
-const SIGNAL = /^[A-Za-z0-9_.-]+$/;
+export interface PlanOptions {
+  /** Ordering edges the runners ask for (from is applied first); an explicit edge between the same two wins. */
+  autorequire?: { from: string; to: string }[];
+  /** Why the receiver would refuse a signal, or undefined when it accepts it. */
+  refuseSignal?(to: Resource, signal: string): string | undefined;
+}
 
-export function buildPlan(resources: Resource[]): Plan {
+export function buildPlan(resources: Resource[], options: PlanOptions = {}): Plan {
   const byRef = new Map(resources.map((r) => [r.ref, r]));
   const graph = new Graph({ directed: true, multigraph: true });
   for (const r of resources) graph.setNode(r.ref, r);
@@ -48,8 +54,13 @@ export function buildPlan(resources: Resource[]): Plan {
   const edge = (from: string, to: string, kind: EdgeKind, label: string) => graph.setEdge(from, to, label, `${kind}:${label}`);
 
   for (const r of resources) {
-    const problem = (message: string) => problems.push({ ...r.at, message: `${r.ref}: ${message}` });
-    const unknown = (key: string, text: string) => problem(`${key} names "${text}", which is not a resource in this state tree`);
+    const problem = (key: OrderingKey, message: string) => problems.push({ ...keyLocation(r, key), message: `${r.ref}: ${message}` });
+    const unknown = (key: OrderingKey, text: string) =>
+      problem(key, `${key} names "${text}", which is not a resource in this state tree${suggestRef(text, byRef)}`);
+    const refused = (key: OrderingKey, text: string, to: string, signal: string) => {
+      const why = options.refuseSignal?.(byRef.get(to)!, signal);
+      if (why !== undefined) problem(key, `${key} "${text}": ${why}`);
+    };
     for (const text of r.links.before) {
       const to = resolve(text);
       if (to) edge(r.ref, to, 'before', 'before');
@@ -65,22 +76,24 @@ export function buildPlan(resources: Resource[]): Plan {
       if (from) {
         edge(from, r.ref, 'subscribe', 'subscribe');
         notifications.push({ from, to: r.ref, signal: 'refresh' });
+        refused('subscribe', text, r.ref, 'refresh');
       } else unknown('subscribe', text);
     }
     for (const text of r.links.notify) {
-      const target = resolveNotify(text, resolve);
+      const target = resolveNotify(text, resolve, byRef);
       if (typeof target === 'string') {
-        problem(`notify "${text}": ${target}`);
+        problem('notify', target);
         continue;
       }
       edge(r.ref, target.to, 'notify', `notify ${target.signal}`);
       notifications.push({ from: r.ref, to: target.to, signal: target.signal });
+      refused('notify', text, target.to, target.signal);
     }
   }
   if (problems.length > 0) throw new UserError(problems);
-  for (const r of resources) {
-    const parent = nearestManagedParent(r, byRef);
-    if (parent && !graph.hasEdge(parent, r.ref)) edge(parent, r.ref, 'autorequire', 'autorequire');
+  for (const { from, to } of options.autorequire ?? []) {
+    const joined = (v: string, w: string) => (graph.outEdges(v, w) ?? []).length > 0;
+    if (!joined(from, to) && !joined(to, from)) edge(from, to, 'autorequire', 'autorequire');
   }
 
   const cycles = findCycles(graph, resources.map((r) => r.ref));
@@ -89,29 +102,21 @@ export function buildPlan(resources: Resource[]): Plan {
 }
 
 /**
- * A resource named by an absolute path comes after the resource of the same runner that manages
- * its nearest parent directory (Puppet's autorequire for files): `file:/etc/app/app.conf` after
- * `file:/etc/app`, without the user writing it, and whatever --jobs allows.
+ * `runner:name:signal`, or an RREF alone for `refresh`; returns a problem as a string. The runner is
+ * up to the first colon and the signal after the last, so a name may hold colons (`pkg:libc6:amd64`);
+ * text with a single colon is an RREF, whatever follows the colon.
  */
-function nearestManagedParent(r: Resource, byRef: Map<string, Resource>): string | undefined {
-  if (!r.name.startsWith('/')) return undefined;
-  for (let dir = path.posix.dirname(r.name); ; dir = path.posix.dirname(dir)) {
-    const ref = `${r.type}:${dir}`;
-    if (ref !== r.ref && byRef.has(ref)) return ref;
-    if (dir === '/' || dir === '.') return undefined;
-  }
-}
-
-/** `runner:name:signal`, or an RREF alone for `refresh`; returns a problem as a string. */
-function resolveNotify(text: string, resolve: (t: string) => string | undefined): { to: string; signal: string } | string {
+function resolveNotify(text: string, resolve: (t: string) => string | undefined, byRef: Map<string, Resource>): { to: string; signal: string } | string {
   const whole = resolve(text);
   if (whole) return { to: whole, signal: 'refresh' };
-  const colon = text.lastIndexOf(':');
-  if (colon <= 0) return 'not a resource; write runner:name or runner:name:signal';
-  const to = resolve(text.slice(0, colon));
-  const signal = text.slice(colon + 1);
-  if (!to) return `"${text.slice(0, colon)}" is not a resource in this state tree`;
-  if (!SIGNAL.test(signal)) return `"${signal}" is not a valid signal name (letters, digits, _ . -)`;
+  const last = text.lastIndexOf(':');
+  const unknown = `notify names "${text}", which is not a resource in this state tree${suggestRef(text, byRef)}`;
+  if (last <= 0) return `notify "${text}" is not a resource; write runner:name or runner:name:signal`;
+  if (last === text.indexOf(':')) return unknown;
+  const to = resolve(text.slice(0, last));
+  const signal = text.slice(last + 1);
+  if (!to) return `notify "${text}": "${text.slice(0, last)}" is not a resource in this state tree${suggestRef(text, byRef)}`;
+  if (!SIGNAL_NAME.test(signal)) return `notify "${text}": "${signal}" is not a valid signal name (letters, digits, _ . -)`;
   return { to, signal };
 }
 
@@ -123,6 +128,18 @@ function cycleProblems(graph: Graph, cycles: string[][], byRef: Map<string, Reso
     .map((start, i) => ({ start, loop: describeCycle(graph, cycles[i], start, order) }))
     .sort((a, b) => order(a.start) - order(b.start))
     .map(({ start, loop }) => ({ ...byRef.get(start)!.at, message: `dependency cycle: ${loop.join(' -> ')}` }));
+}
+
+/**
+ * ` (did you mean "service:nginx"?)` for a reference, or a notify string, close to an existing one;
+ * a notify string keeps its signal in the suggestion.
+ */
+function suggestRef(text: string, byRef: Map<string, Resource>): string {
+  const last = text.lastIndexOf(':');
+  const signal = last > text.indexOf(':') ? text.slice(last) : '';
+  const candidates = [...byRef.keys()].flatMap((ref) => (signal ? [ref, ref + signal] : [ref]));
+  const near = closest(text, candidates);
+  return near === undefined ? '' : ` (did you mean "${near}"?)`;
 }
 
 /** Kahn's algorithm, always taking the earliest-defined resource that is ready. */

@@ -1,18 +1,50 @@
-// What every built-in runner shares: reading the request (argv and environment), printing the
-// result lines, and turning errors into a message and a non-zero exit. A runner itself is a
+// The runner kit, public as `govern/runner` (docs/runners.md, "A runner in JavaScript"): a runner
+// declares its description once and gets, from the same declaration, the answer to govern's
+// GOVERN_DESCRIBE question, its arguments checked and read by their types, signals checked, both
+// runner protocols, and errors turned into a message and a non-zero exit. The runner itself is a
 // function from a request to a result; it never touches process.argv, process.env or stdout.
+import path from 'node:path';
 import readline from 'node:readline';
+import { checkArguments, refusedSignal } from '../shared/arguments.js';
+import { DESCRIBE_ENV, DESCRIPTION_FORMAT, type DescriptionDocument, type RunnerDescription } from '../shared/description.js';
+import { formatProblem, UserError } from '../shared/errors.js';
 import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
-import { decodeArgs, formatResult, oneLine, Params, ProtocolError, type RunnerResult } from '../shared/protocol.js';
+import { CALL_ENV, decodeArgs, formatResult, oneLine, type AttrValue, type Params, type RunnerResult } from '../shared/protocol.js';
 import { KILL_GRACE_MS, killAllChildren } from '../shared/process.js';
-import { ValidationError } from '../shared/validate.js';
+import type { Value } from '../shared/values.js';
 
-export interface RunnerRequest {
+export { UserError } from '../shared/errors.js';
+export type { Autorequire, Condition, KeySpec, NameSpec, Rule, RunnerDescription, ValueSpec, ValueType } from '../shared/description.js';
+export type { RunnerResult } from '../shared/protocol.js';
+export type { Value } from '../shared/values.js';
+
+type ScalarOf<S> = S extends { type: 'integer' | 'mode' | 'duration' }
+  ? number
+  : S extends { type: 'boolean' }
+    ? boolean
+    : S extends { type: 'enum'; values: readonly (infer W)[] }
+      ? W
+      : S extends { type: 'map' }
+        ? { [key: string]: AttrValue }
+        : string;
+type ValueOf<S> = S extends { type: 'list' } ? (S extends { items: infer I } ? ScalarOf<I>[] : string[]) : ScalarOf<S>;
+type AlwaysThere<S> = S extends { required: true } | { default: unknown } | { type: 'list' } ? true : false;
+
+/** A runner's arguments as their description types them: a key that is neither required nor defaulted may be undefined. */
+export type Values<D extends RunnerDescription> = D extends { keys: infer K }
+  ? { -readonly [P in keyof K]: AlwaysThere<K[P]> extends true ? ValueOf<K[P]> : ValueOf<K[P]> | undefined }
+  : Record<string, Value | undefined>;
+
+export interface RunnerRequest<V = Record<string, Value | undefined>> {
+  /** The resource name (the first argument). */
   name: string;
+  /** Every described key, read by its type: the value given, else its default, else undefined (a list: []). */
+  values: V;
+  /** The arguments as they arrived, for what the description does not cover. */
   params: Params;
   /** GOVERN_NOOP=1: report what would change, change nothing. */
   noop: boolean;
-  /** GOVERN_SIGNAL: notification mode. */
+  /** GOVERN_SIGNAL: notification mode (a signal the description accepts). */
   signal?: string;
   /** GOVERN_STATE_DIR: the directory of the state file that declared the resource. */
   stateDir?: string;
@@ -22,34 +54,72 @@ export interface RunnerRequest {
   log(line: string): void;
 }
 
-export type Runner = (request: RunnerRequest) => Promise<RunnerResult>;
-
-/** A failure the user can act on: printed as it is, without a stack trace. */
-export class RunnerError extends Error {}
-
-export function isUserError(e: unknown): e is Error {
-  return e instanceof RunnerError || e instanceof ValidationError || e instanceof ProtocolError;
+export interface RunnerDefinition<D extends RunnerDescription = RunnerDescription> {
+  /** How messages name the runner; its executable's file name when not given. */
+  name?: string;
+  description: D;
+  /** Applies one resource, or, with request.signal, acts on a notification. */
+  run(request: RunnerRequest<Values<D>>): Promise<RunnerResult>;
 }
 
-/** Builds a request from a one-shot invocation: `RUNNER NAME key=value...` plus GOVERN_* variables. */
-export function requestFromProcess(argv: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): RunnerRequest {
+/** Checks one call's arguments and signal against the description: a UserError lists every problem. */
+export function parseRequest<D extends RunnerDescription>(
+  definition: RunnerDefinition<D>,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): RunnerRequest<Values<D>> {
   const { name, params } = decodeArgs(argv);
+  const runner = definition.name ?? runnerName();
+  const { values, problems } = checkArguments(runner, definition.description, name, params);
+  const signal = env.GOVERN_SIGNAL ? env.GOVERN_SIGNAL : undefined;
+  const refused = signal === undefined ? undefined : refusedSignal(runner, definition.description, signal);
+  if (refused) problems.push({ message: refused });
+  if (problems.length > 0) throw new UserError(problems.map((p) => ({ message: p.message })));
   return {
     name,
+    values: values as Values<D>,
     params,
     noop: env.GOVERN_NOOP === '1' || env.GOVERN_NOOP === 'true',
-    signal: env.GOVERN_SIGNAL ? env.GOVERN_SIGNAL : undefined,
+    signal,
     stateDir: env.GOVERN_STATE_DIR ? env.GOVERN_STATE_DIR : undefined,
     env,
     log,
   };
 }
 
+/** One call, start to end: arguments checked, then the runner. */
+export function handle<D extends RunnerDescription>(definition: RunnerDefinition<D>, argv: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<RunnerResult> {
+  try {
+    return definition.run(parseRequest(definition, argv, env, log));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/** The executable's file name, as govern's block type names the runner. */
+function runnerName(): string {
+  return process.argv[1] ? path.basename(process.argv[1]) : 'runner';
+}
+
+/** What the runner prints when govern asks it to describe itself. */
+export function describeDocument(description: RunnerDescription): DescriptionDocument {
+  // Every module loaded so far: a rebuilt or edited runner is described again (govern's cache).
+  const main = process.argv[1] ? path.resolve(process.argv[1]) : undefined;
+  const sources = Object.keys(require.cache).filter((file) => path.isAbsolute(file) && file !== main);
+  return { govern_runner: DESCRIPTION_FORMAT, ...description, persistent: true, sources: [...(description.sources ?? []), ...sources] };
+}
+
 /**
- * The entry point of a runner executable: one resource from argv (one-shot protocol), or, when
- * govern starts it with GOVERN_PERSISTENT=1, one resource per JSON line on stdin.
+ * The entry point of a runner executable: its description (GOVERN_DESCRIBE=1), one resource from
+ * argv (one-shot protocol), or, when govern starts it with GOVERN_PERSISTENT=1, one resource per
+ * JSON line on stdin.
  */
-export function runnerMain(runner: Runner): void {
+export function runnerMain<D extends RunnerDescription>(definition: RunnerDefinition<D>): void {
+  if (process.env[DESCRIBE_ENV] === '1') {
+    process.stdout.write(JSON.stringify(describeDocument(definition.description)) + '\n');
+    return;
+  }
   // govern's timeout sends SIGTERM: take the commands this runner started (each in its own
   // process group) down too, then go.
   process.once('SIGTERM', () => {
@@ -65,23 +135,16 @@ export function runnerMain(runner: Runner): void {
       } else process.exit(143);
     }, KILL_GRACE_MS / 2).unref();
   });
-  if (process.env[PERSISTENT_ENV] === '1') serveRequests(runner);
-  else runOnce(runner);
+  if (process.env[PERSISTENT_ENV] === '1') serveRequests(definition);
+  else runOnce(definition);
 }
 
 /** The request a persistent runner is working on. */
 let inFlight: { log: string[]; answered: boolean } | undefined;
 
-function runOnce(runner: Runner): void {
+function runOnce<D extends RunnerDescription>(definition: RunnerDefinition<D>): void {
   const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n');
-  let request: RunnerRequest;
-  try {
-    request = requestFromProcess(process.argv.slice(2), process.env, log);
-  } catch (e) {
-    fail(e);
-    return;
-  }
-  runner(request).then(
+  handle(definition, process.argv.slice(2), process.env, log).then(
     (result) => {
       process.stdout.write(formatResult(result));
       process.exitCode = 0;
@@ -90,9 +153,10 @@ function runOnce(runner: Runner): void {
   );
 }
 
-function serveRequests(runner: Runner): void {
+function serveRequests<D extends RunnerDescription>(definition: RunnerDefinition<D>): void {
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base[PERSISTENT_ENV];
+  for (const key of CALL_ENV) delete base[key];
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   // One request at a time, in order: the next line waits for the previous answer.
   let queue = Promise.resolve();
@@ -100,7 +164,7 @@ function serveRequests(runner: Runner): void {
     queue = queue
       .then(() => {
         inFlight = { log: [], answered: false };
-        return answer(runner, base, line, inFlight.log);
+        return answer(definition, base, line, inFlight.log);
       })
       .then((response) => {
         if (inFlight?.answered) return;
@@ -110,30 +174,31 @@ function serveRequests(runner: Runner): void {
   });
 }
 
-async function answer(runner: Runner, base: NodeJS.ProcessEnv, line: string, log: string[]): Promise<PersistentResponse> {
+async function answer<D extends RunnerDescription>(definition: RunnerDefinition<D>, base: NodeJS.ProcessEnv, line: string, log: string[]): Promise<PersistentResponse> {
   const logLine = (text: string) => log.push(...text.replace(/\n$/, '').split('\n'));
   try {
     const request = JSON.parse(line) as PersistentRequest;
-    const env = { ...base };
-    for (const key of ['GOVERN_NOOP', 'GOVERN_SIGNAL', 'GOVERN_STATE_DIR']) delete env[key];
-    Object.assign(env, request.env);
-    const result = await runner(requestFromProcess(request.argv, env, logLine));
-    return { ok: true, changed: result.changed, message: result.message !== undefined ? oneLine(result.message) : undefined, log };
+    const result = await handle(definition, request.argv, { ...base, ...request.env }, logLine);
+    return { ok: true, changed: result.changed, message: result.message !== undefined ? oneLine(result.message) : undefined, diff: result.diff, log };
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    logLine(`error: ${isUserError(e) ? message : (e as Error)?.stack ?? message}`);
-    return { ok: false, changed: false, message: oneLine(message), log };
+    logLine(`error: ${errorText(e)}`);
+    return { ok: false, changed: false, message: oneLine(messageOf(e)), log };
   }
 }
 
 function fail(e: unknown): void {
-  const message = e instanceof Error ? e.message : String(e);
-  process.stdout.write(`message=${oneLine(message)}\n`);
-  process.stderr.write(`error: ${isUserError(e) ? message : (e as Error)?.stack ?? message}\n`);
+  process.stdout.write(`message=${oneLine(messageOf(e))}\n`);
+  process.stderr.write(`error: ${errorText(e)}\n`);
   process.exitCode = 1;
 }
 
-/** The standard reply to a signal a runner does not understand. */
-export function unknownSignal(signal: string, known: string[]): RunnerError {
-  return new RunnerError(`unexpected signal: ${signal} (this runner understands ${known.join(', ')})`);
+/** One line for `message=`: several problems are joined by "; ". */
+function messageOf(e: unknown): string {
+  if (e instanceof UserError) return e.problems.map(formatProblem).join('; ');
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** A user's error as it is; anything else (a bug) with its stack. */
+function errorText(e: unknown): string {
+  return e instanceof UserError ? e.message : ((e as Error)?.stack ?? messageOf(e));
 }

@@ -1,18 +1,17 @@
-// The persistent runner protocol (docs/runners.md, "Persistent runners"): a runner that declares
-// support is started once per run and fed resources one at a time on stdin as JSON lines; it answers
-// each with one JSON line on stdout. The arguments are the same `key=value` strings as in one-shot mode.
+// The persistent runner protocol (docs/runners.md, "Persistent runners"): a runner whose description
+// says it speaks it is started once per run and fed resources one at a time on stdin as JSON lines;
+// it answers each with one JSON line on stdout. The arguments are the same `key=value` strings as in
+// one-shot mode.
+import type { CallVariable } from './protocol.js';
 
-/** A runner declares support with this marker in its first 1024 bytes (a comment, in any language). */
-export const PERSISTENT_MARKER = /govern-runner:\s*persistent\b/;
-export const MARKER_BYTES = 1024;
 /** Set in the environment of a runner started in persistent mode. */
 export const PERSISTENT_ENV = 'GOVERN_PERSISTENT';
 
 export interface PersistentRequest {
   /** The resource name, then its `key=value` arguments: argv of the one-shot protocol. */
   argv: string[];
-  /** The per-resource variables of the one-shot protocol: GOVERN_STATE_DIR, GOVERN_NOOP, GOVERN_SIGNAL. */
-  env: Record<string, string>;
+  /** The variables of the call (CALL_ENV) that are set. */
+  env: Partial<Record<CallVariable, string>>;
 }
 
 export interface PersistentResponse {
@@ -20,5 +19,7 @@ export interface PersistentResponse {
   ok: boolean;
   changed: boolean;
   message?: string;
+  /** A unified diff, its lines joined by "\n" (the one-shot protocol's `diff=` lines). */
+  diff?: string;
   log: string[];
 }

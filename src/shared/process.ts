@@ -141,13 +141,21 @@ export function runCommand(command: string, args: string[], options: RunOptions 
   });
 }
 
-/** "exit 3", "killed by SIGKILL", "timed out after 10s": why a command did not succeed. */
-export function describeFailure(result: RunResult, timeoutMs?: number): string {
-  if (result.spawnError) return `could not be started: ${result.spawnError.message}`;
+/** "exit 3", "killed by SIGKILL", "timed out after 10s", "program not found: /x": why a command did not succeed. */
+export function describeFailure(result: Pick<RunResult, 'code' | 'signal' | 'timedOut' | 'overflowed' | 'spawnError'>, timeoutMs?: number): string {
+  if (result.spawnError) return spawnProblem(result.spawnError);
   if (result.timedOut) return `timed out after ${timeoutMs !== undefined ? formatMs(timeoutMs) : 'its time limit'} and was killed`;
   if (result.overflowed) return 'wrote more output than allowed and was killed';
   if (result.signal) return `killed by ${result.signal}`;
   return `exit ${result.code}`;
+}
+
+/** Why spawn failed, in words: "program not found: /usr/bin/x" rather than "spawn /usr/bin/x ENOENT". */
+function spawnProblem(e: Error): string {
+  const err = e as NodeJS.ErrnoException & { path?: string };
+  if (err.code === 'ENOENT' && err.path) return `program not found: ${err.path}`;
+  if (err.code === 'EACCES' && err.path) return `permission denied: ${err.path}`;
+  return `could not be started: ${e.message}`;
 }
 
 function formatMs(ms: number): string {

@@ -1,5 +1,10 @@
-// The runner protocol shared by the core and the runners (DESIGN.md, "Runner protocol"):
-// how attributes become `key=value` arguments, how a runner reads them back, and the result lines.
+// The runner protocol shared by the core and the runners (docs/runners.md): how attributes become
+// `key=value` arguments, how a runner reads them back, the result lines, and the variables of a call.
+import { UserError } from './errors.js';
+
+/** The variables that belong to one call; the rest of a runner's environment is its process's. */
+export const CALL_ENV = ['GOVERN_STATE_DIR', 'GOVERN_NOOP', 'GOVERN_SIGNAL'] as const;
+export type CallVariable = (typeof CALL_ENV)[number];
 
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
 export type Attributes = Record<string, AttrValue>;
@@ -15,15 +20,22 @@ export function encodeScalar(value: AttrValue): string {
   return JSON.stringify(value); // a map or nested block: its JSON
 }
 
+/** One value as the texts after `key=`: a list gives one per element, in order; null gives none. */
+export function encodeValues(value: AttrValue | readonly AttrValue[]): string[] {
+  if (value === null) return [];
+  return Array.isArray(value) ? value.map(encodeScalar) : [encodeScalar(value as AttrValue)];
+}
+
 /** Attributes to argv: a list becomes one argument per element, in order; null is left out. */
 export function encodeArgs(attrs: Attributes): string[] {
   const argv: string[] = [];
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null) continue;
-    const values = Array.isArray(value) ? value : [value];
-    for (const v of values) argv.push(`${key}=${encodeScalar(v)}`);
-  }
+  for (const [key, value] of Object.entries(attrs)) for (const text of encodeValues(value)) argv.push(`${key}=${text}`);
   return argv;
+}
+
+/** Attributes as the runner will read them back. */
+export function paramsOf(attrs: Attributes): Params {
+  return new Params(Object.entries(attrs).flatMap(([key, value]) => encodeValues(value).map((text): [string, string] => [key, text])));
 }
 
 /** The arguments a runner received, keyed by name; a key may repeat (a list). */
@@ -50,7 +62,7 @@ export class Params {
   get(key: string): string | undefined {
     const list = this.values.get(key);
     if (!list) return undefined;
-    if (list.length > 1) throw new ProtocolError(`${key} is given ${list.length} times; it takes one value`);
+    if (list.length > 1) throw new UserError(`${key} is given ${list.length} times; it takes one value`);
     return list[0];
   }
 
@@ -59,31 +71,22 @@ export class Params {
     return [...(this.values.get(key) ?? [])];
   }
 
-  bool(key: string, fallback: boolean): boolean {
-    const value = this.get(key);
-    if (value === undefined) return fallback;
-    return parseBool(key, value);
+  /** How many times a key is given. */
+  count(key: string): number {
+    return this.values.get(key)?.length ?? 0;
   }
-}
-
-export class ProtocolError extends Error {}
-
-export function parseBool(key: string, value: string): boolean {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new ProtocolError(`${key} must be true or false, not "${value}"`);
 }
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /** `RUNNER NAME key=value...`: the name first, then the arguments. */
 export function decodeArgs(argv: string[]): { name: string; params: Params } {
-  if (argv.length === 0) throw new ProtocolError('usage: RUNNER NAME [key=value...]');
+  if (argv.length === 0) throw new UserError('usage: RUNNER NAME [key=value...]');
   const [name, ...rest] = argv;
   const pairs: [string, string][] = rest.map((arg) => {
     const eq = arg.indexOf('=');
     const key = eq < 0 ? '' : arg.slice(0, eq);
-    if (!KEY.test(key)) throw new ProtocolError(`argument "${arg}" is not key=value`);
+    if (!KEY.test(key)) throw new UserError(`argument "${arg}" is not key=value`);
     return [key, arg.slice(eq + 1)];
   });
   return { name, params: new Params(pairs) };
@@ -92,24 +95,30 @@ export function decodeArgs(argv: string[]): { name: string; params: Params } {
 export interface RunnerResult {
   changed: boolean;
   message?: string;
+  /** A unified diff of what changed (or would change), its lines joined by "\n". */
+  diff?: string;
 }
 
-/** The result lines a runner prints on stdout. */
+/** The result lines a runner prints on stdout: `changed=`, `message=`, and one `diff=` line per diff line. */
 export function formatResult(result: RunnerResult): string {
   let out = `changed=${result.changed ? 'true' : 'false'}\n`;
   if (result.message !== undefined) out += `message=${oneLine(result.message)}\n`;
+  if (result.diff !== undefined) for (const line of result.diff.split('\n')) out += `diff=${line}\n`;
   return out;
 }
 
 /** Reads a runner's stdout: result lines out, everything else is log. */
 export function parseResult(stdout: string): RunnerResult & { log: string[] } {
   const result: RunnerResult & { log: string[] } = { changed: false, log: [] };
+  const diff: string[] = [];
   for (const line of stdout.split('\n')) {
     if (line === 'changed=true') result.changed = true;
     else if (line === 'changed=false') result.changed = false;
     else if (line.startsWith('message=')) result.message = line.slice('message='.length);
+    else if (line.startsWith('diff=')) diff.push(line.slice('diff='.length));
     else if (line !== '') result.log.push(line);
   }
+  if (diff.length > 0) result.diff = diff.join('\n');
   return result;
 }
 

@@ -1,7 +1,6 @@
 // Validation patterns shared by the core and the runners. Anything that reaches a command line is
 // checked here first, and the error names the offending character.
-
-export class ValidationError extends Error {}
+import { UserError } from './errors.js';
 
 export interface CharRule {
   /** What the value is, for the message: "package name". */
@@ -12,22 +11,27 @@ export interface CharRule {
   allowed: string;
 }
 
-/** The seeds' set for package and service names: letters, digits, . _ + : ~ - */
-export const PACKAGE_NAME: CharRule = { what: 'package name', char: /[A-Za-z0-9._+:~-]/, allowed: 'letters, digits and . _ + : ~ -' };
-export const SERVICE_NAME: CharRule = { ...PACKAGE_NAME, what: 'service name' };
+/** The seeds' set for package and service names, as a character class: letters, digits, . _ + : ~ - */
+export const PACKAGE_NAME_CHARS = 'A-Za-z0-9._+:~-';
 /** Debian and RPM versions: the name set plus ^ (RPM's "sorts after"). */
-export const PACKAGE_VERSION: CharRule = { what: 'version', char: /[A-Za-z0-9._+:~^-]/, allowed: 'letters, digits and . _ + : ~ ^ -' };
+export const VERSION_CHARS = 'A-Za-z0-9._+:~^-';
 
-/** Throws a ValidationError naming the first character outside the rule. */
+/** Throws a UserError naming the first character outside the rule. */
 export function checkChars(rule: CharRule, value: string): string {
-  if (value === '') throw new ValidationError(`${rule.what} is empty`);
+  const problem = charsProblem(rule.char, value);
+  if (problem === undefined) return value;
+  if (value === '') throw new UserError(`${rule.what} is empty`);
+  throw new UserError(`invalid ${rule.what} ${JSON.stringify(value)}: ${problem}${problem.startsWith('character') ? ` (allowed: ${rule.allowed})` : ''}`);
+}
+
+/** Why a value breaks a character rule (the first character outside it, or a leading "-"), or undefined. */
+export function charsProblem(char: RegExp, value: string): string | undefined {
+  if (value === '') return 'it is empty';
   for (const ch of value) {
-    if (!rule.char.test(ch)) {
-      throw new ValidationError(`invalid ${rule.what} ${JSON.stringify(value)}: character ${describeChar(ch)} is not allowed (allowed: ${rule.allowed})`);
-    }
+    if (!char.test(ch)) return `character ${describeChar(ch)} is not allowed`;
   }
-  if (value.startsWith('-')) throw new ValidationError(`invalid ${rule.what} ${JSON.stringify(value)}: it must not start with "-"`);
-  return value;
+  if (value.startsWith('-')) return 'it must not start with "-"';
+  return undefined;
 }
 
 export function describeChar(ch: string): string {
@@ -39,6 +43,8 @@ export function describeChar(ch: string): string {
 
 /** A runner (block type) name: it becomes a file name, so no paths. */
 export const RUNNER_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/** A signal name (notify strings, GOVERN_SIGNAL, a runner's description). */
+export const SIGNAL_NAME = /^[A-Za-z0-9_.-]+$/;
 /** An attribute key as it appears in `key=value`. */
 export const ATTRIBUTE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 

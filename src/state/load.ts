@@ -1,7 +1,7 @@
 // State files to resources: read, render (Handlebars), parse (HCL), recover the source order.
 import { formatLocation, UserError, type Problem } from '../shared/errors.js';
 import type { FactSources } from '../templates/fact-sources.js';
-import { renderTemplates, type TemplateInput } from '../templates/render.js';
+import { renderWithLines, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../templates/source-file.js';
 import { listStateFiles } from './files.js';
 import { parseHcl } from './hcl.js';
@@ -15,6 +15,8 @@ export interface StateFileText {
   file: string;
   source: string;
   rendered: string;
+  /** The source line of each rendered line, when known (see templates/line-marks.ts). */
+  sourceLines: (number | undefined)[];
 }
 
 export async function renderStateFiles(target: string, facts: FactSources): Promise<StateFileText[]> {
@@ -29,8 +31,8 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
     }
   }
   if (problems.length > 0) throw new UserError(problems);
-  const rendered = await renderTemplates(inputs, facts);
-  return inputs.map((input, i) => ({ ...input, rendered: rendered[i] }));
+  const rendered = await renderWithLines(inputs, facts);
+  return inputs.map((input, i) => ({ ...input, rendered: rendered[i].text, sourceLines: rendered[i].sourceLines }));
 }
 
 /** Every resource of the state tree, in definition order; all problems are reported at once. */
@@ -43,7 +45,7 @@ export async function parseStateFiles(texts: StateFileText[], cache: ParseCache 
   const problems: Problem[] = [];
   const resources: Resource[] = [];
   for (const text of texts) {
-    const lines = new SourceLines(text.file, text.source, text.rendered);
+    const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
     let parsed: Record<string, unknown>;
     try {
       parsed = await parseCached(text, cache);

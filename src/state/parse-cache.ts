@@ -16,9 +16,11 @@ const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 export interface ParseCache {
   get(text: string): Record<string, unknown> | undefined;
   put(text: string, parsed: Record<string, unknown>): void;
+  /** Entries of another kind (runners' descriptions), in the same directory under the same rules. */
+  area(kind: string): ParseCache;
 }
 
-export const noCache: ParseCache = { get: () => undefined, put: () => undefined };
+export const noCache: ParseCache = { get: () => undefined, put: () => undefined, area: () => noCache };
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.GOVERN_CACHE_DIR) return env.GOVERN_CACHE_DIR;
@@ -36,13 +38,15 @@ function ownedAndPrivate(st: fs.Stats): boolean {
   return st.uid === (process.getuid?.() ?? st.uid) && (st.mode & 0o022) === 0;
 }
 
-export function openParseCache(dir: string): ParseCache {
+/** `kind` names the entries (`hcl-...json`), and only those are pruned. */
+export function openParseCache(dir: string, kind = 'hcl'): ParseCache {
   const handle = openPrivateDirectory(dir);
   if (handle === undefined) return noCache;
   const salt = `${FORMAT}\0${hcl2jsonVersion()}\0`;
-  const entry = (text: string) => handle.at(`hcl-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
+  const entry = (text: string) => handle.at(`${kind}-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
   let pruned = false;
   return {
+    area: (other) => openParseCache(dir, other),
     get(text) {
       let fd: number | undefined;
       try {
@@ -72,7 +76,7 @@ export function openParseCache(dir: string): ParseCache {
       }
       if (!pruned) {
         pruned = true;
-        prune(handle);
+        prune(handle, `${kind}-`);
       }
     },
   };
@@ -106,10 +110,10 @@ function openPrivateDirectory(dir: string): DirectoryHandle | undefined {
   return { at: (name) => `${base}/${name}` };
 }
 
-function prune(dir: DirectoryHandle): void {
+function prune(dir: DirectoryHandle, prefix: string): void {
   const cutoff = Date.now() - MAX_AGE_MS;
   for (const name of fs.readdirSync(dir.at(''))) {
-    if (!name.startsWith('hcl-')) continue;
+    if (!name.startsWith(prefix)) continue;
     const file = dir.at(name);
     try {
       if (fs.lstatSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });

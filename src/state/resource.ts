@@ -24,6 +24,8 @@ export interface Resource {
   tags: string[];
   /** Where it was declared (its block header), for messages and the report. */
   at: Location;
+  /** Where each of its keys is written, ordering keys included: messages about a key point there. */
+  keyAt?: Record<string, Location>;
   file: string;
   /** Definition order across all state files. */
   index: number;
@@ -33,4 +35,9 @@ export interface Resource {
 
 export function rref(type: string, name: string): string {
   return `${type}:${name}`;
+}
+
+/** Where a key of the resource is written; its block header when the key is not (a missing key). */
+export function keyLocation(resource: Resource, key: string | undefined): Location {
+  return (key !== undefined ? resource.keyAt?.[key] : undefined) ?? resource.at;
 }

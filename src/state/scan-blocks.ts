@@ -3,9 +3,15 @@
 // reads each header (`type "label" {`) and skips bodies and expressions, minding strings (with their
 // interpolations), heredocs and comments. It runs on text hcl2json has already accepted.
 
+/** An attribute or nested block of a body, and the line it starts on. */
+export interface BodyKey {
+  name: string;
+  line: number;
+}
+
 export type TopLevelItem =
-  /** keys: the body's attribute and nested block names, in source order. */
-  | { kind: 'block'; type: string; labels: string[]; line: number; keys: string[] }
+  /** keys: the body's attribute and nested block names, in source order (each once, at its first line). */
+  | { kind: 'block'; type: string; labels: string[]; line: number; keys: BodyKey[] }
   | { kind: 'attribute'; name: string; line: number };
 
 const IDENT_START = /[A-Za-z_]/;
@@ -63,8 +69,8 @@ class Scanner {
   }
 
   /** A block body (its brace consumed): the names of its items in order, up to the closing brace. */
-  private body(): string[] {
-    const keys: string[] = [];
+  private body(): BodyKey[] {
+    const keys: BodyKey[] = [];
     for (;;) {
       this.skipSpace(true);
       if (this.pos >= this.text.length) return keys;
@@ -72,12 +78,13 @@ class Scanner {
         this.pos++;
         return keys;
       }
+      const line = this.lineAt(this.pos);
       const name = this.identifier();
       if (name === undefined) {
         this.pos++;
         continue;
       }
-      if (!keys.includes(name)) keys.push(name);
+      if (!keys.some((key) => key.name === name)) keys.push({ name, line });
       this.skipSpace(false);
       if (this.text[this.pos] === '=') {
         this.pos++;

@@ -1,7 +1,8 @@
 // Messages about a state file name a line of the file the user wrote, but hcl2json sees the rendered
-// text, whose lines move when a template adds or removes lines. A rendered line is mapped back to the
-// source by its text (the closest identical line); when no source line matches (it holds rendered
-// values), the message says which line of the rendered text it is.
+// text, whose lines move when a template adds or removes lines. The renderer tells where each
+// rendered line came from (templates/line-marks.ts); a line a helper produced has no source line,
+// and the message then says which line of the rendered text it is (see `govern render`). Without the
+// renderer's answer, a rendered line is mapped back by its text (the closest identical line).
 import type { Location, Problem } from '../shared/errors.js';
 
 export class SourceLines {
@@ -13,6 +14,8 @@ export class SourceLines {
     private readonly file: string,
     private readonly source: string,
     private readonly rendered: string,
+    /** The source line of each rendered line, from the renderer; empty when it could not tell. */
+    private readonly sourceLines: readonly (number | undefined)[] = [],
   ) {
     this.identical = source === rendered;
   }
@@ -20,6 +23,10 @@ export class SourceLines {
   /** The source location of a line of the rendered text. */
   where(renderedLine: number): Location {
     if (this.identical) return { file: this.file, line: renderedLine };
+    if (this.sourceLines.length > 0) {
+      const line = this.sourceLines[renderedLine - 1];
+      return line !== undefined ? { file: this.file, line } : { file: this.file, renderedLine };
+    }
     this.renderedLines ??= this.rendered.split('\n');
     const text = (this.renderedLines[renderedLine - 1] ?? '').trim();
     const best = text === '' ? undefined : closest(this.index().get(text) ?? [], renderedLine);

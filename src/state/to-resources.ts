@@ -64,7 +64,9 @@ export function toResources(
       problem(`could not read the body of ${item.type} "${name}"`);
       continue;
     }
-    const resource = bodyToResource(item.type, name, inSourceOrder(body as Record<string, unknown>, item.keys), at, problems);
+    const keyAt = Object.fromEntries(item.keys.map((key) => [key.name, lines.where(key.line)]));
+    const ordered = inSourceOrder(body as Record<string, unknown>, item.keys.map((key) => key.name));
+    const resource = bodyToResource(item.type, name, ordered, at, keyAt, problems);
     if (resource) resources.push({ ...resource, file, stateDir, index: firstIndex + resources.length });
   }
   return { resources, problems };
@@ -75,15 +77,16 @@ function bodyToResource(
   name: string,
   body: Record<string, unknown>,
   at: Location,
+  keyAt: Record<string, Location>,
   problems: Problem[],
 ): Omit<Resource, 'file' | 'stateDir' | 'index'> | undefined {
   const ref = rref(type, name);
-  const problem = (message: string) => problems.push({ ...at, message: `${ref}: ${message}` });
   const attrs: Attributes = {};
   const links = { before: [], after: [], notify: [], subscribe: [] } as Record<OrderingKey, string[]>;
   let tags: string[] = [];
   let ok = true;
   for (const [key, raw] of Object.entries(body)) {
+    const problem = (message: string) => problems.push({ ...(keyAt[key] ?? at), message: `${ref}: ${message}` });
     if (!ATTRIBUTE_KEY.test(key)) {
       problem(`"${key}" is not a valid argument name`);
       ok = false;
@@ -124,7 +127,7 @@ function bodyToResource(
       attrs[key] = value;
     }
   }
-  return ok ? { ref, type, name, attrs, links, tags, at } : undefined;
+  return ok ? { ref, type, name, attrs, links, tags, at, keyAt } : undefined;
 }
 
 /**

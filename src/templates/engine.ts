@@ -6,12 +6,14 @@
 import Handlebars from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
+import { markSourceLines } from './line-marks.js';
 
 export class TemplateError extends UserError {}
 
 /** What `{{log ...}}` says, at a line of the template. */
 export type TemplateLog = (line: number | undefined, text: string) => void;
 
+/** The rendered text, carrying the marks of its source lines (line-marks.ts). */
 export type RenderFn = (helpers: Record<string, HelperFn>, log: TemplateLog) => string;
 
 export interface CompiledTemplate {
@@ -33,6 +35,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
   try {
     ast = Handlebars.parse(source);
     checkNames(ast, file, new Set([...BUILTIN_HELPERS, ...helperNames]));
+    markSourceLines(ast, source);
   } catch (e) {
     if (e instanceof TemplateError) throw e;
     if (e instanceof RangeError) throw tooDeep(file, source);

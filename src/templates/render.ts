@@ -6,6 +6,7 @@ import { compileTemplate, TemplateError, withLine, type CompiledTemplate } from 
 import { factHelpers } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
 import { HelperError, pureHelpers, type HelperFn } from './helpers.js';
+import { unmarkLines, type UnmarkedText } from './line-marks.js';
 
 export interface TemplateInput {
   file: string;
@@ -35,21 +36,26 @@ export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
 /** `{{log}}` lines go to stderr unless the caller takes them. */
 const toStderr = (line: string) => process.stderr.write(`govern: ${line}\n`);
 
-/**
- * Renders every template; the result is in the same order as the inputs. `{{log}}` lines are given
- * to onLog after the last pass only (earlier passes are thrown away, and would repeat them).
- */
+/** Renders every template; the result is in the same order as the inputs. */
 export async function renderTemplates(inputs: TemplateInput[], sources: FactSources, onLog: (line: string) => void = toStderr): Promise<string[]> {
+  return (await renderWithLines(inputs, sources, onLog)).map((rendered) => rendered.text);
+}
+
+/**
+ * Renders every template, and tells which source line each rendered line came from. `{{log}}` lines
+ * are given to onLog after the last pass only (earlier passes are thrown away, and would repeat them).
+ */
+export async function renderWithLines(inputs: TemplateInput[], sources: FactSources, onLog: (line: string) => void = toStderr): Promise<UnmarkedText[]> {
   const compiled = compileAll(inputs);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const pending = new PendingFacts();
     const helpers = wrapAll({ ...pureHelpers, ...factHelpers(sources, pending) });
-    const outputs: string[] = [];
+    const outputs: UnmarkedText[] = [];
     const problems: Problem[] = [];
     const logs: string[] = [];
     for (const template of compiled) {
       try {
-        outputs.push(template.render(helpers, (line, text) => logs.push(formatProblem({ file: template.file, line, message: text }))));
+        outputs.push(unmarkLines(template.render(helpers, (line, text) => logs.push(formatProblem({ file: template.file, line, message: text })))));
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
         problems.push(...e.problems);

@@ -2,33 +2,38 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { govern, GOVERN, ROOT } from '../support/cli.js';
+import { govern, GOVERN } from '../support/cli.js';
 import { processAlive } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import type { RunReport } from '../../src/report/types.js';
 
-/** A runner built on the kit that declares the persistent protocol and records each call. */
+/** A runner built on the runner kit (which speaks the persistent protocol too) that records each call. */
 function persistentRunner(dir: string, name: string, log: string): void {
   writeFile(
     path.join(dir, name),
     `#!/usr/bin/env node
-// govern-runner: persistent
 const fs = require('node:fs');
-const { runnerMain, RunnerError } = require(${JSON.stringify(path.join(ROOT, 'dist/src/runners/kit.js'))});
-runnerMain(async (req) => {
-  fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, name: req.name, noop: req.noop, signal: req.signal ?? null,
-    stateDir: req.stateDir, mode: req.params.get('mode') ?? null, envNoop: req.env.GOVERN_NOOP ?? null, persistent: req.env.GOVERN_PERSISTENT ?? null }) + '\\n');
-  req.log('working on ' + req.name);
-  const mode = req.params.get('mode');
-  if (mode === 'fail') throw new RunnerError('refused ' + req.name);
-  if (mode === 'crash') process.exit(7);
-  if (mode === 'hang') await new Promise(() => setInterval(() => {}, 1000));
-  return { changed: mode === 'change' && !req.signal, message: (req.noop ? 'Would have handled ' : 'handled ') + req.name + (req.signal ? ' on ' + req.signal : '') };
+const { runnerMain, UserError } = require('govern/runner');
+runnerMain({
+  description: { keys: { mode: { type: 'enum', values: ['change', 'fail', 'crash', 'hang'] } }, signals: ['refresh', 'reload'] },
+  async run(req) {
+    const mode = req.values.mode;
+    fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ pid: process.pid, name: req.name, noop: req.noop, signal: req.signal ?? null,
+      stateDir: req.stateDir, mode: mode ?? null, envNoop: req.env.GOVERN_NOOP ?? null, persistent: req.env.GOVERN_PERSISTENT ?? null }) + '\\n');
+    req.log('working on ' + req.name);
+    if (mode === 'fail') throw new UserError('refused ' + req.name);
+    if (mode === 'crash') process.exit(7);
+    if (mode === 'hang') await new Promise(() => setInterval(() => {}, 1000));
+    return { changed: mode === 'change' && !req.signal, message: (req.noop ? 'Would have handled ' : 'handled ') + req.name + (req.signal ? ' on ' + req.signal : '') };
+  },
 });
 `,
     0o755,
   );
 }
+
+/** The answer of a sh runner that speaks the persistent protocol and says so when asked. */
+const DESCRIBES_PERSISTENT = '[ "${GOVERN_DESCRIBE:-}" = 1 ] && { echo \'{"govern_runner": 1, "persistent": true}\'; exit 0; }\n';
 
 function calls(log: string): { pid: number; name: string; noop: boolean; signal: string | null; stateDir: string; envNoop: string | null; persistent: string | null }[] {
   return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
@@ -108,7 +113,7 @@ describe('persistent runners', () => {
       ['keep:d', 'failed'],
       ['keep:e', 'unchanged'],
     ]);
-    expect(rep.resources[0].message).to.equal('refused a (exit 1)');
+    expect(rep.resources[0].message, 'as the runner said it, in both modes').to.equal('refused a');
     expect(rep.resources[0].log).to.include('error: refused a');
     expect(rep.resources[1].message).to.match(/runner exit 7 before answering/);
     expect(rep.resources[3].message).to.match(/\(timed out after 2s and was killed\)$/);
@@ -121,7 +126,7 @@ describe('persistent runners', () => {
     const runners = path.join(dir, 'runners');
     writeFile(
       path.join(runners, 'terse'),
-      '#!/bin/sh\n# govern-runner: persistent\nwhile read -r request; do\n  echo 1\n  echo \'"text"\'\n  echo \'{"ok":true,"changed":true,"message":"fine"}\'\ndone\n',
+      `#!/bin/sh\n${DESCRIBES_PERSISTENT}while read -r request; do\n  echo 1\n  echo \'"text"\'\n  echo \'{"ok":true,"changed":true,"message":"fine"}\'\ndone\n`,
       0o755,
     );
     writeFile(path.join(dir, 'a.hcl'), 'terse "x" {}\nterse "y" {}\n');
@@ -138,7 +143,7 @@ describe('persistent runners', () => {
   it('fails, and says why, a request sent to a runner that exits after answering one', async () => {
     const dir = tempDir();
     const runners = path.join(dir, 'runners');
-    writeFile(path.join(runners, 'once'), '#!/bin/sh\n# govern-runner: persistent\nread -r request\necho \'{"ok":true,"changed":false,"message":"done","log":[]}\'\n', 0o755);
+    writeFile(path.join(runners, 'once'), `#!/bin/sh\n${DESCRIBES_PERSISTENT}read -r request\necho \'{"ok":true,"changed":false,"message":"done","log":[]}\'\n`, 0o755);
     writeFile(path.join(dir, 'a.hcl'), 'once "x" {}\nonce "y" {}\n');
     const r = await govern(['run', path.join(dir, 'a.hcl'), '--runners-dir', runners, '--json', '--runner-mode', 'persistent', '--jobs', '1']);
     const rep = report(r.stdout);
@@ -169,7 +174,7 @@ describe('persistent runners', () => {
     expect(fs.existsSync(fs.readFileSync(runDirFile, 'utf8').trim())).to.equal(false);
   });
 
-  it('keeps the one-shot protocol for a runner that does not declare it', async () => {
+  it('keeps the one-shot protocol for a runner that does not describe itself', async () => {
     const dir = tempDir();
     const runners = path.join(dir, 'runners');
     writeFile(path.join(runners, 'plain'), '#!/bin/sh\necho "message=pid $$ args $*"\n', 0o755);

@@ -40,6 +40,18 @@ describe('make install', () => {
     const run = await runCommand(govern, ['run', state, '--no-cache']);
     expect(run.code, run.stdout + run.stderr).to.equal(0);
     expect(fs.readFileSync(path.join(work, 'out'), 'utf8')).to.equal('My Awesome OS');
+
+    // A user's runner made with the runner kit finds the installed one as govern/runner, and is checked.
+    writeFile(path.join(installed.prefix, 'etc/govern/runners.d/hello'), `#!/usr/bin/env node
+require('govern/runner').runnerMain({ description: { keys: { who: { type: 'string', required: true } } }, run: async (r) => ({ changed: false, message: 'hello ' + r.values.who }) });
+`, 0o755);
+    const hello = writeFile(path.join(work, 'hello.hcl'), 'hello "x" {\n  who = "you"\n}\n');
+    const greeted = await runCommand(govern, ['run', hello, '--no-cache', '--json']);
+    expect(greeted.code, greeted.stderr).to.equal(0);
+    expect(JSON.parse(greeted.stdout).resources[0].message).to.equal('hello you');
+    fs.writeFileSync(hello, 'hello "x" {\n  whom = "you"\n}\n');
+    const refused = await runCommand(govern, ['run', hello, '--no-cache']);
+    expect(refused.stderr).to.contain('unknown key "whom" (did you mean "who"?)');
   });
 
   it('under DESTDIR, records the final SYSCONFDIR, not the staging directory', async () => {

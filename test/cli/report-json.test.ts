@@ -69,7 +69,7 @@ describe('govern run --json', () => {
     fs.rmSync(path.join(t.states, 'b.hcl'));
     const reference = valid((await t.run(['--json'])).stdout);
     expect(reference.errors).to.deep.equal([
-      { message: 'service:b: subscribe names "pkg:nope", which is not a resource in this state tree', file: path.join(t.states, 'a.hcl'), line: 3 },
+      { message: 'service:b: subscribe names "pkg:nope", which is not a resource in this state tree', file: path.join(t.states, 'a.hcl'), line: 4 },
     ]);
   });
 

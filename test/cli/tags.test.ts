@@ -58,7 +58,7 @@ describe('govern run --tags', () => {
     const bad = tree({ 'a.hcl': 'pkg "a" {\n  tags = ["web server"]\n}\n' });
     const r = await bad.run();
     expect(r.code).to.equal(1);
-    expect(r.stderr).to.match(/a\.hcl:1: pkg:a: tags must be a list of tags such as \["web", "tls"\]/);
+    expect(r.stderr).to.match(/a\.hcl:2: pkg:a: tags must be a list of tags such as \["web", "tls"\]/);
     const t = tree(TREE);
     const typo = await t.run(['--tags', 'wbe']);
     expect(typo.stderr).to.contain('govern: no resource has the tag "wbe" (did you mean "web"?)');

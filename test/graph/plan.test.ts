@@ -64,13 +64,31 @@ describe('buildPlan', () => {
     expect(() => plan(['pkg:a', { notify: ['service:b'] }], ['service:b', { before: ['pkg:a'] }])).to.throw('pkg:a -> service:b -> pkg:a');
   });
 
-  it('orders a path resource after the one of the same runner that manages its nearest parent directory', () => {
-    const p = plan(['file:/etc/app/conf.d/a.conf'], ['file:/etc/app/x'], ['file:/etc/app'], ['file:/etc/app/conf.d'], ['line:/etc/app/x'], ['file:/etc/app/conf.d/../other']);
-    expect(p.order).to.deep.equal(['file:/etc/app', 'file:/etc/app/x', 'file:/etc/app/conf.d', 'file:/etc/app/conf.d/a.conf', 'line:/etc/app/x', 'file:/etc/app/conf.d/../other']);
-    expect(p.graph.edge('file:/etc/app/conf.d', 'file:/etc/app/conf.d/a.conf', 'autorequire:autorequire')).to.equal('autorequire');
-    expect(p.graph.hasEdge('file:/etc/app', 'file:/etc/app/conf.d/a.conf')).to.equal(false, 'only the nearest managed parent');
-    expect(p.graph.hasEdge('file:/etc/app', 'line:/etc/app/x')).to.equal(false, 'only the same runner');
-    expect(() => plan(['file:/a/b', { before: ['file:/a'] }], ['file:/a'])).to.throw('dependency cycle: file:/a/b -> file:/a -> file:/a/b');
+  it('adds the ordering runners ask for, unless an explicit edge joins the same two resources', () => {
+    const resources = [res('file:/a/b', {}, 0), res('file:/a', {}, 1), res('file:/c', { before: ['file:/d'] }, 2), res('file:/d', {}, 3)];
+    const autorequire = [{ from: 'file:/a', to: 'file:/a/b' }, { from: 'file:/d', to: 'file:/c' }];
+    const p = buildPlan(resources, { autorequire });
+    expect(p.order).to.deep.equal(['file:/a', 'file:/a/b', 'file:/c', 'file:/d']);
+    expect(p.graph.edge('file:/a', 'file:/a/b', 'autorequire:autorequire')).to.equal('autorequire');
+    expect(p.graph.hasEdge('file:/d', 'file:/c'), 'the explicit before wins').to.equal(false);
+  });
+
+  it('suggests the resource a reference nearly names, and splits a notify string at the right colon', () => {
+    const refs = [res('exec:reload shopweb', {}, 0), res('service:nginx', {}, 1), res('pkg:a', { notify: ['exec:relaod shopweb'] }, 2), res('pkg:b', { notify: ['service:ngnix:restart'], after: ['pkg:aa'] }, 3)];
+    expect(() => buildPlan(refs)).to.throw(
+      [
+        's.hcl:2: pkg:a: notify names "exec:relaod shopweb", which is not a resource in this state tree (did you mean "exec:reload shopweb"?)',
+        's.hcl:3: pkg:b: after names "pkg:aa", which is not a resource in this state tree (did you mean "pkg:a"?)',
+        's.hcl:3: pkg:b: notify "service:ngnix:restart": "service:ngnix" is not a resource in this state tree (did you mean "service:nginx:restart"?)',
+      ].join('\n'),
+    );
+  });
+
+  it('asks whether the receiver accepts each signal, and reports a refusal at the notify or subscribe key', () => {
+    const r = (ref: string, links: Partial<Resource['links']>, line: number) => ({ ...res(ref, links, line), keyAt: { notify: { file: 's.hcl', line: line + 10 }, subscribe: { file: 's.hcl', line: line + 20 } } });
+    const resources = [r('exec:x', {}, 0), r('pkg:a', { notify: ['exec:x:restart'] }, 1), r('file:/b', { subscribe: ['pkg:a'] }, 2)];
+    const refuseSignal = (to: Resource, signal: string) => (signal === 'refresh' && to.type === 'exec' ? undefined : `${to.type} refuses ${signal}`);
+    expect(() => buildPlan(resources, { refuseSignal })).to.throw('s.hcl:11: pkg:a: notify "exec:x:restart": exec refuses restart\ns.hcl:22: file:/b: subscribe "pkg:a": file refuses refresh');
   });
 
   describe('at scale, without recursion', () => {

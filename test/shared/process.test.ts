@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeFailure, runCommand } from '../../src/shared/process.js';
 import { processAlive as alive } from '../support/proc.js';
-import { tempDir } from '../support/tmp.js';
+import { tempDir, writeFile } from '../support/tmp.js';
 
 
 describe('runCommand', () => {
@@ -37,10 +37,13 @@ describe('runCommand', () => {
     expect(r.durationMs).to.be.below(5000);
   });
 
-  it('reports a command that cannot be started', async () => {
+  it('reports a command that cannot be started in words, not as spawn ENOENT', async () => {
     const r = await runCommand('/nonexistent/cmd', []);
     expect(r.code).to.equal(null);
-    expect(describeFailure(r)).to.match(/could not be started/);
+    expect(describeFailure(r)).to.equal('program not found: /nonexistent/cmd');
+    const dir = tempDir();
+    const notExecutable = writeFile(path.join(dir, 'tool'), '#!/bin/sh\n', 0o644);
+    expect(describeFailure(await runCommand(notExecutable, []))).to.equal(`permission denied: ${notExecutable}`);
   });
 
   it('kills a command whose output passes the limit', async () => {

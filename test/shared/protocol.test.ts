@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeArgs, encodeArgs, formatResult, parseResult, Params } from '../../src/shared/protocol.js';
+import { decodeArgs, encodeArgs, formatResult, paramsOf, parseResult } from '../../src/shared/protocol.js';
 
 describe('runner protocol', () => {
   it('encodes strings as they are, numbers in decimal, booleans, lists as repeated keys, maps as JSON', () => {
@@ -29,11 +29,12 @@ describe('runner protocol', () => {
     expect(() => decodeArgs([])).to.throw(/usage/);
   });
 
-  it('reads booleans strictly', () => {
-    const params = new Params([['a', 'true'], ['b', 'yes']]);
-    expect(params.bool('a', false)).to.equal(true);
-    expect(params.bool('missing', true)).to.equal(true);
-    expect(() => params.bool('b', false)).to.throw(/true or false/);
+  it('reads attributes back as the runner will (a list as repeated keys, null left out)', () => {
+    const params = paramsOf({ a: 'x', n: 3, returns: [0, 2], skip: null });
+    expect(params.keys()).to.deep.equal(['a', 'n', 'returns']);
+    expect(params.list('returns')).to.deep.equal(['0', '2']);
+    expect(params.count('returns')).to.equal(2);
+    expect(params.get('n')).to.equal('3');
   });
 
   it('separates result lines from log lines, and keeps a message on one line', () => {
@@ -41,5 +42,13 @@ describe('runner protocol', () => {
     expect(parsed).to.deep.equal({ changed: true, message: 'installed 1.0', log: ['working...', 'more log'] });
     expect(parseResult('nothing to say\n').changed).to.equal(false);
     expect(formatResult({ changed: false, message: 'a\nb' })).to.equal('changed=false\nmessage=a b\n');
+  });
+
+  it('carries a diff as one diff= line per line, in order, and reads it back whole', () => {
+    const diff = '--- /etc/x\tcurrent\n+++ /etc/x\tdesired\n@@ -1 +1 @@\n-old\n+new\n';
+    const text = formatResult({ changed: true, message: 'changed content', diff });
+    expect(text).to.equal('changed=true\nmessage=changed content\ndiff=--- /etc/x\tcurrent\ndiff=+++ /etc/x\tdesired\ndiff=@@ -1 +1 @@\ndiff=-old\ndiff=+new\ndiff=\n');
+    expect(parseResult(`log line\n${text}`)).to.deep.equal({ changed: true, message: 'changed content', diff, log: ['log line'] });
+    expect(parseResult('changed=false\n').diff).to.equal(undefined);
   });
 });

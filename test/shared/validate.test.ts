@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { checkChars, checkResourceName, PACKAGE_NAME, PACKAGE_VERSION } from '../../src/shared/validate.js';
+import { checkChars, checkResourceName, PACKAGE_NAME_CHARS, VERSION_CHARS, type CharRule } from '../../src/shared/validate.js';
+
+const PACKAGE_NAME: CharRule = { what: 'package name', char: new RegExp(`[${PACKAGE_NAME_CHARS}]`), allowed: 'letters, digits and . _ + : ~ -' };
+const PACKAGE_VERSION: CharRule = { what: 'version', char: new RegExp(`[${VERSION_CHARS}]`), allowed: 'letters, digits and . _ + : ~ ^ -' };
 
 describe('validation patterns', () => {
   it('accepts the seeds\' package name characters', () => {

@@ -1,7 +1,7 @@
 // Drives govern and its runners as a user would: the real executables of this checkout.
 import path from 'node:path';
 import { runCommand, type RunResult } from '../../src/shared/process.js';
-import { parseResult } from '../../src/shared/protocol.js';
+import { CALL_ENV, parseResult } from '../../src/shared/protocol.js';
 import { writeFile } from './tmp.js';
 
 /** The checkout's root (tests run from dist/test/...). */
@@ -22,7 +22,7 @@ export function govern(args: string[], options: CliOptions = {}): Promise<RunRes
 /** Calls a built-in runner by hand: `runners/NAME resource key=value...`. */
 export function runner(name: string, args: string[], options: CliOptions = {}): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  for (const key of ['GOVERN_NOOP', 'GOVERN_SIGNAL', 'GOVERN_STATE_DIR'] as const) {
+  for (const key of CALL_ENV) {
     if (options.env?.[key] === undefined) delete env[key];
   }
   return runCommand(path.join(RUNNERS_DIR, name), args, { env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
@@ -33,6 +33,7 @@ export interface RunnerOutcome {
   /** The result lines. */
   changed: boolean;
   message?: string;
+  diff?: string;
   stdout: string;
   stderr: string;
 }
@@ -40,8 +41,8 @@ export interface RunnerOutcome {
 /** Calls a built-in runner by hand and reads its result lines. */
 export async function runnerOutcome(name: string, args: string[], options: CliOptions = {}): Promise<RunnerOutcome> {
   const r = await runner(name, args, options);
-  const { changed, message } = parseResult(r.stdout);
-  return { code: r.code, changed, message, stdout: r.stdout, stderr: r.stderr };
+  const { changed, message, diff } = parseResult(r.stdout);
+  return { code: r.code, changed, message, diff, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Drops a POSIX sh runner into a runners directory, the way a user extends govern. */

@@ -1,5 +1,6 @@
 // A POSIX sh runner for testing the core: it appends one line per call to a log file and reports
-// a change when given changed=true, fails when given fail=true.
+// a change when given changed=true, fails when given fail=true. It does not describe itself, so
+// govern passes it any key unchecked.
 import fs from 'node:fs';
 import path from 'node:path';
 import { shRunner } from './cli.js';
@@ -16,7 +17,9 @@ export function recordingRunner(dir: string, name: string, log: string): string 
   return shRunner(
     dir,
     name,
-    `line=$(printf '%s\\t%s\\t%s' "$(basename "$0")" "\${GOVERN_SIGNAL:-}" "\${GOVERN_NOOP:-}")
+    // Asked to describe itself (govern does so once per runner file): it does not, and records nothing.
+    `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && exit 0
+line=$(printf '%s\\t%s\\t%s' "$(basename "$0")" "\${GOVERN_SIGNAL:-}" "\${GOVERN_NOOP:-}")
 for a in "$@"; do line=$(printf '%s\\t%s' "$line" "$a"); done
 # One write per call, so that runners working at the same time (--jobs) do not mix their lines.
 printf '%s\\n' "$line" >> ${log}

@@ -2,7 +2,6 @@
 import type { LocalFacts } from '../../facts/local-facts.js';
 import { formatFactJson, formatFactLines } from '../../facts/format.js';
 import { UserError } from '../../shared/errors.js';
-import { ValidationError } from '../../shared/validate.js';
 import { defineCommand, out, warn } from '../command.js';
 import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
 import { optionTable, type Options } from '../options.js';
@@ -65,13 +64,7 @@ async function collect(facts: LocalFacts, wanted: string[]): Promise<Collected> 
 }
 
 async function collectRemote(o: Options<typeof options>, host: string, names: string[]): Promise<Collected> {
-  let answer;
-  try {
-    answer = await remoteFacts(o).ask(host, names);
-  } catch (e) {
-    if (e instanceof ValidationError) throw new UserError(e.message); // an invalid host or fact name
-    throw e;
-  }
+  const answer = await remoteFacts(o).ask(host, names); // an invalid host or fact name is a UserError
   if (!answer.reached) throw new UserError(`could not get facts from ${host}: ${answer.error}`);
   for (const line of answer.warnings) warn(`${host}: ${line}`);
   for (const [name, reason] of answer.failed) warn(`${host}: fact ${name}: ${reason}`);

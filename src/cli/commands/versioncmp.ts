@@ -1,6 +1,6 @@
 // `govern versioncmp A B`: compares two versions the way the pkg runner does.
 import { UserError } from '../../shared/errors.js';
-import { compareVersions, InvalidVersionError, VERSION_SCHEMES } from '../../shared/version/index.js';
+import { compareVersions, VERSION_SCHEMES } from '../../shared/version/index.js';
 import { defineCommand, out } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
@@ -21,12 +21,7 @@ export const versioncmpCommand = defineCommand({
   async run(o, operands) {
     if (operands.length !== 2) throw new UserError(`two versions are needed (usage: ${this.usage})`);
     const [a, b] = operands;
-    try {
-      await out(`${compareVersions(o.scheme, a, b, { ignoreTrailingZeroes: o.ignoreTrailingZeroes })}\n`);
-    } catch (e) {
-      if (e instanceof InvalidVersionError) throw new UserError(e.message);
-      throw e;
-    }
+    await out(`${compareVersions(o.scheme, a, b, { ignoreTrailingZeroes: o.ignoreTrailingZeroes })}\n`);
     return 0;
   },
 });

@@ -9,7 +9,7 @@ export const HOST_NAME: CharRule = { what: 'host', char: /[A-Za-z0-9._:@[\]-]/, 
 /** Fact names are paths under a facts directory. */
 export const FACT_NAME: CharRule = { what: 'fact name', char: /[A-Za-z0-9._+:/-]/, allowed: 'letters, digits and . _ + : / -' };
 
-/** Throws a ValidationError naming the bad character, or the leading "-". */
+/** Throws a UserError naming the bad character, or the leading "-". */
 export function checkHost(host: string): string {
   return checkChars(HOST_NAME, host);
 }

@@ -2,9 +2,6 @@
 // the decision asks for them one at a time: it returns `check` for the next guard it needs, the
 // runner runs it and calls `decide` again with its exit code. A guard whose answer cannot change
 // the outcome is never run.
-import { unknownSignal } from '../kit.js';
-
-export const SIGNALS = ['refresh'];
 
 export const NOOP_EXECUTE = 'Would have executed';
 export const NOOP_EXECUTE_VIA_SUBSCRIBE = 'Would have executed via subscribe';
@@ -18,7 +15,7 @@ export interface DecisionInputs {
 }
 
 export interface ExecStatus {
-  /** GOVERN_SIGNAL, when notified. */
+  /** GOVERN_SIGNAL, when notified: refresh, the one signal the description accepts. */
   signal?: string;
   /** The `creates` file exists (false without `creates`). */
   createsExists: boolean;
@@ -38,7 +35,6 @@ export type Decision =
 /**
  * | condition                               | action   |
  * |-----------------------------------------|----------|
- * | a signal other than refresh             | error    |
  * | refresh signal (notify or subscribe)    | execute  |
  * | creates file exists                     | skip     |
  * | refresh_only, no signal                 | skip     |
@@ -47,10 +43,7 @@ export type Decision =
  * | otherwise                               | execute  |
  */
 export function decide(desired: DecisionInputs, status: ExecStatus): Decision {
-  if (status.signal !== undefined) {
-    if (!SIGNALS.includes(status.signal)) throw unknownSignal(status.signal, SIGNALS);
-    return { action: 'execute', viaSubscribe: true, noopMessage: NOOP_EXECUTE_VIA_SUBSCRIBE };
-  }
+  if (status.signal !== undefined) return { action: 'execute', viaSubscribe: true, noopMessage: NOOP_EXECUTE_VIA_SUBSCRIBE };
   if (desired.creates !== undefined && status.createsExists) {
     return { action: 'skip', message: `not run: ${desired.creates} exists` };
   }

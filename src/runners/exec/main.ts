@@ -1,4 +1,5 @@
+// The `runners/exec` executable.
 import { runnerMain } from '../kit.js';
-import { runExec } from './runner.js';
+import { execRunner } from './runner.js';
 
-runnerMain(runExec);
+runnerMain(execRunner);

@@ -1,18 +1,13 @@
-// The exec resource's arguments, read into typed and validated properties. Nothing here touches
-// the system: whether `cwd` exists is checked by the runner, just before a command would run.
-import path from 'node:path';
-import { parseDuration } from '../../shared/duration.js';
-import type { Params } from '../../shared/protocol.js';
-import { describeChar, ValidationError } from '../../shared/validate.js';
+// The exec runner's properties, from its arguments as the description reads them, with the checks a
+// description cannot express. Nothing here touches the system: whether `cwd` exists is checked by
+// the runner, just before a command would run.
+import { UserError } from '../../shared/errors.js';
+import type { RunnerRequest, Values } from '../kit.js';
+import type { description } from './description.js';
 
-export const PROVIDERS = ['posix', 'shell'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
-
-export const LOGOUTPUT = ['true', 'false', 'on_failure'] as const;
-export type LogOutput = (typeof LOGOUTPUT)[number];
-
-/** Puppet's default: a command that runs longer than this is killed. */
-export const DEFAULT_TIMEOUT = '300s';
+type Described = Values<typeof description>;
+export type ProviderName = Described['provider'];
+export type LogOutput = Described['logoutput'];
 
 export interface ExecProperties {
   /** The command as written; the resource name when `command` is not set. */
@@ -38,103 +33,27 @@ export interface ExecProperties {
   onlyif: string[];
 }
 
-const KNOWN = [
-  'command', 'provider', 'cwd', 'environment', 'path', 'returns', 'timeout',
-  'creates', 'refresh_only', 'logoutput', 'unless', 'onlyif',
-];
-
-export function parseProperties(name: string, params: Params): ExecProperties {
-  // A misspelt guard (`unles`, `refreshonly`) would silently make the command run every time.
-  for (const key of params.keys()) {
-    if (!KNOWN.includes(key)) throw new ValidationError(`unknown property "${key}" (exec takes ${KNOWN.join(', ')})`);
-  }
-  const command = params.get('command') ?? name;
-  if (command.trim() === '') throw new ValidationError('the command is empty');
-  const environment = parseEnvironment(params.list('environment'));
-  const searchPath = params.has('path') ? parsePath(params.get('path') as string) : undefined;
-  if (searchPath && environment.some(([key]) => key === 'PATH')) {
-    throw new ValidationError('PATH is set both by `path` and in `environment`: set it with `path` only');
-  }
+export function execProperties(request: Pick<RunnerRequest<Described>, 'name' | 'values'>): ExecProperties {
+  const v = request.values;
+  const command = v.command ?? request.name;
+  if (command.trim() === '') throw new UserError('the command is empty');
+  const environment = v.environment.map((entry): [string, string] => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]);
+  const names = environment.map(([key]) => key);
+  const twice = names.find((key, i) => names.indexOf(key) !== i);
+  if (twice !== undefined) throw new UserError(`environment sets ${twice} twice`);
+  if (v.path !== undefined && names.includes('PATH')) throw new UserError('PATH is set both by `path` and in `environment`: set it with `path` only');
   return {
     command,
-    provider: oneOf('provider', params.get('provider') ?? 'posix', PROVIDERS),
-    cwd: optionalAbsolute('cwd', params.get('cwd')),
+    provider: v.provider,
+    cwd: v.cwd,
     environment,
-    path: searchPath,
-    returns: parseReturns(params.list('returns')),
-    timeoutMs: parseTimeout(params.get('timeout') ?? DEFAULT_TIMEOUT),
-    creates: optionalAbsolute('creates', params.get('creates')),
-    refreshOnly: params.bool('refresh_only', false),
-    logoutput: oneOf('logoutput', params.get('logoutput') ?? 'on_failure', LOGOUTPUT),
-    unless: guardCommands('unless', params.list('unless')),
-    onlyif: guardCommands('onlyif', params.list('onlyif')),
+    path: v.path?.split(':'),
+    returns: v.returns,
+    timeoutMs: v.timeout,
+    creates: v.creates,
+    refreshOnly: v.refresh_only,
+    logoutput: v.logoutput,
+    unless: v.unless,
+    onlyif: v.onlyif,
   };
-}
-
-function oneOf<T extends string>(key: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new ValidationError(`${key} must be one of ${allowed.join(', ')}, not "${value}"`);
-  }
-  return value as T;
-}
-
-function optionalAbsolute(key: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!path.isAbsolute(value)) throw new ValidationError(`${key} must be an absolute path, not "${value}"`);
-  return value;
-}
-
-function parseEnvironment(entries: string[]): [string, string][] {
-  const seen = new Set<string>();
-  return entries.map((entry) => {
-    const eq = entry.indexOf('=');
-    if (eq < 0) throw new ValidationError(`environment entry "${entry}" is not KEY=value`);
-    const key = entry.slice(0, eq);
-    if (key === '') throw new ValidationError(`environment entry "${entry}" has an empty name`);
-    for (const [i, ch] of [...key].entries()) {
-      const ok = /[A-Za-z_]/.test(ch) || (i > 0 && /[0-9]/.test(ch));
-      if (!ok) {
-        throw new ValidationError(`invalid environment name "${key}": character ${describeChar(ch)} is not allowed (letters, digits and _, not starting with a digit)`);
-      }
-    }
-    if (seen.has(key)) throw new ValidationError(`environment sets ${key} twice`);
-    seen.add(key);
-    return [key, entry.slice(eq + 1)];
-  });
-}
-
-function parsePath(value: string): string[] {
-  const dirs = value.split(':');
-  for (const dir of dirs) {
-    // An empty entry means the current directory to a shell: never what a state file wants.
-    if (!path.isAbsolute(dir)) {
-      throw new ValidationError(`path entries must be absolute directories: ${dir === '' ? 'an empty entry' : `"${dir}"`} in "${value}" is not`);
-    }
-  }
-  return dirs;
-}
-
-function parseReturns(values: string[]): number[] {
-  if (values.length === 0) return [0];
-  return values.map((value) => {
-    if (!/^\d{1,3}$/.test(value) || Number(value) > 255) {
-      throw new ValidationError(`returns must list exit codes from 0 to 255, not "${value}"`);
-    }
-    return Number(value);
-  });
-}
-
-function parseTimeout(value: string): number {
-  try {
-    return parseDuration(value);
-  } catch (e) {
-    throw new ValidationError(`timeout: ${(e as Error).message}`);
-  }
-}
-
-function guardCommands(key: string, commands: string[]): string[] {
-  for (const command of commands) {
-    if (command.trim() === '') throw new ValidationError(`${key} has an empty command`);
-  }
-  return commands;
 }

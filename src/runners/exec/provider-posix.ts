@@ -2,12 +2,12 @@
 // and the program runs directly, with no shell. Anything only a shell could do (pipes, lists,
 // redirections, variables, command substitution, globs, ~) is refused rather than passed on as a
 // literal argument the user did not mean.
-import fs from 'node:fs';
 import path from 'node:path';
 import { parse, type ParseEntry } from 'shell-quote';
-import { runCommand } from '../../shared/process.js';
-import { describeChar, ValidationError } from '../../shared/validate.js';
-import { RunnerError } from '../kit.js';
+import type { ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
+import { findExecutable } from '../../shared/find-program.js';
+import { describeChar } from '../../shared/validate.js';
 import type { ExecProvider } from './provider.js';
 
 /** Where programs are looked up when the environment has no PATH. */
@@ -18,18 +18,19 @@ const SHELL_ONLY_WORDS = new Set([
   'read', 'readonly', 'return', 'set', 'shift', 'source', 'trap', 'ulimit', 'umask', 'unset', 'until', 'while',
 ]);
 
-export const posixProvider: ExecProvider = {
-  argv: splitCommand,
-  run([program, ...args], spec) {
-    const resolved = findProgram(program, spec.env.PATH);
-    return runCommand(resolved, args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs });
-  },
-};
+export function posixProvider(context: ProviderContext): ExecProvider {
+  return {
+    argv: splitCommand,
+    run([program, ...args], spec) {
+      return context.run(findProgram(program, spec.env.PATH), args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs });
+    },
+  };
+}
 
 /** Splits a command into argv with shell quoting rules; throws if it needs a real shell. */
 export function splitCommand(command: string): string[] {
   const refuse = (what: string) =>
-    new ValidationError(`the posix provider runs commands without a shell, so ${what} in ${JSON.stringify(command)} cannot work: use provider = "shell" (or quote it, if you meant it literally)`);
+    new UserError(`the posix provider runs commands without a shell, so ${what} in ${JSON.stringify(command)} cannot work: use provider = "shell" (or quote it, if you meant it literally)`);
   const unsupported = findShellSyntax(command);
   if (unsupported) throw refuse(unsupported);
   const variables: string[] = [];
@@ -50,10 +51,10 @@ export function splitCommand(command: string): string[] {
     else if (token.op === 'glob') throw refuse(`the glob ${JSON.stringify(token.pattern)}`);
     else throw refuse(`the shell operator ${JSON.stringify(token.op)}`);
   }
-  if (argv.length === 0) throw new ValidationError(`the command ${JSON.stringify(command)} has no program to run`);
+  if (argv.length === 0) throw new UserError(`the command ${JSON.stringify(command)} has no program to run`);
   const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(argv[0]);
   if (assignment) {
-    throw new ValidationError(`the posix provider cannot run the variable assignment ${JSON.stringify(argv[0])}: set ${assignment[1]} with environment = ["${argv[0]}"]`);
+    throw new UserError(`the posix provider cannot run the variable assignment ${JSON.stringify(argv[0])}: set ${assignment[1]} with environment = ["${argv[0]}"]`);
   }
   return argv;
 }
@@ -104,20 +105,8 @@ function findShellSyntax(command: string): string | undefined {
 export function findProgram(program: string, searchPath: string | undefined): string {
   if (program.includes('/')) return program;
   const dirs = (searchPath ?? DEFAULT_PATH).split(':').filter((dir) => path.isAbsolute(dir));
-  for (const dir of dirs) {
-    const candidate = path.join(dir, program);
-    if (isExecutableFile(candidate)) return candidate;
-  }
+  const found = findExecutable(program, dirs);
+  if (found !== undefined) return found;
   const hint = SHELL_ONLY_WORDS.has(program) ? `; "${program}" is part of the shell: use provider = "shell"` : '';
-  throw new RunnerError(`program ${JSON.stringify(program)} not found in PATH ${dirs.join(':')}${hint}`);
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!fs.statSync(file).isFile()) return false;
-    fs.accessSync(file, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  throw new UserError(`program ${JSON.stringify(program)} not found in PATH ${dirs.join(':')}${hint}`);
 }

@@ -1,15 +1,13 @@
 // The shell provider: `/bin/sh -c COMMAND`, for pipes, redirections, variables and globs. The
 // shell finds programs in the environment's PATH (set from `path`).
-import { runCommand } from '../../shared/process.js';
+import type { ProviderContext } from '../../shared/command-runner.js';
 import type { ExecProvider } from './provider.js';
 
 export const SHELL = '/bin/sh';
 
-export const shellProvider: ExecProvider = {
-  argv(command) {
-    return [SHELL, '-c', command];
-  },
-  run([program, ...args], spec) {
-    return runCommand(program, args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs });
-  },
-};
+export function shellProvider(context: ProviderContext): ExecProvider {
+  return {
+    argv: (command) => [SHELL, '-c', command],
+    run: ([program, ...args], spec) => context.run(program, args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs }),
+  };
+}

@@ -1,9 +1,6 @@
 // What an exec provider does: turn a command as written into argv (refusing what it cannot run
-// faithfully, before anything runs), and run such an argv. Adding a provider: one file, one entry here.
+// faithfully, before anything runs), and run such an argv. One file per provider; providers.ts lists them.
 import type { RunResult } from '../../shared/process.js';
-import type { ProviderName } from './properties.js';
-import { posixProvider } from './provider-posix.js';
-import { shellProvider } from './provider-shell.js';
 
 export interface RunSpec {
   /** The command's whole environment; its PATH is the one programs are looked up in. */
@@ -14,17 +11,8 @@ export interface RunSpec {
 }
 
 export interface ExecProvider {
-  /** The argv that runs `command`; throws a ValidationError naming what this provider cannot run. Runs nothing. */
+  /** The argv that runs `command`; throws a UserError naming what this provider cannot run. Runs nothing. */
   argv(command: string): string[];
   /** Runs an argv made by `argv`, stdin closed, its process group killed on timeout. */
   run(argv: string[], spec: RunSpec): Promise<RunResult>;
-}
-
-const BY_NAME: Record<ProviderName, ExecProvider> = {
-  posix: posixProvider,
-  shell: shellProvider,
-};
-
-export function providerFor(name: ProviderName): ExecProvider {
-  return BY_NAME[name];
 }

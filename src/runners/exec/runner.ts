@@ -1,21 +1,27 @@
 // The exec runner: validate every command, look at the `creates` file, let the decision ask for
 // the guards it needs, then run the command (or, in noop, say it would) and check its exit code.
 import fs from 'node:fs';
-import { describeFailure, lastLines, type RunResult } from '../../shared/process.js';
+import { commandFailure } from '../../shared/command-failure.js';
+import { providerContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
+import type { RunResult } from '../../shared/process.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { displayCommand } from '../../shared/shell-display.js';
-import { RunnerError, type Runner, type RunnerRequest } from '../kit.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { decide, type ExecStatus, type Guard } from './decide.js';
-import { parseProperties, type ExecProperties } from './properties.js';
-import { providerFor, type ExecProvider, type RunSpec } from './provider.js';
+import { description } from './description.js';
+import { execProperties, type ExecProperties } from './properties.js';
+import type { ExecProvider, RunSpec } from './provider.js';
+import { execProvider } from './providers.js';
 
-/** How much of the command's output a failure message quotes. */
+/** How many of the command's last output lines a failure message quotes. */
 const TAIL_LINES = 5;
-const TAIL_LINE_CHARS = 200;
 
-export const runExec: Runner = async (request) => {
-  const desired = parseProperties(request.name, request.params);
-  const provider = providerFor(desired.provider);
+export const execRunner: RunnerDefinition<typeof description> = { name: 'exec', description, run: runExec };
+
+async function runExec(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+  const desired = execProperties(request);
+  const provider = await execProvider(desired, providerContext(request.env, request.log));
   // Split and check every command before any of them runs.
   const command = provider.argv(desired.command);
   const guards: Record<Guard, string[][]> = {
@@ -43,7 +49,7 @@ export const runExec: Runner = async (request) => {
     }
     return execute(request, provider, spec, desired, command);
   }
-};
+}
 
 /**
  * The request's environment, less govern's mode variables (a command that is itself govern-aware
@@ -58,29 +64,28 @@ export function commandEnvironment(base: NodeJS.ProcessEnv, desired: ExecPropert
   return env;
 }
 
-/** Runs one guard; its exit code, or a RunnerError if it could not give one. */
-async function runGuard(request: RunnerRequest, provider: ExecProvider, spec: RunSpec, guard: Guard, text: string, argv: string[]): Promise<number> {
+/** Runs one guard; its exit code, or a UserError if it could not give one. */
+async function runGuard(request: RunnerRequest<unknown>, provider: ExecProvider, spec: RunSpec, guard: Guard, text: string, argv: string[]): Promise<number> {
   checkCwd(spec.cwd);
   const result = await provider.run(argv, spec);
   const label = `${guard} command ${JSON.stringify(text)}`;
   if (result.code === null || result.timedOut || result.overflowed) {
-    throw new RunnerError(withTail(`${label} ${describeFailure(result, spec.timeoutMs)}`, result));
+    throw new UserError(commandFailure(label, result, { timeoutMs: spec.timeoutMs, lines: TAIL_LINES }));
   }
   request.log(`${label} exited ${result.code}`);
   return result.code;
 }
 
-async function execute(request: RunnerRequest, provider: ExecProvider, spec: RunSpec, desired: ExecProperties, argv: string[]): Promise<RunnerResult> {
+async function execute(request: RunnerRequest<unknown>, provider: ExecProvider, spec: RunSpec, desired: ExecProperties, argv: string[]): Promise<RunnerResult> {
   checkCwd(spec.cwd);
-  request.log(`running: ${displayCommand(argv)}`);
+  request.log(`$ ${displayCommand(argv)}`);
   const result = await provider.run(argv, spec);
   const succeeded = result.code !== null && !result.timedOut && !result.overflowed && desired.returns.includes(result.code);
   if (desired.logoutput === 'true' || (desired.logoutput === 'on_failure' && !succeeded)) logOutput(request, result);
   if (!succeeded) {
-    const why = result.code !== null && !result.timedOut && !result.overflowed
-      ? `exit ${result.code} (returns ${desired.returns.join(', ')})`
-      : describeFailure(result, spec.timeoutMs);
-    throw new RunnerError(withTail(`${JSON.stringify(desired.command)} failed: ${why}`, result));
+    const exited = result.code !== null && !result.timedOut && !result.overflowed;
+    const why = exited ? `exit ${result.code}, expected ${desired.returns.join(' or ')}` : undefined;
+    throw new UserError(commandFailure(JSON.stringify(desired.command), result, { why, timeoutMs: spec.timeoutMs, lines: TAIL_LINES }));
   }
   if (desired.creates !== undefined && !fs.existsSync(desired.creates)) {
     request.log(`warning: ${desired.creates} (creates) still does not exist, so the command will run again next time`);
@@ -94,31 +99,18 @@ function checkCwd(cwd: string | undefined): void {
   try {
     isDir = fs.statSync(cwd).isDirectory();
   } catch {
-    throw new RunnerError(`cwd ${cwd} does not exist`);
+    throw new UserError(`cwd ${cwd} does not exist`);
   }
-  if (!isDir) throw new RunnerError(`cwd ${cwd} is not a directory`);
+  if (!isDir) throw new UserError(`cwd ${cwd} is not a directory`);
 }
 
 /**
  * The command's output as log lines. Each is prefixed with its stream, so output can never pass
  * for a result line: the kit writes log lines to stderr and result lines alone to stdout.
  */
-function logOutput(request: RunnerRequest, result: RunResult): void {
+function logOutput(request: RunnerRequest<unknown>, result: RunResult): void {
   for (const [stream, text] of [['stdout', result.stdout], ['stderr', result.stderr]] as const) {
     if (text === '') continue;
     for (const line of text.replace(/\n$/, '').split('\n')) request.log(`${stream}: ${line}`);
   }
-}
-
-/** The message, and the last lines of the output (stderr when there is any, else stdout). */
-function withTail(message: string, result: RunResult): string {
-  const output = result.stderr.trim() !== '' ? result.stderr : result.stdout;
-  if (output.trim() === '') return message;
-  const tail = lastLines(output, TAIL_LINES).split('\n').map(shorten).filter((line) => line !== '');
-  return `${message}; last output: ${tail.join(' | ')}`;
-}
-
-function shorten(line: string): string {
-  const trimmed = line.trim();
-  return trimmed.length > TAIL_LINE_CHARS ? trimmed.slice(0, TAIL_LINE_CHARS) + '...' : trimmed;
 }

@@ -1,9 +1,9 @@
 // The decision: desired properties + what is on disk -> one action and its message. Pure: it holds
 // the seed's decision table and noop messages, and the checks in the seed's order (type, SHA-256
 // of the content, owner, group, mode). It also holds the desired-state check run after applying.
-import { RunnerError } from '../kit.js';
+import { UserError } from '../../shared/errors.js';
 import { symlinkError } from './errors.js';
-import { formatMode } from './properties.js';
+import { formatMode } from '../../shared/values.js';
 import type { AttributeNames, ParentState, Attributes, Current, Desired, Replacing } from './state.js';
 
 export type Action =
@@ -33,7 +33,7 @@ export function planMessage(plan: Plan, noop: boolean): string {
 export function decide(desired: Desired, current: Current, noop: boolean): Plan {
   const { path } = desired;
   if (current.type === 'symlink') throw symlinkError(path, current.target);
-  if (current.type === 'other') throw new RunnerError(`${path} is ${current.kind}, not a regular file or directory; govern does not replace it`);
+  if (current.type === 'other') throw new UserError(`${path} is ${current.kind}, not a regular file or directory; govern does not replace it`);
 
   switch (desired.ensure) {
     case 'absent':
@@ -96,7 +96,7 @@ function attributeChanges(desired: Desired, attrs: Attributes, names: AttributeN
 function needsForce(desired: Desired, empty: boolean | undefined): boolean {
   if (empty === true) return false;
   if (!desired.force) {
-    throw new RunnerError(`${desired.path} is a non-empty directory; set force = true to remove it and everything in it`);
+    throw new UserError(`${desired.path} is a non-empty directory; set force = true to remove it and everything in it`);
   }
   return true;
 }
@@ -110,7 +110,7 @@ function withParentCheck(desired: Desired, parent: ParentState, noop: boolean, p
       : `the parent of ${desired.path} is not a directory`;
   // In noop mode an earlier resource of the same run may be the one that would create it.
   if (noop) return { ...plan, warnings: [...plan.warnings, `warning: ${problem}`] };
-  throw new RunnerError(problem);
+  throw new UserError(problem);
 }
 
 function describeType(current: Pick<Current, 'type'>): string {

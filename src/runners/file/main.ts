@@ -1,5 +1,5 @@
-// The `runners/file` executable: one request from argv and the environment.
+// The `runners/file` executable.
 import { runnerMain } from '../kit.js';
-import { runFile } from './runner.js';
+import { fileRunner } from './runner.js';
 
-runnerMain(runFile);
+runnerMain(fileRunner());

@@ -1,7 +1,8 @@
 // Users and groups through `getent` (libc's NSS), so that accounts from LDAP or SSSD resolve the
 // same way `ls -l` and `chown` see them, not only those in /etc/passwd and /etc/group.
-import { describeFailure, lastLines, runCommand } from '../../shared/process.js';
-import { RunnerError } from '../kit.js';
+import { commandFailure } from '../../shared/command-failure.js';
+import type { ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
 import type { AccountSpec } from './properties.js';
 import type { Account } from './state.js';
 
@@ -11,16 +12,16 @@ type Database = 'passwd' | 'group';
 const what = (db: Database) => (db === 'passwd' ? 'user' : 'group');
 
 /** The id of a user (passwd) or group; a numeric id is taken as it is, even without an entry. */
-export async function resolveAccount(db: Database, spec: AccountSpec, env: NodeJS.ProcessEnv): Promise<Account> {
+export async function resolveAccount(db: Database, spec: AccountSpec, context: ProviderContext): Promise<Account> {
   if (spec.kind === 'id') return { id: spec.id, label: String(spec.id) };
-  const entry = await lookup(db, spec.name, env);
-  if (!entry) throw new RunnerError(`unknown ${what(db)} "${spec.name}" (getent ${db} ${spec.name} found no entry)`);
+  const entry = await lookup(db, spec.name, context);
+  if (!entry) throw new UserError(`unknown ${what(db)} "${spec.name}" (getent ${db} ${spec.name} found no entry)`);
   return { id: entry.id, label: spec.name };
 }
 
 /** The name of an id, for messages; undefined when the id has no entry. */
-export async function accountName(db: Database, id: number, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return (await lookup(db, String(id), env))?.name;
+export async function accountName(db: Database, id: number, context: ProviderContext): Promise<string | undefined> {
+  return (await lookup(db, String(id), context))?.name;
 }
 
 type Entry = { name: string; id: number };
@@ -30,24 +31,24 @@ type Entry = { name: string; id: number };
 // (by an exec, say) is seen by the resources after it.
 const found = new Map<string, Entry>();
 
-async function lookup(db: Database, key: string, env: NodeJS.ProcessEnv): Promise<Entry | undefined> {
+async function lookup(db: Database, key: string, context: ProviderContext): Promise<Entry | undefined> {
   const cacheKey = `${db}:${key}`;
   const known = found.get(cacheKey);
   if (known) return known;
-  const entry = await query(db, key, env);
+  const entry = await query(db, key, context);
   if (entry) found.set(cacheKey, entry);
   return entry;
 }
 
-async function query(db: Database, key: string, env: NodeJS.ProcessEnv): Promise<Entry | undefined> {
-  const result = await runCommand('getent', [db, key], { env, timeoutMs: TIMEOUT_MS });
+async function query(db: Database, key: string, context: ProviderContext): Promise<Entry | undefined> {
+  const result = await context.run('getent', [db, key], { env: context.env, timeoutMs: TIMEOUT_MS });
   if (result.code === 2) return undefined; // getent: "key not found"
   if (result.code !== 0) {
-    throw new RunnerError(`getent ${db} ${key} failed (${describeFailure(result, TIMEOUT_MS)}): ${lastLines(result.stderr)}`);
+    throw new UserError(commandFailure(`getent ${db} ${key}`, result, { timeoutMs: TIMEOUT_MS }));
   }
   // name:password:id:... on the first line
   const fields = result.stdout.split('\n')[0].split(':');
   const id = Number(fields[2]);
-  if (fields.length < 3 || fields[2] === '' || !Number.isInteger(id)) throw new RunnerError(`getent ${db} ${key} printed an entry govern cannot read: ${fields.join(':')}`);
+  if (fields.length < 3 || fields[2] === '' || !Number.isInteger(id)) throw new UserError(`getent ${db} ${key} printed an entry govern cannot read: ${fields.join(':')}`);
   return { name: fields[0], id };
 }

@@ -7,7 +7,7 @@ import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { describeFileKind } from '../../shared/file-kind.js';
-import { RunnerError } from '../kit.js';
+import { UserError } from '../../shared/errors.js';
 import { changedWhileReading, symlinkError } from './errors.js';
 import type { Attributes, Current, FileProvider, ParentState, Replacing, StatusOptions, StoreContent } from './state.js';
 
@@ -79,12 +79,12 @@ async function readSource(file: string): Promise<Buffer> {
   try {
     fh = await openWithoutAtime(file, C.O_RDONLY | C.O_NONBLOCK);
   } catch (e) {
-    if (errno(e) === 'ENOENT') throw new RunnerError(`source file ${file} does not exist`);
+    if (errno(e) === 'ENOENT') throw new UserError(`source file ${file} does not exist`);
     throw e;
   }
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new RunnerError(`source ${file} is ${describeFileKind(st)}, not a regular file`);
+    if (!st.isFile()) throw new UserError(`source ${file} is ${describeFileKind(st)}, not a regular file`);
     return await fh.readFile();
   } finally {
     await fh.close();
@@ -103,7 +103,7 @@ async function store(path: string, content: StoreContent, attrs: Attributes, rep
   try {
     fh = await fsp.open(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o600);
   } catch (e) {
-    throw new RunnerError(`cannot write ${path}: creating a temporary file in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+    throw new UserError(`cannot write ${path}: creating a temporary file in ${dir} failed (${errno(e) ?? (e as Error).message})`);
   }
   let renamed = false;
   try {
@@ -133,7 +133,7 @@ async function createDirectory(path: string, attrs: Attributes, replacing: 'noth
   try {
     await fsp.mkdir(temp, 0o700);
   } catch (e) {
-    throw new RunnerError(`cannot create ${path}: creating a temporary directory in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+    throw new UserError(`cannot create ${path}: creating a temporary directory in ${dir} failed (${errno(e) ?? (e as Error).message})`);
   }
   let renamed = false;
   try {
@@ -208,7 +208,7 @@ async function clearForReplacement(path: string, replacing: Replacing, recursive
   if (!st) return;
   if (st.isSymbolicLink()) {
     const target = await fsp.readlink(path).catch(() => '?');
-    throw new RunnerError(`${path} became a symbolic link (to ${target}) while govern was writing it; nothing was written through it and it was left as it is`);
+    throw new UserError(`${path} became a symbolic link (to ${target}) while govern was writing it; nothing was written through it and it was left as it is`);
   }
   if (st.isFile() && replacing === 'file') {
     if (forDirectory) await fsp.unlink(path);
@@ -227,7 +227,7 @@ async function removeDirectory(path: string, recursive: boolean): Promise<void> 
     await fsp.rmdir(path);
   } catch (e) {
     if (errno(e) === 'ENOTEMPTY' || errno(e) === 'EEXIST') {
-      throw new RunnerError(`${path} is no longer empty; set force = true to remove it and everything in it`);
+      throw new UserError(`${path} is no longer empty; set force = true to remove it and everything in it`);
     }
     throw e;
   }

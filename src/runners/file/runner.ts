@@ -1,60 +1,71 @@
 // The file runner: validate -> status -> decide -> act -> re-check. It uses only the request (no
 // process globals), so a long-lived runner process can call it many times.
 import crypto from 'node:crypto';
+import { providerContext, type ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { RunnerError, unknownSignal, type Runner, type RunnerRequest } from '../kit.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { chooseProvider, type ProviderOption } from '../provider-choice.js';
 import { decide, mismatches, planMessage, type Action, type Plan } from './decide.js';
+import { description } from './description.js';
 import { isBinary, unifiedDiff } from './diff.js';
-import { parseProperties, type FileProperties } from './properties.js';
+import { fileProperties, type FileProperties } from './properties.js';
 import { accountName, resolveAccount } from './provider-getent.js';
 import { posixProvider } from './provider-posix.js';
 import type { Attributes, Current, Desired, FileProvider } from './state.js';
 
-/** Files larger than this get no diff in the log. */
+/** Files larger than this get no diff. */
 export const DIFF_LIMIT = 1024 * 1024;
-const SIGNALS = ['refresh'];
 
-export const runFile: Runner = (request) => fileRunner(posixProvider)(request);
+/** The file providers; posix, which works on any POSIX file system, is the only one. */
+export const FILE_PROVIDERS: ProviderOption<FileProvider, FileProperties>[] = [
+  { name: 'posix', tools: ['getent'], suits: () => 'the file system', create: () => posixProvider },
+];
 
-export function fileRunner(provider: FileProvider): Runner {
-  return async (request) => {
-    if (request.signal !== undefined) {
-      if (!SIGNALS.includes(request.signal)) throw unknownSignal(request.signal, SIGNALS);
-      return { changed: false, message: 'refresh: nothing to do for a file' };
-    }
-    try {
-      return await apply(request, provider);
-    } catch (e) {
-      throw asUserError(e);
-    }
+export function fileRunner(providers = FILE_PROVIDERS): RunnerDefinition<typeof description> {
+  return {
+    name: 'file',
+    description,
+    async run(request) {
+      // The only signal accepted: a file has nothing to refresh.
+      if (request.signal !== undefined) return { changed: false, message: 'refresh: nothing to do for a file' };
+      try {
+        return await apply(request, providers);
+      } catch (e) {
+        throw asUserError(e);
+      }
+    },
   };
 }
 
-async function apply(request: RunnerRequest, provider: FileProvider): Promise<RunnerResult> {
-  const props = parseProperties(request.name, request.params, request.stateDir);
-  const desired = await resolveDesired(props, provider, request.env);
+async function apply(request: RunnerRequest<Values<typeof description>>, providers: ProviderOption<FileProvider, FileProperties>[]): Promise<RunnerResult> {
+  const props = fileProperties(request);
+  const context = providerContext(request.env, request.log);
+  const provider = await chooseProvider('file provider', providers, undefined, props, context);
+  const desired = await resolveDesired(props, provider, context);
   const current = await provider.status(desired.path, {
     checkEmpty: desired.ensure !== 'directory',
     keepContentUpTo: desired.content && desired.showDiff ? DIFF_LIMIT : 0,
   });
-  await nameCurrentAccounts(desired, current, request.env);
+  await nameCurrentAccounts(desired, current, context);
 
   const plan = decide(desired, current, request.noop);
   for (const warning of plan.warnings) request.log(warning);
-  if (plan.contentChanged) logDiff(request, desired, current);
-  if (request.noop || !plan.changed) return { changed: plan.changed, message: planMessage(plan, request.noop) };
+  const diffText = plan.contentChanged ? contentDiff(request, desired, current) : undefined;
+  const diff = diffText !== undefined ? { diff: diffText } : {};
+  if (request.noop || !plan.changed) return { changed: plan.changed, message: planMessage(plan, request.noop), ...diff };
 
   await act(provider, desired, plan);
   const after = await provider.status(desired.path, { checkEmpty: false, keepContentUpTo: 0 });
   const wrong = mismatches(desired, after);
-  if (wrong.length > 0) throw new RunnerError(`${desired.path} did not reach the desired state after ${plan.summary}: ${wrong.join('; ')}`);
-  return { changed: true, message: planMessage(plan, false) };
+  if (wrong.length > 0) throw new UserError(`${desired.path} did not reach the desired state after ${plan.summary}: ${wrong.join('; ')}`);
+  return { changed: true, message: planMessage(plan, false), ...diff };
 }
 
-async function resolveDesired(props: FileProperties, provider: FileProvider, env: NodeJS.ProcessEnv): Promise<Desired> {
+async function resolveDesired(props: FileProperties, provider: FileProvider, context: ProviderContext): Promise<Desired> {
   const desired: Desired = { path: props.path, ensure: props.ensure, mode: props.mode, force: props.force, showDiff: props.showDiff };
-  if (props.owner) desired.owner = await resolveAccount('passwd', props.owner, env);
-  if (props.group) desired.group = await resolveAccount('group', props.group, env);
+  if (props.owner) desired.owner = await resolveAccount('passwd', props.owner, context);
+  if (props.group) desired.group = await resolveAccount('group', props.group, context);
   if (props.contents !== undefined || props.source !== undefined) {
     const bytes = props.source !== undefined ? await provider.readSource(props.source) : Buffer.from(props.contents!, 'utf8');
     desired.content = { bytes, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), origin: props.source ?? 'contents' };
@@ -63,11 +74,11 @@ async function resolveDesired(props: FileProperties, provider: FileProvider, env
 }
 
 /** Messages name the current owner and group when they change ("owner alice -> root"). */
-async function nameCurrentAccounts(desired: Desired, current: Current, env: NodeJS.ProcessEnv): Promise<void> {
+async function nameCurrentAccounts(desired: Desired, current: Current, context: ProviderContext): Promise<void> {
   if (current.type !== 'file' && current.type !== 'directory') return;
   const names: { owner?: string; group?: string } = {};
-  if (desired.owner && desired.owner.id !== current.attrs.uid) names.owner = await accountName('passwd', current.attrs.uid, env);
-  if (desired.group && desired.group.id !== current.attrs.gid) names.group = await accountName('group', current.attrs.gid, env);
+  if (desired.owner && desired.owner.id !== current.attrs.uid) names.owner = await accountName('passwd', current.attrs.uid, context);
+  if (desired.group && desired.group.id !== current.attrs.gid) names.group = await accountName('group', current.attrs.gid, context);
   current.names = names;
 }
 
@@ -94,20 +105,24 @@ function attributes(desired: Desired): Attributes {
   return { uid: desired.owner.id, gid: desired.group.id, mode: desired.mode };
 }
 
-/** A unified diff of an existing file's content change, unless hidden, binary or too large. */
-function logDiff(request: RunnerRequest, desired: Desired, current: Current): void {
-  if (current.type !== 'file' || !desired.content) return;
-  if (!desired.showDiff) return request.log('content changed (diff not shown: show_diff = false)');
-  if (current.content === undefined || desired.content.bytes.length > DIFF_LIMIT) return request.log('content changed (diff not shown: larger than 1 MiB)');
-  if (isBinary(current.content) || isBinary(desired.content.bytes)) return request.log('content changed (diff not shown: binary content)');
+/**
+ * A unified diff of an existing file's content change, for the result; when it is hidden, binary or
+ * too large, a log line says why there is none.
+ */
+function contentDiff(request: RunnerRequest<unknown>, desired: Desired, current: Current): string | undefined {
+  if (current.type !== 'file' || !desired.content) return undefined;
+  const none = (why: string) => void request.log(`content changed (diff not shown: ${why})`);
+  if (!desired.showDiff) return none('show_diff = false');
+  if (current.content === undefined || desired.content.bytes.length > DIFF_LIMIT) return none('larger than 1 MiB');
+  if (isBinary(current.content) || isBinary(desired.content.bytes)) return none('binary content');
   const lines = unifiedDiff(current.content.toString('utf8'), desired.content.bytes.toString('utf8'), `${desired.path}\tcurrent`, `${desired.path}\tdesired`);
-  if (lines === undefined) return request.log('content changed (diff not shown: too many changes)');
-  for (const line of lines) request.log(line);
+  if (lines === undefined) return none('too many changes');
+  return lines.length > 0 ? lines.join('\n') : undefined;
 }
 
 /** A system call's failure ("EACCES: permission denied, open '/etc/x'") is the user's to act on. */
 function asUserError(e: unknown): unknown {
   const errno = e as NodeJS.ErrnoException;
-  if (e instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') return new RunnerError(e.message);
+  if (e instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') return new UserError(e.message);
   return e;
 }

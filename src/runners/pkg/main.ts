@@ -1,4 +1,5 @@
+// The `runners/pkg` executable.
 import { runnerMain } from '../kit.js';
-import { runPkg } from './runner.js';
+import { pkgRunner } from './runner.js';
 
-runnerMain(runPkg);
+runnerMain(pkgRunner);

@@ -1,13 +1,13 @@
 // The APT provider (package-type.txt, "APT Provider"): dpkg-query for the status, apt-cache policy
 // for the candidate version, apt-get to install and remove.
-import { compareVersions, InvalidVersionError } from '../../shared/version/index.js';
+import { compareVersions } from '../../shared/version/index.js';
 import { parseDebianVersion } from '../../shared/version/debian.js';
-import { ValidationError } from '../../shared/validate.js';
-import { RunnerError } from '../kit.js';
+import { UserError } from '../../shared/errors.js';
+import type { ProviderContext } from '../../shared/command-runner.js';
 import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
 import { DpkgSnapshot } from './dpkg-snapshot.js';
-import { LOCK_WAIT_SECONDS, PackageTools, type ToolContext } from './tools.js';
+import { LOCK_WAIT_SECONDS, PackageTools } from './tools.js';
 
 /** Keeps dpkg, apt-listbugs and apt-listchanges from asking anything. */
 export const APT_ENV = {
@@ -25,7 +25,7 @@ const DPKG_LOCK_TIMEOUT = `DPkg::Lock::Timeout=${LOCK_WAIT_SECONDS}`;
 /** One per runner process: a persistent runner answers every status question of a run from it. */
 const snapshot = new DpkgSnapshot();
 
-export function aptProvider(context: ToolContext): PackageProvider {
+export function aptProvider(context: ProviderContext): PackageProvider {
   const tools = new PackageTools(context, APT_ENV);
 
   async function status(pkg: string): Promise<PackageStatus> {
@@ -48,7 +48,7 @@ export function aptProvider(context: ToolContext): PackageProvider {
     const name = pkg.split(':')[0];
     const known = await tools.runChecked(['apt-cache', 'pkgnames', '--', name], { query: true });
     if (!known.stdout.split('\n').includes(name)) {
-      throw new RunnerError(`apt knows no package named "${name}" (apt-cache pkgnames): is it spelt right, and in a configured source that apt-get update has read?`);
+      throw new UserError(`apt knows no package named "${name}" (apt-cache pkgnames): is it spelt right, and in a configured source that apt-get update has read?`);
     }
   }
 
@@ -61,7 +61,7 @@ export function aptProvider(context: ToolContext): PackageProvider {
         return;
       case 'latest': {
         const candidate = await latestAvailable(pkg);
-        if (candidate === undefined) throw new RunnerError(`apt has no installation candidate for ${pkg} (is it in a configured source, and did apt-get update run?)`);
+        if (candidate === undefined) throw new UserError(`apt has no installation candidate for ${pkg} (is it in a configured source, and did apt-get update run?)`);
         await tools.runChecked([...base, `${pkg}=${candidate}`]);
         return;
       }
@@ -74,14 +74,8 @@ export function aptProvider(context: ToolContext): PackageProvider {
   return {
     name: 'apt',
     scheme: 'debian',
-    tools: ['dpkg-query', 'apt-get', 'apt-cache', 'flock'],
     checkVersion(version: string): void {
-      try {
-        parseDebianVersion(version);
-      } catch (e) {
-        if (e instanceof InvalidVersionError) throw new ValidationError(e.message);
-        throw e;
-      }
+      parseDebianVersion(version);
     },
     compareToWanted: (installed, wanted) => compareVersions('debian', installed, wanted),
     status,

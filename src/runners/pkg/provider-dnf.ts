@@ -1,16 +1,15 @@
 // The DNF provider (package-type.txt, "DNF Provider"): rpm -q for the status, dnf to install,
 // upgrade, downgrade and remove.
-import { InvalidVersionError } from '../../shared/version/index.js';
 import { compareRpmToWanted, compareRpm, parseRpmVersion } from '../../shared/version/rpm.js';
-import { ValidationError } from '../../shared/validate.js';
 import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
-import { commandFailed, PackageTools, type ToolContext } from './tools.js';
+import type { ProviderContext } from '../../shared/command-runner.js';
+import { commandFailed, PackageTools } from './tools.js';
 
 /** The seed's NEVRA query format, one line per installed instance (installonly packages can have several). */
 export const RPM_QUERY_FORMAT = '%{NAME} %|EPOCH?{%{EPOCH}}:{0}| %{VERSION} %{RELEASE} %{ARCH}\n';
 
-export function dnfProvider(context: ToolContext): PackageProvider {
+export function dnfProvider(context: ProviderContext): PackageProvider {
   const tools = new PackageTools(context);
 
   async function status(pkg: string): Promise<PackageStatus> {
@@ -33,14 +32,8 @@ export function dnfProvider(context: ToolContext): PackageProvider {
   return {
     name: 'dnf',
     scheme: 'rpm',
-    tools: ['rpm', 'dnf', 'flock'],
     checkVersion(version: string): void {
-      try {
-        parseRpmVersion(version);
-      } catch (e) {
-        if (e instanceof InvalidVersionError) throw new ValidationError(e.message);
-        throw e;
-      }
+      parseRpmVersion(version);
     },
     compareToWanted: compareRpmToWanted,
     status,

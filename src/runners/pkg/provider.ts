@@ -1,7 +1,7 @@
 // What a package provider does (package-type.txt, "Provider Interface"). One file per tool
-// implements it: provider-apt.ts, provider-dnf.ts.
-import type { CompareToWanted, PackageStatus } from './decide.js';
+// implements it (provider-apt.ts, provider-dnf.ts); providers.ts lists them.
 import type { VersionScheme } from '../../shared/version/index.js';
+import type { CompareToWanted, PackageStatus } from './decide.js';
 import type { ProviderName } from './properties.js';
 
 /** What to install: any version (ensure = present), the newest, or one version. */
@@ -9,11 +9,9 @@ export type InstallTarget = { kind: 'any' } | { kind: 'latest' } | { kind: 'vers
 
 export interface PackageProvider {
   readonly name: ProviderName;
-  /** The commands it runs, which must be on PATH. */
-  readonly tools: readonly string[];
   /** How two full versions of this package format compare. */
   readonly scheme: VersionScheme;
-  /** Throws a ValidationError when the version is not valid for this package format. */
+  /** Throws a UserError when the version is not valid for this package format. */
   checkVersion(version: string): void;
   /** An installed full version against the version asked for (the decision and the desired-state check). */
   compareToWanted: CompareToWanted;

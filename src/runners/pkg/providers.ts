@@ -1,17 +1,11 @@
-// Which provider manages packages on this host: the one asked for, else the one the os/family
-// fact names, else the one whose tools are installed.
-import { runCommand } from '../../shared/process.js';
-import { RunnerError } from '../kit.js';
-import type { ProviderName } from './properties.js';
+// The package providers, in order of preference, and when each suits the host: the one the os/family
+// fact names, else (no fact, or one govern does not map) the first whose tools are installed.
+import type { ProviderContext } from '../../shared/command-runner.js';
+import { chooseProvider, missingTools, type ProviderOption } from '../provider-choice.js';
+import type { PackageProperties, ProviderName } from './properties.js';
 import type { PackageProvider } from './provider.js';
 import { aptProvider } from './provider-apt.js';
 import { dnfProvider } from './provider-dnf.js';
-import { findOnPath, type ToolContext } from './tools.js';
-
-const FACTORIES: Record<ProviderName, (context: ToolContext) => PackageProvider> = {
-  apt: aptProvider,
-  dnf: dnfProvider,
-};
 
 /** os/family values and their package manager. */
 const FAMILY_PROVIDERS: Record<string, ProviderName> = {
@@ -26,40 +20,29 @@ const FAMILY_PROVIDERS: Record<string, ProviderName> = {
   amazon: 'dnf',
 };
 
-/** Tried in this order when nothing names the provider (a Debian host may carry rpm and dnf too). */
-const DETECTION_ORDER: ProviderName[] = ['apt', 'dnf'];
-
-export async function chooseProvider(requested: ProviderName | undefined, context: ToolContext): Promise<PackageProvider> {
-  if (requested) return usable(FACTORIES[requested](context), context, `provider = "${requested}"`);
-
-  const family = await osFamily(context);
-  const fromFamily = family !== undefined && Object.hasOwn(FAMILY_PROVIDERS, family) ? FAMILY_PROVIDERS[family] : undefined;
-  if (fromFamily) return usable(FACTORIES[fromFamily](context), context, `os/family is ${family}`);
-  if (family !== undefined) context.log(`os/family is ${family}, which names no package manager govern knows; looking for one`);
-
-  for (const name of DETECTION_ORDER) {
-    const provider = FACTORIES[name](context);
-    if (missingTools(provider, context).length === 0) return provider;
-  }
-  const needs = DETECTION_ORDER.map((name) => `${name} needs ${listWords(FACTORIES[name](context).tools)}`).join('; ');
-  throw new RunnerError(`no supported package manager found on PATH (${needs})`);
+function option(name: ProviderName, tools: string[], create: (context: ProviderContext) => PackageProvider): ProviderOption<PackageProvider, PackageProperties> {
+  return {
+    name,
+    tools,
+    async suits(_props, context) {
+      const family = await osFamily(context);
+      const named = family !== undefined && Object.hasOwn(FAMILY_PROVIDERS, family) ? FAMILY_PROVIDERS[family] : undefined;
+      // A family that names a package manager decides, tools or not: a missing tool is an error, not a silent switch.
+      if (named !== undefined) return named === name ? `os/family is ${family}` : undefined;
+      return missingTools(tools, context).length === 0 ? 'its tools are on PATH' : undefined;
+    },
+    create: (_props, context) => create(context),
+  };
 }
 
-function usable(provider: PackageProvider, context: ToolContext, why: string): PackageProvider {
-  const missing = missingTools(provider, context);
-  if (missing.length > 0) {
-    const verb = missing.length === 1 ? 'is' : 'are';
-    throw new RunnerError(`the ${provider.name} provider (${why}) needs ${listWords(missing)}, which ${verb} not on PATH (${context.env.PATH ?? ''})`);
-  }
-  return provider;
-}
+/** Tried in this order when no fact decides (a Debian host may carry rpm and dnf too). */
+export const PACKAGE_PROVIDERS = [
+  option('apt', ['dpkg-query', 'apt-get', 'apt-cache', 'flock'], aptProvider),
+  option('dnf', ['rpm', 'dnf', 'flock'], dnfProvider),
+];
 
-function listWords(words: readonly string[]): string {
-  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
-}
-
-function missingTools(provider: PackageProvider, context: ToolContext): string[] {
-  return provider.tools.filter((tool) => findOnPath(tool, context.env) === undefined);
+export function packageProvider(properties: PackageProperties, context: ProviderContext): Promise<PackageProvider> {
+  return chooseProvider('package manager', PACKAGE_PROVIDERS, properties.provider, properties, context);
 }
 
 /**
@@ -67,7 +50,7 @@ function missingTools(provider: PackageProvider, context: ToolContext): string[]
  * failure. Asked once per govern and facts path: a persistent runner serves every pkg resource of a
  * run, and the fact does not change during one.
  */
-export function osFamily(context: ToolContext): Promise<string | undefined> {
+export function osFamily(context: ProviderContext): Promise<string | undefined> {
   const govern = context.env.GOVERN;
   if (!govern) return Promise.resolve(undefined);
   const key = `${govern}\0${context.env.GOVERN_FACTS_PATH ?? ''}`;
@@ -81,13 +64,17 @@ export function osFamily(context: ToolContext): Promise<string | undefined> {
 
 const familyCache = new Map<string, Promise<string | undefined>>();
 
-async function readFamily(govern: string, context: ToolContext): Promise<string | undefined> {
-  const result = await runCommand(govern, ['facts', 'os/family'], { env: context.env, timeoutMs: 60_000 });
+async function readFamily(govern: string, context: ProviderContext): Promise<string | undefined> {
+  const result = await context.run(govern, ['facts', 'os/family'], { env: context.env, timeoutMs: 60_000 });
   if (result.code !== 0) {
     context.log(`could not read the os/family fact (${govern} facts os/family: ${result.spawnError?.message ?? `exit ${result.code}`}); looking for a package manager`);
     return undefined;
   }
-  return parseFactOutput(result.stdout, 'os/family');
+  const family = parseFactOutput(result.stdout, 'os/family');
+  if (family !== undefined && !Object.hasOwn(FAMILY_PROVIDERS, family)) {
+    context.log(`os/family is ${family}, which names no package manager govern knows; looking for one`);
+  }
+  return family;
 }
 
 /** `govern facts NAME` prints the value, or "NAME VALUE" (or NAME=VALUE) as a listing of facts does. */

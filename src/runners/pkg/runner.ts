@@ -1,24 +1,25 @@
 // The pkg runner: properties -> provider -> status -> decide -> act -> check the desired state.
+import { providerContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { compareVersions } from '../../shared/version/index.js';
-import { RunnerError, unknownSignal, type Runner, type RunnerRequest } from '../kit.js';
+import type { RunnerDefinition, RunnerRequest } from '../kit.js';
 import { decide, describeChange, isDesiredState, sameStatus, type Action, type PackageStatus } from './decide.js';
-import { describeEnsure, parseProperties, type PackageProperties } from './properties.js';
+import { description } from './description.js';
+import { describeEnsure, packageProperties, type PackageProperties } from './properties.js';
 import type { PackageProvider } from './provider.js';
-import { chooseProvider } from './providers.js';
+import { packageProvider } from './providers.js';
 
-const SIGNALS = ['refresh'];
-
-export const runPkg: Runner = async (request: RunnerRequest): Promise<RunnerResult> => {
-  const properties = parseProperties(request.name, request.params);
-  if (request.signal !== undefined) {
-    // A package has nothing to refresh: the signal is understood and ignored.
-    if (request.signal === 'refresh') return { changed: false, message: 'refresh: nothing to do for a package' };
-    throw unknownSignal(request.signal, SIGNALS);
-  }
-
-  const provider = await chooseProvider(properties.provider, { env: request.env, log: request.log });
-  return applyPackage(properties, provider, request);
+export const pkgRunner: RunnerDefinition<typeof description> = {
+  name: 'pkg',
+  description,
+  async run(request) {
+    const properties = packageProperties(request);
+    // A package has nothing to refresh: the signal (the only one accepted) is understood and ignored.
+    if (request.signal !== undefined) return { changed: false, message: 'refresh: nothing to do for a package' };
+    const provider = await packageProvider(properties, providerContext(request.env, request.log));
+    return applyPackage(properties, provider, request);
+  },
 };
 
 /** Brings one package to its desired state with the given provider (or, in noop, says what that would take). */
@@ -41,7 +42,7 @@ export async function applyPackage(
 
   const after = await provider.status(name);
   if (!isDesiredState(properties.ensure, after, provider.compareToWanted)) {
-    throw new RunnerError(
+    throw new UserError(
       `${name} did not reach the desired state: wanted ${describeEnsure(properties.ensure)}, ${provider.name} reports ${describeStatus(after)}`,
     );
   }

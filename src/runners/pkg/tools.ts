@@ -3,13 +3,14 @@
 //
 // The seed holds an in-process lock around every package command. Each govern resource is its own
 // runner process, so the lock is a file lock instead, taken with flock(1) from util-linux as a
-// prefix of the command: `flock -w 600 -E 75 /var/lock/govern-pkg.lock apt-get ...`. The lock is
+// prefix of the command: `flock -w 600 -E 75 /run/govern/pkg.lock apt-get ...`. The lock is
 // released when the command exits, whatever happens to the runner.
 import fs from 'node:fs';
-import path from 'node:path';
-import { describeFailure, lastLines, runCommand, type RunResult } from '../../shared/process.js';
+import { commandFailure } from '../../shared/command-failure.js';
+import type { ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
+import type { RunResult } from '../../shared/process.js';
 import { displayCommand } from '../../shared/shell-display.js';
-import { RunnerError } from '../kit.js';
 
 /**
  * In a directory only root can write: flock(1) opens the lock with O_CREAT and follows symlinks,
@@ -24,11 +25,11 @@ export function privateLockDir(dir: string = LOCK_DIR): void {
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new RunnerError(`cannot create the package lock directory ${dir}: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UserError(`cannot create the package lock directory ${dir}: ${(e as Error).message}`);
   }
   const st = fs.lstatSync(dir);
   if (!st.isDirectory() || st.uid !== (process.getuid?.() ?? st.uid) || (st.mode & 0o022) !== 0) {
-    throw new RunnerError(`refusing the package lock directory ${dir}: it must be a directory owned by this user that no one else can write`);
+    throw new UserError(`refusing the package lock directory ${dir}: it must be a directory owned by this user that no one else can write`);
   }
 }
 /** How long a command waits for govern's package lock, and apt for dpkg's own lock. */
@@ -36,20 +37,15 @@ export const LOCK_WAIT_SECONDS = 600;
 /** flock's exit status when the wait times out (EX_TEMPFAIL), so it is not taken for the command's. */
 const LOCK_TIMEOUT_EXIT = 75;
 
-export interface ToolContext {
-  /** The runner's environment, the base of every command's. */
-  env: NodeJS.ProcessEnv;
-  log(line: string): void;
-}
-
 export interface ToolRun {
   /** A query whose output is parsed: run in the C locale, its output not logged (the command line is). */
   query?: boolean;
 }
 
+/** A provider's commands, each run under the package lock. */
 export class PackageTools {
   constructor(
-    private readonly context: ToolContext,
+    private readonly context: ProviderContext,
     /** Variables every command of this provider gets (apt's non-interactive frontends). */
     private readonly providerEnv: Record<string, string> = {},
   ) {}
@@ -68,10 +64,10 @@ export class PackageTools {
     if (options.query) env.LC_ALL = 'C';
     this.context.log(`$ ${displayCommand(argv)}`);
     privateLockDir();
-    const result = await runCommand('flock', ['-w', String(LOCK_WAIT_SECONDS), '-E', String(LOCK_TIMEOUT_EXIT), LOCK_FILE, ...argv], { env });
-    if (result.spawnError) throw new RunnerError(`cannot run flock (util-linux), which holds the package lock: ${result.spawnError.message}`);
+    const result = await this.context.run('flock', ['-w', String(LOCK_WAIT_SECONDS), '-E', String(LOCK_TIMEOUT_EXIT), LOCK_FILE, ...argv], { env });
+    if (result.spawnError) throw new UserError(`cannot run flock (util-linux), which holds the package lock: ${result.spawnError.message}`);
     if (result.code === LOCK_TIMEOUT_EXIT) {
-      throw new RunnerError(`gave up after ${LOCK_WAIT_SECONDS}s waiting for the package lock ${LOCK_FILE} (another govern pkg command holds it)`);
+      throw new UserError(`gave up after ${LOCK_WAIT_SECONDS}s waiting for the package lock ${LOCK_FILE} (another govern pkg command holds it)`);
     }
     if (!options.query) {
       for (const line of (result.stdout + result.stderr).split('\n')) if (line.trim() !== '') this.context.log(line);
@@ -87,26 +83,6 @@ export class PackageTools {
   }
 }
 
-export function commandFailed(argv: string[], result: RunResult): RunnerError {
-  // The package managers put their error on stderr; their progress on stdout.
-  const text = result.stderr.trim() !== '' ? result.stderr : result.stdout;
-  const output = lastLines(text.split('\n').filter((l) => l.trim() !== '').join('\n'), 3);
-  return new RunnerError(`${displayCommand(argv)} failed (${describeFailure(result)})${output ? `: ${output}` : ''}`);
-}
-
-/** The executable `command` would run as, from the environment's PATH, or undefined. */
-export function findOnPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, command);
-    try {
-      if (fs.statSync(candidate).isFile()) {
-        fs.accessSync(candidate, fs.constants.X_OK);
-        return candidate;
-      }
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+export function commandFailed(argv: string[], result: RunResult): UserError {
+  return new UserError(commandFailure(displayCommand(argv), result));
 }

@@ -1,5 +1,6 @@
 // The service decision, from the seed (service-type.txt): desired properties + current status ->
 // the actions to take, in order, and the messages that describe them. Pure: no I/O.
+import type { description } from './description.js';
 import type { RunState } from './properties.js';
 
 export interface ServiceStatus {
@@ -29,13 +30,8 @@ export interface Decision {
   unchanged: string;
 }
 
-/** The signals the service runner understands in notification mode. */
-export const SIGNALS = ['refresh', 'restart', 'reload', 'start', 'stop'] as const;
-export type ServiceSignal = (typeof SIGNALS)[number];
-
-export function isServiceSignal(signal: string): signal is ServiceSignal {
-  return (SIGNALS as readonly string[]).includes(signal);
-}
+/** The signals the service runner understands in notification mode (its description lists them). */
+export type ServiceSignal = (typeof description.signals)[number];
 
 /** Phase 1, the running state: the seed's idempotency table, running half. */
 export function decideRunning(ensure: RunState, status: ServiceStatus): ServiceAction | undefined {

@@ -1,4 +1,5 @@
+// The `runners/service` executable.
 import { runnerMain } from '../kit.js';
-import { runService } from './runner.js';
+import { serviceRunner } from './runner.js';
 
-runnerMain(runService);
+runnerMain(serviceRunner());

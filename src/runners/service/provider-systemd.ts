@@ -1,12 +1,14 @@
 // The systemd provider: systemctl, for the system manager or (scope = "user") the calling user's
 // manager. Never interactive (--no-ask-password), and no daemon-reload: unit files are the
 // user's or their package's business.
-import { lastLines, type RunResult } from '../../shared/process.js';
+import { commandFailure } from '../../shared/command-failure.js';
+import { act, query, type ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
+import type { RunResult } from '../../shared/process.js';
 import { displayCommand } from '../../shared/shell-display.js';
-import { RunnerError } from '../kit.js';
 import type { ServiceStatus } from './decide.js';
 import type { Scope } from './properties.js';
-import { act, query, type ProviderContext, type ServiceProvider } from './provider.js';
+import { COMMAND_TIMEOUT_MS, type ServiceProvider } from './provider.js';
 
 export class SystemdProvider implements ServiceProvider {
   readonly name = 'systemd';
@@ -18,20 +20,20 @@ export class SystemdProvider implements ServiceProvider {
 
   /** `systemctl [--user] --no-ask-password VERB -- SERVICE`: the one shape of every call. */
   argv(verb: string, service: string): string[] {
-    return [...(this.scope === 'user' ? ['--user'] : []), '--no-ask-password', verb, '--', service];
+    return ['systemctl', ...(this.scope === 'user' ? ['--user'] : []), '--no-ask-password', verb, '--', service];
   }
 
   async status(service: string): Promise<ServiceStatus> {
     const [active, enabled] = await Promise.all([
-      query(this.context, 'systemctl', this.argv('is-active', service)),
-      query(this.context, 'systemctl', this.argv('is-enabled', service)),
+      query(this.context, this.argv('is-active', service), { timeoutMs: COMMAND_TIMEOUT_MS }),
+      query(this.context, this.argv('is-enabled', service), { timeoutMs: COMMAND_TIMEOUT_MS }),
     ]);
     // Both answer with their exit status and a state word on stdout; no word means systemctl
     // itself failed (no manager to talk to, no such unit file).
     if (active.code !== 0 && active.stdout.trim() === '') throw this.failure('is-active', service, active);
     const enabledWord = enabled.stdout.trim();
     if (enabledWord === 'not-found' || (enabled.code !== 0 && enabledWord === '' && /No such file|not found/i.test(enabled.stderr))) {
-      throw new RunnerError(`service ${service} not found: no ${this.scope === 'user' ? 'user ' : ''}unit file for it (${this.shown('is-enabled', service)})`);
+      throw new UserError(`service ${service} not found: no ${this.scope === 'user' ? 'user ' : ''}unit file for it (${this.shown('is-enabled', service)})`);
     }
     if (enabled.code !== 0 && enabledWord === '') throw this.failure('is-enabled', service, enabled);
     // systemctl's own verdict: is-active exits 0 for active (and reloading); is-enabled exits 0
@@ -65,20 +67,19 @@ export class SystemdProvider implements ServiceProvider {
     return this.run('disable', service);
   }
 
-  private run(verb: string, service: string, hint?: (r: RunResult) => string | undefined): Promise<void> {
-    return act(this.context, 'systemctl', this.argv(verb, service), hint);
+  private async run(verb: string, service: string, hint?: (r: RunResult) => string | undefined): Promise<void> {
+    await act(this.context, this.argv(verb, service), { timeoutMs: COMMAND_TIMEOUT_MS, hint });
   }
 
   private shown(verb: string, service: string): string {
-    return displayCommand(['systemctl', ...this.argv(verb, service)]);
+    return displayCommand(this.argv(verb, service));
   }
 
-  private failure(verb: string, service: string, result: RunResult): RunnerError {
-    const output = lastLines(result.stderr.trim(), 2).replace(/\n/g, ' | ');
+  private failure(verb: string, service: string, result: RunResult): UserError {
     const hint =
       this.scope === 'user' && /Failed to connect to bus/i.test(result.stderr)
-        ? '; scope = "user" needs a running `systemd --user` manager and XDG_RUNTIME_DIR pointing at its runtime directory'
-        : '';
-    return new RunnerError(`${this.shown(verb, service)} failed (exit ${result.code})${output ? `: ${output}` : ''}${hint}`);
+        ? 'scope = "user" needs a running `systemd --user` manager and XDG_RUNTIME_DIR pointing at its runtime directory'
+        : undefined;
+    return new UserError(commandFailure(this.shown(verb, service), { ...result, stdout: '' }, { lines: 2, hint }));
   }
 }

@@ -3,10 +3,14 @@
 // straight from /etc/rc?.d. The status path is one command and a few directory reads.
 import fs from 'node:fs';
 import path from 'node:path';
+import { act, query, type ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
 import type { RunResult } from '../../shared/process.js';
-import { RunnerError } from '../kit.js';
 import type { ServiceStatus } from './decide.js';
-import { act, query, type ProviderContext, type ServiceProvider } from './provider.js';
+import { COMMAND_TIMEOUT_MS, type ServiceProvider } from './provider.js';
+
+/** Every command of this provider runs under the same time limit. */
+const LIMIT = { timeoutMs: COMMAND_TIMEOUT_MS };
 
 /** The runlevels update-rc.d enable/disable toggle: a start link in one of them means enabled. */
 const BOOT_RUNLEVELS = ['S', '2', '3', '4', '5'];
@@ -23,28 +27,32 @@ export class SysvProvider implements ServiceProvider {
   async status(service: string): Promise<ServiceStatus> {
     this.requireScript(service);
     // LSB status codes: 0 running; 1, 2 dead with a pid or lock file left; 3 not running; 4 unknown.
-    const result = await query(this.context, 'service', [service, 'status']);
+    const result = await query(this.context, ['service', service, 'status'], LIMIT);
     if (result.code === null || result.code > 3) {
       const output = `${result.stdout}${result.stderr}`.trim().split('\n').pop() ?? '';
-      throw new RunnerError(`service ${service} status is unknown: service ${service} status exited ${result.code}${output ? `: ${output}` : ''}`);
+      throw new UserError(`service ${service} status is unknown: service ${service} status exited ${result.code}${output ? `: ${output}` : ''}`);
     }
     return { running: result.code === 0, enabled: this.links(service, BOOT_RUNLEVELS).some((l) => l.startsWith('S')) };
   }
 
   start(service: string): Promise<void> {
-    return act(this.context, 'service', [service, 'start']);
+    return this.act(['service', service, 'start']);
   }
 
   stop(service: string): Promise<void> {
-    return act(this.context, 'service', [service, 'stop']);
+    return this.act(['service', service, 'stop']);
   }
 
   restart(service: string): Promise<void> {
-    return act(this.context, 'service', [service, 'restart']);
+    return this.act(['service', service, 'restart']);
   }
 
   reload(service: string): Promise<void> {
-    return act(this.context, 'service', [service, 'reload'], (r) => this.noReload(service, r));
+    return this.act(['service', service, 'reload'], (r) => this.noReload(service, r));
+  }
+
+  private async act(argv: string[], hint?: (r: RunResult) => string | undefined): Promise<void> {
+    await act(this.context, argv, { ...LIMIT, hint });
   }
 
   enable(service: string): Promise<void> {
@@ -57,8 +65,8 @@ export class SysvProvider implements ServiceProvider {
 
   /** update-rc.d toggles existing links only: a script without any gets its defaults first. */
   private async toggle(action: 'enable' | 'disable', service: string): Promise<void> {
-    if (this.links(service, ALL_RUNLEVELS).length === 0) await act(this.context, 'update-rc.d', [service, 'defaults']);
-    await act(this.context, 'update-rc.d', [service, action]);
+    if (this.links(service, ALL_RUNLEVELS).length === 0) await this.act(['update-rc.d', service, 'defaults']);
+    await this.act(['update-rc.d', service, action]);
   }
 
   /** The names of the rc links of a service ("S01nginx", "K01nginx") in the given runlevels. */
@@ -82,7 +90,7 @@ export class SysvProvider implements ServiceProvider {
     try {
       fs.accessSync(script, fs.constants.X_OK);
     } catch {
-      throw new RunnerError(`service ${service} not found: no executable init script ${script}`);
+      throw new UserError(`service ${service} not found: no executable init script ${script}`);
     }
   }
 

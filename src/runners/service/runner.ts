@@ -1,33 +1,31 @@
 // The service runner: status -> decide -> act -> re-check, in apply mode (phase 1 running state,
 // phase 2 enabled state) or, with a signal, in notification mode.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { providerContext, type CommandRunner } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
 import { runCommand } from '../../shared/process.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { RunnerError, unknownSignal, type Runner, type RunnerRequest } from '../kit.js';
-import { makeProvider } from './choose-provider.js';
-import { appliedMessage, decide, decideSignal, isServiceSignal, noopMessage, SIGNALS, unmetDimensions, type Expectation } from './decide.js';
-import { parseProperties } from './properties.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { appliedMessage, decide, decideSignal, noopMessage, unmetDimensions, type Expectation, type ServiceSignal } from './decide.js';
+import { description } from './description.js';
+import { serviceProperties } from './properties.js';
+import { withSbinPath, type ServiceProvider } from './provider.js';
+import { serviceProvider } from './providers.js';
 import { runMemory } from './run-memory.js';
-import { contextFor, type CommandRunner, type ServiceProvider } from './provider.js';
 
 /** How long a service may take to show the state its command just asked for. */
 const SETTLE_MS = 2000;
 const SETTLE_POLL_MS = 100;
 
 /** The service runner, running its commands with `run` (tests pass a recorder). */
-export function serviceRunner(run: CommandRunner = runCommand): Runner {
-  return (request) => applyService(request, run);
+export function serviceRunner(run: CommandRunner = runCommand): RunnerDefinition<typeof description> {
+  return { name: 'service', description, run: (request) => applyService(request, run) };
 }
 
-export const runService: Runner = serviceRunner();
-
-async function applyService(request: RunnerRequest, run: CommandRunner): Promise<RunnerResult> {
-  // Everything that could reach a command line is validated before any command runs.
-  const properties = parseProperties(request.name, request.params);
-  const signal = request.signal;
-  if (signal !== undefined && !isServiceSignal(signal)) throw unknownSignal(signal, [...SIGNALS]);
-
-  const provider = makeProvider(properties, contextFor(request.env, request.log, run));
+async function applyService(request: RunnerRequest<Values<typeof description>>, run: CommandRunner): Promise<RunnerResult> {
+  const properties = serviceProperties(request);
+  const signal = request.signal as ServiceSignal | undefined; // the kit lets through only the signals described
+  const provider = await serviceProvider(properties, providerContext(withSbinPath(request.env), request.log, run));
   const before = await provider.status(properties.name);
   const memory = runMemory(request.env.GOVERN_RUN_DIR, `${provider.name}-${properties.scope}-${properties.name}`);
   const decision =
@@ -53,7 +51,7 @@ async function checkReached(provider: ServiceProvider, service: string, expect: 
     const unmet = unmetDimensions(expect, await provider.status(service));
     if (unmet.length === 0) return;
     if (Date.now() >= deadline) {
-      throw new RunnerError(`service ${service} did not reach the desired state: ${unmet.join('; ')}`);
+      throw new UserError(`service ${service} did not reach the desired state: ${unmet.join('; ')}`);
     }
     await sleep(SETTLE_POLL_MS);
   }

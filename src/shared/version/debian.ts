@@ -1,7 +1,8 @@
 // Debian versions, as the Debian Policy Manual (section 5.6.12) defines them and dpkg compares them:
 // [epoch:]upstream_version[-debian_revision]. Written from the policy text; the tests check it
 // against dpkg's own test vectors and against `dpkg --compare-versions`.
-import { InvalidVersionError, sign } from './errors.js';
+import { UserError } from '../errors.js';
+import { sign } from './sign.js';
 
 export interface DebianVersion {
   epoch: number;
@@ -19,14 +20,14 @@ const REVISION_CHAR = /^[A-Za-z0-9.+~]$/;
  * Parses a version the way dpkg does: surrounding whitespace is ignored; the epoch is everything
  * before the first colon, the revision everything after the last hyphen.
  *
- * Rejected (InvalidVersionError): what dpkg rejects (empty, embedded spaces, an empty or
+ * Rejected (a UserError): what dpkg rejects (empty, embedded spaces, an empty or
  * non-numeric or too big epoch, nothing after the colon, an empty upstream version or revision) and the
  * characters Policy says a version must not contain, on which dpkg only warns. Accepted, as dpkg
  * does: an upstream version that does not start with a digit (Policy says "should").
  */
 export function parseDebianVersion(input: string): DebianVersion {
   const text = input.trim();
-  const bad = (why: string) => new InvalidVersionError(`invalid Debian version ${JSON.stringify(input)}: ${why}`);
+  const bad = (why: string) => new UserError(`invalid Debian version ${JSON.stringify(input)}: ${why}`);
   if (text === '') throw bad('it is empty');
   if (/\s/.test(text)) throw bad('it contains whitespace');
 

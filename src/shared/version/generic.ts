@@ -1,12 +1,12 @@
 // The generic comparison of package-type.txt (Puppet's versioncmp): split into "-", ".", digit runs
 // and other runs; compare the tokens left to right; if all tokens tie, compare the whole strings.
-import { InvalidVersionError } from './errors.js';
+import { UserError } from '../errors.js';
 
 const TOKEN = /[-.]|[0-9]+|[^-.0-9]+/g;
 
 export function compareGeneric(a: string, b: string, ignoreTrailingZeroes = false): -1 | 0 | 1 {
   for (const v of [a, b]) {
-    if (v === '') throw new InvalidVersionError('invalid version "": it is empty');
+    if (v === '') throw new UserError('invalid version "": it is empty');
   }
   const left = ignoreTrailingZeroes ? dropTrailingZeroes(a) : a;
   const right = ignoreTrailingZeroes ? dropTrailingZeroes(b) : b;

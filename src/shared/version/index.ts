@@ -4,11 +4,10 @@
 //   rpm     - rpmvercmp on epoch, version and release, with modern rpm's ~ and ^
 //   generic - the Puppet-style VersionCmp(a, b, ignoreTrailingZeroes)
 import { compareDebian } from './debian.js';
-import { InvalidVersionError } from './errors.js';
+import { UserError } from '../errors.js';
 import { compareGeneric } from './generic.js';
 import { compareRpm } from './rpm.js';
 
-export { InvalidVersionError };
 
 export type VersionScheme = 'debian' | 'rpm' | 'generic';
 
@@ -21,10 +20,10 @@ export interface CompareOptions {
   ignoreTrailingZeroes?: boolean;
 }
 
-/** -1 when a is older than b, 0 when they are the same version, 1 when a is newer. Throws InvalidVersionError. */
+/** -1 when a is older than b, 0 when they are the same version, 1 when a is newer. Throws a UserError. */
 export function compareVersions(scheme: VersionScheme, a: string, b: string, options: CompareOptions = {}): Ordering {
   if (options.ignoreTrailingZeroes && scheme !== 'generic') {
-    throw new InvalidVersionError(`ignoring trailing zeroes applies to the generic scheme only, not ${scheme}`);
+    throw new UserError(`ignoring trailing zeroes applies to the generic scheme only, not ${scheme}`);
   }
   switch (scheme) {
     case 'debian':
@@ -34,7 +33,7 @@ export function compareVersions(scheme: VersionScheme, a: string, b: string, opt
     case 'generic':
       return compareGeneric(a, b, options.ignoreTrailingZeroes ?? false);
     default:
-      throw new InvalidVersionError(`unknown version scheme ${JSON.stringify(scheme)} (known: ${VERSION_SCHEMES.join(', ')})`);
+      throw new UserError(`unknown version scheme ${JSON.stringify(scheme)} (known: ${VERSION_SCHEMES.join(', ')})`);
   }
 }
 

@@ -2,7 +2,7 @@
 // modern rpm's "~" (sorts before anything, even the end) and "^" (sorts after the end, before
 // anything else). Written from rpm's documented behaviour; the tests check it against rpm's own
 // test vectors (tests/rpmvercmp.at) and against rpm's Lua rpm.vercmp.
-import { InvalidVersionError } from './errors.js';
+import { UserError } from '../errors.js';
 
 export interface RpmVersion {
   /** Absent epoch compares as 0. */
@@ -19,7 +19,7 @@ const PART = /^[A-Za-z0-9._+~^]+$/;
 
 /** Parses E:V-R: the epoch is a leading run of digits followed by ":", the release follows the last "-". */
 export function parseRpmVersion(input: string): RpmVersion {
-  const bad = (why: string) => new InvalidVersionError(`invalid RPM version ${JSON.stringify(input)}: ${why}`);
+  const bad = (why: string) => new UserError(`invalid RPM version ${JSON.stringify(input)}: ${why}`);
   if (input === '') throw bad('it is empty');
   let epoch = 0;
   let rest = input;

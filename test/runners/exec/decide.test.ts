@@ -1,16 +1,11 @@
 import { expect } from 'chai';
 import { decide, type DecisionInputs, type ExecStatus } from '../../../src/runners/exec/decide.js';
-import { RunnerError } from '../../../src/runners/kit.js';
 
 const plain: DecisionInputs = { refreshOnly: false, unless: [], onlyif: [] };
 const idle: ExecStatus = { createsExists: false, unlessExits: [], onlyifExits: [] };
 
 describe('exec decide', () => {
   describe('the decision table, row by row', () => {
-    it('a signal other than refresh is an error', () => {
-      expect(() => decide(plain, { ...idle, signal: 'restart' })).to.throw(RunnerError, /unexpected signal: restart.*refresh/);
-    });
-
     it('a refresh signal executes, via subscribe', () => {
       expect(decide(plain, { ...idle, signal: 'refresh' })).to.deep.equal({
         action: 'execute', viaSubscribe: true, noopMessage: 'Would have executed via subscribe',

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
-import { Params } from '../../../src/shared/protocol.js';
-import { ValidationError } from '../../../src/shared/validate.js';
-import { parseProperties } from '../../../src/runners/exec/properties.js';
+import { UserError } from '../../../src/shared/errors.js';
+import { parseRequest } from '../../../src/runners/kit.js';
+import { execProperties } from '../../../src/runners/exec/properties.js';
+import { execRunner } from '../../../src/runners/exec/runner.js';
 
+/** The arguments as the runner reads them: checked against the description, then its own checks. */
 function props(name: string, ...args: string[]) {
-  return parseProperties(name, new Params(args.map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)])));
+  return execProperties(parseRequest(execRunner, [name, ...args], {}, () => undefined));
 }
 
 describe('exec properties', () => {
@@ -52,26 +54,28 @@ describe('exec properties', () => {
   });
 
   const refused: [string, string[], RegExp][] = [
-    ['an unknown property (a typo would silently drop a guard)', ['unles=true'], /unknown property "unles"/],
-    ['an environment entry without =', ['environment=FOO'], /"FOO" is not KEY=value/],
-    ['an environment name with a bad character', ['environment=MY-VAR=1'], /invalid environment name "MY-VAR": character "-"/],
-    ['an environment name starting with a digit', ['environment=1A=1'], /character "1"/],
-    ['an empty environment name', ['environment==1'], /empty name/],
+    ['an unknown key (a typo would silently drop a guard)', ['unles=true'], /unknown key "unles" \(did you mean "unless"\?\)/],
+    ['refreshonly for refresh_only', ['refreshonly=true'], /unknown key "refreshonly" \(did you mean "refresh_only"\?\)/],
+    ['an environment entry without =', ['environment=FOO'], /environment "FOO" is not KEY=value/],
+    ['an environment name with a bad character', ['environment=MY-VAR=1'], /environment "MY-VAR=1" is not KEY=value/],
+    ['an environment name starting with a digit', ['environment=1A=1'], /environment "1A=1" is not KEY=value/],
+    ['an empty environment name', ['environment==1'], /environment "=1" is not KEY=value/],
     ['the same environment name twice', ['environment=A=1', 'environment=A=2'], /sets A twice/],
     ['PATH in both path and environment', ['path=/bin', 'environment=PATH=/usr/bin'], /PATH is set both/],
-    ['a relative path entry', ['path=/usr/bin:bin'], /"bin" in "\/usr\/bin:bin" is not/],
-    ['an empty path entry', ['path=/usr/bin::/bin'], /an empty entry/],
-    ['a relative cwd', ['cwd=srv'], /cwd must be an absolute path/],
-    ['a relative creates', ['creates=app'], /creates must be an absolute path/],
-    ['a returns that is not a number', ['returns=ok'], /exit codes from 0 to 255, not "ok"/],
-    ['a returns out of range', ['returns=256'], /not "256"/],
-    ['a negative returns', ['returns=-1'], /not "-1"/],
-    ['a bad timeout', ['timeout=soon'], /timeout: invalid duration "soon"/],
-    ['an unknown provider', ['provider=bash'], /provider must be one of posix, shell, not "bash"/],
-    ['an unknown logoutput', ['logoutput=always'], /logoutput must be one of true, false, on_failure/],
-    ['a refresh_only that is not a boolean', ['refresh_only=yes'], /refresh_only must be true or false/],
-    ['an empty command', ['command= '], /the command is empty/],
-    ['an empty unless', ['unless='], /unless has an empty command/],
+    ['a relative path entry', ['path=/usr/bin:bin'], /path "\/usr\/bin:bin" is not absolute directories separated by ":"/],
+    ['an empty path entry', ['path=/usr/bin::/bin'], /no relative or empty entry/],
+    ['a relative cwd', ['cwd=srv'], /cwd "srv" is not an absolute path \(it must start with "\/"\)/],
+    ['a relative creates', ['creates=app'], /creates "app" is not an absolute path/],
+    ['a returns that is not a number', ['returns=ok'], /returns "ok" is not an integer from 0 to 255/],
+    ['a returns out of range', ['returns=256'], /returns "256" is not an integer from 0 to 255/],
+    ['a negative returns', ['returns=-1'], /returns "-1" is not/],
+    ['a bad timeout', ['timeout=soon'], /timeout "soon" is not a duration such as 30s/],
+    ['an unknown provider', ['provider=bash'], /provider "bash" is not one of posix, shell/],
+    ['an unknown logoutput', ['logoutput=always'], /logoutput "always" is not one of true, false, on_failure/],
+    ['a refresh_only that is not a boolean', ['refresh_only=yes'], /refresh_only "yes" is not true or false/],
+    ['a blank command', ['command= '], /command " " is not a non-blank command/],
+    ['an empty unless', ['unless='], /unless "" is not a non-blank command/],
+    ['a key given twice that takes one value', ['cwd=/a', 'cwd=/b'], /cwd is given 2 times; it takes one value/],
   ];
   for (const [what, args, message] of refused) {
     it(`refuses ${what}`, () => {
@@ -79,8 +83,19 @@ describe('exec properties', () => {
     });
   }
 
-  it('refuses with a ValidationError (a message, not a stack trace)', () => {
-    expect(() => props('x', 'cwd=srv')).to.throw(ValidationError);
-    expect(() => props('x', 'timeout=soon')).to.throw(ValidationError);
+  it('refuses with a UserError (a message, not a stack trace) naming every problem at once', () => {
+    expect(() => props('x', 'cwd=srv')).to.throw(UserError);
+    expect(() => props(' ')).to.throw(UserError, /the command is empty/);
+    let error: UserError | undefined;
+    try {
+      props('x', 'cwd=srv', 'timeout=soon', 'onwer=root');
+    } catch (e) {
+      error = e as UserError;
+    }
+    expect(error?.problems.map((p) => p.message)).to.deep.equal([
+      'unknown key "onwer" (exec takes command, provider, cwd, environment, path, returns, timeout, creates, refresh_only, logoutput, unless, onlyif)',
+      'cwd "srv" is not an absolute path (it must start with "/")',
+      'timeout "soon" is not a duration such as 30s, 5m, 1h30m or a number of seconds',
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { findProgram, posixProvider, splitCommand } from '../../../src/runners/exec/provider-posix.js';
-import { ValidationError } from '../../../src/shared/validate.js';
+import { providerContext } from '../../../src/shared/command-runner.js';
+import { UserError } from '../../../src/shared/errors.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 
 describe('exec posix provider', () => {
@@ -56,17 +57,17 @@ describe('exec posix provider', () => {
     ];
     for (const [command, message] of refusals) {
       it(`refuses ${JSON.stringify(command)}, suggesting provider = "shell"`, () => {
-        expect(() => splitCommand(command)).to.throw(ValidationError, message);
+        expect(() => splitCommand(command)).to.throw(UserError, message);
         expect(() => splitCommand(command)).to.throw(/use provider = "shell"/);
       });
     }
 
     it('refuses a leading variable assignment, suggesting environment', () => {
-      expect(() => splitCommand('LANG=C sort x')).to.throw(ValidationError, /environment = \["LANG=C"\]/);
+      expect(() => splitCommand('LANG=C sort x')).to.throw(UserError, /environment = \["LANG=C"\]/);
     });
 
     it('refuses a command with no program', () => {
-      expect(() => splitCommand('  ')).to.throw(ValidationError, /no program/);
+      expect(() => splitCommand('  ')).to.throw(UserError, /no program/);
     });
   });
 
@@ -105,7 +106,7 @@ describe('exec posix provider', () => {
     it('runs the program found in the given PATH: a fake echo ahead of /bin/echo', async () => {
       const dir = tempDir();
       writeFile(path.join(dir, 'echo'), '#!/bin/sh\nprintf "fake echo %s\\n" "$*"\n', 0o755);
-      const r = await posixProvider.run(['echo', 'hi'], { env: { PATH: `${dir}:/usr/bin:/bin` }, timeoutMs: 10_000 });
+      const r = await posixProvider(providerContext(process.env, () => undefined)).run(['echo', 'hi'], { env: { PATH: `${dir}:/usr/bin:/bin` }, timeoutMs: 10_000 });
       expect(r.stdout).to.equal('fake echo hi\n');
     });
   });

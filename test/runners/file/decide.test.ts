@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { RunnerError } from '../../../src/runners/kit.js';
+import { UserError } from '../../../src/shared/errors.js';
 import { decide, mismatches, planMessage, type Action, type Plan } from '../../../src/runners/file/decide.js';
 import type { Attributes, Current, Desired } from '../../../src/runners/file/state.js';
 
@@ -52,8 +52,8 @@ describe('file decision (the seed\'s decision table, row by row)', () => {
   });
 
   it('absent | directory (not empty) -> an error without force, a recursive remove with it', () => {
-    expect(() => decide(desired('absent'), directory({}, false), false)).to.throw(RunnerError, /\/srv\/x is a non-empty directory; set force = true/);
-    expect(() => decide(desired('absent'), directory({}, false), true)).to.throw(RunnerError, /force = true/);
+    expect(() => decide(desired('absent'), directory({}, false), false)).to.throw(UserError, /\/srv\/x is a non-empty directory; set force = true/);
+    expect(() => decide(desired('absent'), directory({}, false), true)).to.throw(UserError, /force = true/);
     expectRow(decide(desired('absent', { force: true }), directory({}, false), false), { kind: 'remove', type: 'directory', recursive: true }, 'Would have removed the directory', 'removed the directory');
   });
 
@@ -115,25 +115,25 @@ describe('file decision (the seed\'s decision table, row by row)', () => {
 
   it('present | directory -> Store over an empty directory; a non-empty one needs force', () => {
     expectRow(decide(desired('present'), directory({}, true), false), { kind: 'store', replacing: 'directory', recursive: false, keepContent: false }, 'Would have replaced the directory with a file', 'replaced the directory with a file');
-    expect(() => decide(desired('present'), directory({}, false), false)).to.throw(RunnerError, /non-empty directory; set force = true/);
+    expect(() => decide(desired('present'), directory({}, false), false)).to.throw(UserError, /non-empty directory; set force = true/);
     expect(decide(desired('present', { force: true }), directory({}, false), false).action).to.deep.equal({ kind: 'store', replacing: 'directory', recursive: true, keepContent: false });
   });
 
   it('refuses a symlink at the path, whatever ensure is', () => {
     for (const ensure of ['present', 'absent', 'directory'] as const) {
-      expect(() => decide(desired(ensure), { type: 'symlink', target: '/etc/shadow' }, false)).to.throw(RunnerError, /\/srv\/x is a symbolic link \(to \/etc\/shadow\); govern does not follow or replace/);
+      expect(() => decide(desired(ensure), { type: 'symlink', target: '/etc/shadow' }, false)).to.throw(UserError, /\/srv\/x is a symbolic link \(to \/etc\/shadow\); govern does not follow or replace/);
     }
   });
 
   it('refuses a FIFO, socket or device at the path', () => {
-    expect(() => decide(desired('present'), { type: 'other', kind: 'a FIFO' }, false)).to.throw(RunnerError, /is a FIFO, not a regular file or directory/);
+    expect(() => decide(desired('present'), { type: 'other', kind: 'a FIFO' }, false)).to.throw(UserError, /is a FIFO, not a regular file or directory/);
   });
 
   it('a missing parent directory: an error, a warning in noop mode (an earlier resource may create it)', () => {
     const orphan: Current = { type: 'absent', parent: 'missing' };
-    expect(() => decide(desired('present'), orphan, false)).to.throw(RunnerError, /parent directory \/srv does not exist \(declare it as its own file resource/);
-    expect(() => decide(desired('directory'), orphan, false)).to.throw(RunnerError, /parent directory \/srv does not exist/);
-    expect(() => decide(desired('present'), { type: 'absent', parent: 'not-directory' }, false)).to.throw(RunnerError, /parent of \/srv\/x is not a directory/);
+    expect(() => decide(desired('present'), orphan, false)).to.throw(UserError, /parent directory \/srv does not exist \(declare it as its own file resource/);
+    expect(() => decide(desired('directory'), orphan, false)).to.throw(UserError, /parent directory \/srv does not exist/);
+    expect(() => decide(desired('present'), { type: 'absent', parent: 'not-directory' }, false)).to.throw(UserError, /parent of \/srv\/x is not a directory/);
     const plan = decide(desired('present'), orphan, true);
     expect(planMessage(plan, true)).to.equal('Would have created the file');
     expect(plan.warnings).to.deep.equal(['warning: parent directory /srv does not exist (declare it as its own file resource with ensure = "directory")']);

@@ -1,17 +1,19 @@
-// runners/file declares the persistent protocol: one process answers one JSON line per resource.
+// runners/file speaks the persistent protocol (its description says so): one process answers one JSON line per resource.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { PersistentResponse } from '../../../src/shared/persistent.js';
+import { runCommand } from '../../../src/shared/process.js';
 import { RUNNERS_DIR } from '../../support/cli.js';
 import { tempDir } from '../../support/tmp.js';
 import { sha256 } from './support.js';
 
 describe('file runner, persistent protocol', () => {
-  it('carries the marker, and one process serves requests in order, a failure included', async () => {
-    expect(fs.readFileSync(path.join(RUNNERS_DIR, 'file'), 'utf8').slice(0, 1024)).to.match(/govern-runner:\s*persistent/);
+  it('says so when asked, and one process serves requests in order, a failure included', async () => {
+    const described = await runCommand(path.join(RUNNERS_DIR, 'file'), [], { env: { ...process.env, GOVERN_DESCRIBE: '1' } });
+    expect(JSON.parse(described.stdout)).to.include({ govern_runner: 1, persistent: true });
     const dir = tempDir();
     const target = path.join(dir, 'f');
     fs.symlinkSync('/etc/hostname', path.join(dir, 'link'));
@@ -42,7 +44,7 @@ describe('file runner, persistent protocol', () => {
       [true, false, 'refresh: nothing to do for a file'],
       [true, true, 'created the file'],
     ]);
-    expect(answers[3].log).to.include.members(['-one', '+two']);
+    expect(answers[3].diff?.split('\n')).to.include.members(['-one', '+two']);
     expect(fs.readFileSync(target, 'utf8')).to.equal('one\n');
     expect(fs.readFileSync(path.join(dir, 'g'), 'utf8')).to.equal('from source\n');
   });

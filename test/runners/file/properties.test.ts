@@ -1,34 +1,40 @@
+// The file runner's arguments as it reads them: checked against its description, then its own checks.
 import { expect } from 'chai';
-import { Params } from '../../../src/shared/protocol.js';
-import { ValidationError } from '../../../src/shared/validate.js';
-import { checkPath, formatMode, parseAccount, parseMode, parseProperties } from '../../../src/runners/file/properties.js';
+import { UserError } from '../../../src/shared/errors.js';
+import { formatMode } from '../../../src/shared/values.js';
+import { parseRequest } from '../../../src/runners/kit.js';
+import { fileProperties, parseAccount } from '../../../src/runners/file/properties.js';
+import { fileRunner } from '../../../src/runners/file/runner.js';
 
 const attrs: [string, string][] = [['owner', 'root'], ['group', 'root'], ['mode', '0644']];
-const params = (...pairs: [string, string][]) => new Params(pairs);
+
+function props(name: string, pairs: [string, string][], stateDir?: string) {
+  const env = stateDir === undefined ? {} : { GOVERN_STATE_DIR: stateDir };
+  return fileProperties(parseRequest(fileRunner(), [name, ...pairs.map(([k, v]) => `${k}=${v}`)], env, () => undefined));
+}
 
 describe('file properties', () => {
   describe('mode', () => {
     for (const [text, value] of [['0644', 0o644], ['644', 0o644], ['0o755', 0o755], ['0O700', 0o700], ['0', 0], ['0777', 0o777], ['0000', 0], ['600', 0o600]] as const) {
-      it(`accepts ${text}`, () => expect(parseMode(text)).to.equal(value));
+      it(`accepts ${text}`, () => expect(props('/x', [['ensure', 'directory'], ['owner', 'root'], ['group', 'root'], ['mode', text]]).mode).to.equal(value));
     }
 
     const invalid: [string, RegExp][] = [
-      ['0888', /not octal: character "8"/],
+      ['0888', /^mode "0888" is not an octal mode \(character "8" is not a digit 0-7\)$/],
       ['1777', /above 0777: setuid, setgid and sticky/],
-      ['rwx', /not octal: character "r"/],
+      ['rwx', /not an octal mode \(character "r"/],
       ['0o1755', /above 0777/],
-      ['', /mode is empty/],
+      ['', /mode "" is not an octal mode \(it has no digits\)/],
       ['0o', /no digits/],
-      ['0x1ff', /not octal: character "x"/],
-      ['-644', /not octal: character "-"/],
-      [' 644', /not octal: character space/],
-      ['6 44', /character space/],
+      ['0x1ff', /character "x"/],
+      ['-644', /character "-"/],
+      [' 644', /character " "/],
       ['4755', /above 0777/],
-      ['u+rw', /not octal/],
+      ['u+rw', /not an octal mode/],
     ];
     for (const [text, message] of invalid) {
       it(`refuses ${JSON.stringify(text)}`, () => {
-        expect(() => parseMode(text)).to.throw(ValidationError, message);
+        expect(() => props('/x', [['ensure', 'directory'], ['owner', 'root'], ['group', 'root'], ['mode', text]])).to.throw(UserError, message);
       });
     }
 
@@ -40,27 +46,25 @@ describe('file properties', () => {
 
   describe('path', () => {
     it('accepts absolute clean paths', () => {
-      for (const p of ['/etc/motd', '/a', '/a/b c/d', '/a/.hidden', '/a/..b', '/a/b.']) expect(checkPath(p)).to.equal(p);
+      for (const p of ['/etc/motd', '/a', '/a/b c/d', '/a/.hidden', '/a/..b', '/a/b.']) expect(props(p, [['ensure', 'absent']]).path).to.equal(p);
     });
 
     const invalid: [string, RegExp][] = [
-      ['a/b', /must be absolute/],
-      ['motd', /must be absolute/],
-      ['./a', /must be absolute/],
-      ['', /path is empty/],
-      ['/a/../b', /must be clean: it contains a "\.\." component/],
-      ['/a/./b', /must be clean: it contains a "\." component/],
+      ['a/b', /must start with "\/"/],
+      ['motd', /must start with "\/"/],
+      ['./a', /must start with "\/"/],
+      ['/a/../b', /it contains a "\.\." component/],
+      ['/a/./b', /it contains a "\." component/],
       ['/a/..', /"\.\." component/],
       ['/.', /"\." component/],
       ['/a/', /must not end with "\/"/],
       ['//a', /must not contain "\/\/"/],
       ['/a//b', /must not contain "\/\/"/],
-      ['/', /root directory/],
+      ['/', /^name "\/" is not a clean absolute path other than "\/"/],
     ];
     for (const [p, message] of invalid) {
       it(`refuses ${JSON.stringify(p)}`, () => {
-        expect(() => checkPath(p)).to.throw(ValidationError, message);
-        expect(() => parseProperties(p, params(['ensure', 'present'], ...attrs), undefined)).to.throw(ValidationError, message);
+        expect(() => props(p, [['ensure', 'present'], ...attrs])).to.throw(UserError, message);
       });
     }
   });
@@ -74,22 +78,23 @@ describe('file properties', () => {
     });
 
     it('refuses names that are not names, and ids out of range', () => {
-      expect(() => parseAccount('owner', 'ro ot')).to.throw(ValidationError, /owner name "ro ot": character space/);
-      expect(() => parseAccount('owner', 'a:b')).to.throw(ValidationError, /character ":"/);
-      expect(() => parseAccount('group', '-root')).to.throw(ValidationError, /must not start with "-"/);
-      expect(() => parseAccount('owner', '')).to.throw(ValidationError, /owner is empty/);
+      const owner = (text: string) => () => props('/x', [['ensure', 'absent'], ['owner', text]]);
+      expect(owner('ro ot')).to.throw(UserError, /owner "ro ot" is not a name or a numeric id .*\(character space is not allowed\)/);
+      expect(owner('a:b')).to.throw(UserError, /character ":"/);
+      expect(owner('-root')).to.throw(UserError, /must not start with "-"/);
+      expect(owner('')).to.throw(UserError, /owner "" is not a name or a numeric id .*\(it is empty\)/);
       // 2^32-1 means "leave unchanged" to chown
-      expect(() => parseAccount('owner', '4294967295')).to.throw(ValidationError, /out of range/);
+      expect(() => parseAccount('owner', '4294967295')).to.throw(UserError, /out of range/);
     });
   });
 
   describe('the whole request', () => {
     it('reads a present file with inline contents', () => {
-      const props = parseProperties('/etc/motd', params(['ensure', 'present'], ['contents', 'hi\n'], ...attrs), undefined);
-      expect(props).to.deep.equal({
+      expect(props('/etc/motd', [['ensure', 'present'], ['contents', 'hi\n'], ...attrs])).to.deep.equal({
         path: '/etc/motd',
         ensure: 'present',
         contents: 'hi\n',
+        source: undefined,
         owner: { kind: 'name', name: 'root' },
         group: { kind: 'name', name: 'root' },
         mode: 0o644,
@@ -99,49 +104,51 @@ describe('file properties', () => {
     });
 
     it('keeps empty contents as content (an empty file), distinct from no contents', () => {
-      expect(parseProperties('/x', params(['ensure', 'present'], ['contents', ''], ...attrs), undefined).contents).to.equal('');
-      expect(parseProperties('/x', params(['ensure', 'present'], ...attrs), undefined)).to.not.have.property('contents');
+      expect(props('/x', [['ensure', 'present'], ['contents', ''], ...attrs]).contents).to.equal('');
+      expect(props('/x', [['ensure', 'present'], ...attrs]).contents).to.equal(undefined);
     });
 
     it('resolves a relative source against GOVERN_STATE_DIR and keeps an absolute one', () => {
-      expect(parseProperties('/x', params(['ensure', 'present'], ['source', 'files/motd'], ...attrs), '/srv/state').source).to.equal('/srv/state/files/motd');
-      expect(parseProperties('/x', params(['ensure', 'present'], ['source', '../motd'], ...attrs), '/srv/state').source).to.equal('/srv/motd');
-      expect(parseProperties('/x', params(['ensure', 'present'], ['source', '/etc/motd'], ...attrs), '/srv/state').source).to.equal('/etc/motd');
+      expect(props('/x', [['ensure', 'present'], ['source', 'files/motd'], ...attrs], '/srv/state').source).to.equal('/srv/state/files/motd');
+      expect(props('/x', [['ensure', 'present'], ['source', '../motd'], ...attrs], '/srv/state').source).to.equal('/srv/motd');
+      expect(props('/x', [['ensure', 'present'], ['source', '/etc/motd'], ...attrs], '/srv/state').source).to.equal('/etc/motd');
     });
 
-    it('refuses a relative source without GOVERN_STATE_DIR', () => {
-      expect(() => parseProperties('/x', params(['ensure', 'present'], ['source', 'motd'], ...attrs), undefined)).to.throw(ValidationError, /relative and GOVERN_STATE_DIR is not set/);
+    it('refuses a relative source without GOVERN_STATE_DIR, and an empty one', () => {
+      expect(() => props('/x', [['ensure', 'present'], ['source', 'motd'], ...attrs])).to.throw(UserError, /relative and GOVERN_STATE_DIR is not set/);
+      expect(() => props('/x', [['ensure', 'present'], ['source', ''], ...attrs])).to.throw(UserError, /source "" is not a non-empty path/);
     });
 
     it('refuses contents and source together', () => {
-      expect(() => parseProperties('/x', params(['ensure', 'present'], ['contents', 'a'], ['source', '/b'], ...attrs), undefined)).to.throw(ValidationError, /mutually exclusive/);
+      expect(() => props('/x', [['ensure', 'present'], ['contents', 'a'], ['source', '/b'], ...attrs])).to.throw(UserError, /give only one of contents and source, not both/);
     });
 
     it('refuses content for a directory or an absent path', () => {
-      expect(() => parseProperties('/x', params(['ensure', 'directory'], ['contents', 'a'], ...attrs), undefined)).to.throw(ValidationError, /contents is only for ensure = present/);
-      expect(() => parseProperties('/x', params(['ensure', 'absent'], ['source', '/a'], ...attrs), undefined)).to.throw(ValidationError, /source is only for ensure = present/);
+      expect(() => props('/x', [['ensure', 'directory'], ['contents', 'a'], ...attrs])).to.throw(UserError, /contents is only for ensure = "present", not ensure = "directory"/);
+      expect(() => props('/x', [['ensure', 'absent'], ['source', '/a']])).to.throw(UserError, /source is only for ensure = "present", not ensure = "absent"/);
     });
 
     it('requires ensure, and one of its three values', () => {
-      expect(() => parseProperties('/x', params(...attrs), undefined)).to.throw(ValidationError, /ensure is required/);
-      expect(() => parseProperties('/x', params(['ensure', 'file'], ...attrs), undefined)).to.throw(ValidationError, /ensure must be one of present, absent, directory, not "file"/);
+      expect(() => props('/x', attrs)).to.throw(UserError, /ensure is required \(present, absent, directory\)/);
+      expect(() => props('/x', [['ensure', 'file'], ...attrs])).to.throw(UserError, /ensure "file" is not one of present, absent, directory/);
+      expect(() => props('/x', [['ensure', 'presnt'], ...attrs])).to.throw(UserError, /\(did you mean "present"\?\)/);
     });
 
     it('requires owner, group and mode for present and directory, not for absent', () => {
-      expect(() => parseProperties('/x', params(['ensure', 'present']), undefined)).to.throw(ValidationError, /owner, group, mode are required for ensure = present/);
-      expect(() => parseProperties('/x', params(['ensure', 'directory'], ['owner', 'root'], ['group', 'root']), undefined)).to.throw(ValidationError, /mode is required for ensure = directory/);
-      expect(parseProperties('/x', params(['ensure', 'absent']), undefined)).to.deep.equal({ path: '/x', ensure: 'absent', force: false, showDiff: true });
+      expect(() => props('/x', [['ensure', 'present']])).to.throw(UserError, /owner, group and mode are required for ensure = "present"/);
+      expect(() => props('/x', [['ensure', 'directory'], ['owner', 'root'], ['group', 'root']])).to.throw(UserError, /mode is required for ensure = "directory"/);
+      expect(props('/x', [['ensure', 'absent']])).to.deep.include({ path: '/x', ensure: 'absent', force: false, showDiff: true, owner: undefined });
     });
 
     it('reads force and show_diff as booleans', () => {
-      const props = parseProperties('/x', params(['ensure', 'absent'], ['force', 'true'], ['show_diff', 'false']), undefined);
-      expect(props.force).to.equal(true);
-      expect(props.showDiff).to.equal(false);
-      expect(() => parseProperties('/x', params(['ensure', 'absent'], ['force', 'yes']), undefined)).to.throw(/force must be true or false/);
+      const read = props('/x', [['ensure', 'absent'], ['force', 'true'], ['show_diff', 'false']]);
+      expect(read.force).to.equal(true);
+      expect(read.showDiff).to.equal(false);
+      expect(() => props('/x', [['ensure', 'absent'], ['force', 'yes']])).to.throw(/force "yes" is not true or false/);
     });
 
-    it('refuses an unknown argument (a typo would otherwise be ignored)', () => {
-      expect(() => parseProperties('/x', params(['ensure', 'present'], ['onwer', 'root'], ...attrs), undefined)).to.throw(ValidationError, /unknown argument onwer/);
+    it('refuses an unknown key, with the key it is close to (a typo would otherwise be ignored)', () => {
+      expect(() => props('/x', [['ensure', 'present'], ['onwer', 'root'], ...attrs])).to.throw(UserError, /unknown key "onwer" \(did you mean "owner"\?\)/);
     });
   });
 });

@@ -3,17 +3,31 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RunnerError, type RunnerRequest } from '../../../src/runners/kit.js';
+import { handle } from '../../../src/runners/kit.js';
 import { posixProvider } from '../../../src/runners/file/provider-posix.js';
-import { fileRunner, runFile } from '../../../src/runners/file/runner.js';
+import { FILE_PROVIDERS, fileRunner } from '../../../src/runners/file/runner.js';
 import type { FileProvider } from '../../../src/runners/file/state.js';
-import { Params } from '../../../src/shared/protocol.js';
+import { UserError } from '../../../src/shared/errors.js';
+import type { RunnerResult } from '../../../src/shared/protocol.js';
 import { tempDir } from '../../support/tmp.js';
 
-function request(name: string, pairs: [string, string][], extra: Partial<RunnerRequest> = {}): RunnerRequest & { lines: string[] } {
-  const lines: string[] = [];
-  return { name, params: new Params(pairs), noop: false, env: process.env, log: (line) => lines.push(line), lines, ...extra };
+interface Call {
+  name: string;
+  pairs: [string, string][];
+  noop?: boolean;
+  lines: string[];
 }
+
+function request(name: string, pairs: [string, string][], extra: { noop?: boolean } = {}): Call {
+  return { name, pairs, noop: extra.noop, lines: [] };
+}
+
+/** The file runner with the given provider in place of the posix one, called as a persistent runner would. */
+function runWith(provider: FileProvider): (call: Call) => Promise<RunnerResult> {
+  const runner = fileRunner([{ ...FILE_PROVIDERS[0], create: () => provider }]);
+  return (call) => handle(runner, [call.name, ...call.pairs.map(([k, v]) => `${k}=${v}`)], call.noop ? { ...process.env, GOVERN_NOOP: '1' } : { ...process.env, GOVERN_NOOP: '' }, (line) => call.lines.push(line));
+}
+const runFile = runWith(posixProvider);
 
 const ATTRS: [string, string][] = [['owner', 'root'], ['group', 'root'], ['mode', '0644']];
 
@@ -21,8 +35,8 @@ describe('file runner function', () => {
   it('fake provider: a store that does not reach the desired mode fails with the desired-state error', async () => {
     const target = path.join(tempDir(), 'f');
     const lying: FileProvider = { ...posixProvider, store: (p, content, attrs, replacing, recursive) => posixProvider.store(p, content, { ...attrs, mode: 0o600 }, replacing, recursive) };
-    const error = await fileRunner(lying)(request(target, [['ensure', 'present'], ['contents', 'x'], ...ATTRS])).catch((e) => e);
-    expect(error).to.be.instanceOf(RunnerError);
+    const error = await runWith(lying)(request(target, [['ensure', 'present'], ['contents', 'x'], ...ATTRS])).catch((e) => e);
+    expect(error).to.be.instanceOf(UserError);
     expect(error.message).to.equal(`${target} did not reach the desired state after created the file: mode is 0600, expected 0644`);
   });
 
@@ -30,7 +44,7 @@ describe('file runner function', () => {
     const target = path.join(tempDir(), 'd');
     fs.mkdirSync(target, 0o700);
     const inert: FileProvider = { ...posixProvider, updateDirectory: async () => undefined };
-    const error = await fileRunner(inert)(request(target, [['ensure', 'directory'], ...ATTRS])).catch((e) => e);
+    const error = await runWith(inert)(request(target, [['ensure', 'directory'], ...ATTRS])).catch((e) => e);
     expect(error.message).to.equal(`${target} did not reach the desired state after changed mode 0700 -> 0644: mode is 0700, expected 0644`);
   });
 
@@ -40,8 +54,10 @@ describe('file runner function', () => {
       const r = request(path.join(dir, `f${i}`), [['ensure', 'present'], ['contents', `v${i}\n`], ...ATTRS]);
       expect(await runFile(r)).to.deep.equal({ changed: true, message: 'created the file' });
       const again = request(path.join(dir, `f${i}`), [['ensure', 'present'], ['contents', `w${i}\n`], ...ATTRS], { noop: true });
-      expect((await runFile(again)).changed).to.equal(true);
-      expect(again.lines).to.include.members([`-v${i}`, `+w${i}`]);
+      const answer = await runFile(again);
+      expect(answer.changed).to.equal(true);
+      expect(answer.diff?.split('\n')).to.include.members([`-v${i}`, `+w${i}`]);
+      expect(again.lines).to.deep.equal([]);
     }
     expect(fs.readdirSync(dir).sort()).to.deep.equal(['f0', 'f1', 'f2', 'f3', 'f4']);
   });
@@ -51,8 +67,8 @@ describe('file runner function', () => {
     fs.chmodSync(dir, 0o755);
     const target = path.join(dir, 'f');
     const failing: FileProvider = { ...posixProvider, store: async () => Promise.reject(Object.assign(new Error(`EACCES: permission denied, open '${target}'`), { code: 'EACCES', syscall: 'open' })) };
-    const error = await fileRunner(failing)(request(target, [['ensure', 'present'], ['contents', 'x'], ...ATTRS])).catch((e) => e);
-    expect(error).to.be.instanceOf(RunnerError);
+    const error = await runWith(failing)(request(target, [['ensure', 'present'], ['contents', 'x'], ...ATTRS])).catch((e) => e);
+    expect(error).to.be.instanceOf(UserError);
     expect(error.message).to.equal(`EACCES: permission denied, open '${target}'`);
   });
 });

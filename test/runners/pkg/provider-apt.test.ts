@@ -256,9 +256,9 @@ describe('pkg runner with apt (real dpkg and apt-get, local repository)', functi
         }
         const env = { PATH: `${spy}:${process.env.PATH}` };
         const refused = [
-          [['vim;reboot', 'ensure=present'], /invalid package name "vim;reboot": character ";" is not allowed/],
+          [['vim;reboot', 'ensure=present'], /^name "vim;reboot" is not a package name .*\(character ";" is not allowed\)/],
           [['$(id)'], /character "\$" is not allowed/],
-          [[HELLO, 'ensure=1.0`id`'], /invalid ensure version "1.0`id`": character "`" is not allowed/],
+          [[HELLO, 'ensure=1.0`id`'], /^ensure "1.0`id`" is not one of .*\(character "`" is not allowed\)/],
           [[HELLO, 'ensure=1.0|x'], /character "\|" is not allowed/],
           [[HELLO, 'ensure=1.0-'], /invalid Debian version "1.0-": the revision after "-" is empty/],
           [[HELLO, 'ensure=1.0:2-3:4', 'provider=dnf'], /invalid RPM version/],
@@ -346,11 +346,11 @@ pkg "${CONF}" {
       expect(await dpkgStatus(CONF)).to.equal('1.0-1 config-files');
     });
 
-    it('an invalid name fails that resource with nothing run, and the run exits 1', async () => {
+    it('an invalid name is refused before anything runs, and the run exits 1', async () => {
       const r = await run(`pkg "bad;name" {\n  ensure = "present"\n}\n`);
       expect(r.code).to.equal(1);
-      expect(r.report.resources[0]).to.include({ ref: 'pkg:bad;name', status: 'failed' });
-      expect(r.report.resources[0].message).to.match(/character ";" is not allowed/);
+      expect(r.report.resources).to.deep.equal([]);
+      expect(r.report.errors[0].message).to.match(/^pkg:bad;name: name "bad;name" is not a package name .*\(character ";" is not allowed\)/);
     });
   });
 });

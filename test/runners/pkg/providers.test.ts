@@ -5,8 +5,9 @@ import path from 'node:path';
 import { parseResult } from '../../../src/shared/protocol.js';
 import { runner } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
-import { chooseProvider } from '../../../src/runners/pkg/providers.js';
-import { RunnerError } from '../../../src/runners/kit.js';
+import { providerContext } from '../../../src/shared/command-runner.js';
+import { packageProvider } from '../../../src/runners/pkg/providers.js';
+import { UserError } from '../../../src/shared/errors.js';
 
 /** A PATH holding only node (the runner's interpreter) and the given real tools. */
 function pathWith(tools: string[]): string {
@@ -24,6 +25,9 @@ function pathWith(tools: string[]): string {
 }
 
 const quiet = { log: () => undefined };
+/** The provider the runner picks for a resource that names none. */
+const chooseProvider = (_requested: undefined, context: { env: NodeJS.ProcessEnv; log(line: string): void }) =>
+  packageProvider({ name: 'vim', ensure: { kind: 'present' } }, providerContext(context.env, context.log));
 
 describe('pkg provider choice', () => {
   it('with no package tools on PATH: a clear error', async () => {
@@ -81,7 +85,7 @@ describe('pkg provider choice', () => {
     const fake = writeFile(path.join(dir, 'govern'), '#!/bin/sh\necho redhat\n', 0o755);
     let error: unknown;
     await chooseProvider(undefined, { ...quiet, env: { PATH: pathWith(['flock', 'dpkg-query', 'apt-get', 'apt-cache']), GOVERN: fake } }).catch((e) => (error = e));
-    expect(error).to.be.instanceOf(RunnerError);
+    expect(error).to.be.instanceOf(UserError);
     expect((error as Error).message).to.match(/the dnf provider \(os\/family is redhat\) needs rpm and dnf/);
   });
 
@@ -91,6 +95,6 @@ describe('pkg provider choice', () => {
     expect(parseResult(ok.stdout)).to.deep.include({ changed: false, message: 'refresh: nothing to do for a package' });
     const bad = await runner('pkg', ['vim'], { env: { GOVERN_SIGNAL: 'restart' } });
     expect(bad.code).to.equal(1);
-    expect(bad.stderr).to.match(/unexpected signal: restart \(this runner understands refresh\)/);
+    expect(bad.stderr).to.match(/pkg does not accept the signal "restart" \(it accepts refresh\)/);
   });
 });

@@ -2,8 +2,7 @@
 // calls each case makes, and the desired-state check after a change.
 import { expect } from 'chai';
 import { compareVersions } from '../../../src/shared/version/index.js';
-import { ValidationError } from '../../../src/shared/validate.js';
-import { RunnerError } from '../../../src/runners/kit.js';
+import { UserError } from '../../../src/shared/errors.js';
 import type { PackageStatus } from '../../../src/runners/pkg/decide.js';
 import type { Ensure } from '../../../src/runners/pkg/properties.js';
 import type { InstallTarget, PackageProvider } from '../../../src/runners/pkg/provider.js';
@@ -25,7 +24,7 @@ class MemoryProvider implements PackageProvider {
   }
   checkVersion(version: string): void {
     this.calls.push(`checkVersion ${version}`);
-    if (version.endsWith('-')) throw new ValidationError(`bad version ${version}`);
+    if (version.endsWith('-')) throw new UserError(`bad version ${version}`);
   }
   compareToWanted = (a: string, b: string) => compareVersions('debian', a, b);
   async status(): Promise<PackageStatus> {
@@ -121,7 +120,7 @@ describe('pkg runner flow', () => {
       const provider = new MemoryProvider(installed, ['1.0-1', '1.1-1'], true);
       let error: unknown;
       await apply(ensure, provider).catch((e) => (error = e));
-      expect(error, JSON.stringify(ensure)).to.be.instanceOf(RunnerError);
+      expect(error, JSON.stringify(ensure)).to.be.instanceOf(UserError);
       expect((error as Error).message).to.match(/^hello did not reach the desired state: wanted (present|absent|latest|1\.1-1), apt reports/);
     }
   });
@@ -130,7 +129,7 @@ describe('pkg runner flow', () => {
     const provider = new MemoryProvider('1.0-1', []);
     let error: unknown;
     await apply({ kind: 'version', version: '1.0-' }, provider).catch((e) => (error = e));
-    expect(error).to.be.instanceOf(ValidationError);
+    expect(error).to.be.instanceOf(UserError);
     expect(provider.calls).to.deep.equal(['checkVersion 1.0-']);
   });
 });

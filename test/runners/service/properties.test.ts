@@ -1,53 +1,55 @@
+// The service runner's arguments as it reads them: checked against its description.
 import { expect } from 'chai';
-import { Params, ProtocolError } from '../../../src/shared/protocol.js';
-import { ValidationError } from '../../../src/shared/validate.js';
-import { parseProperties } from '../../../src/runners/service/properties.js';
+import { UserError } from '../../../src/shared/errors.js';
+import { parseRequest } from '../../../src/runners/kit.js';
+import { serviceProperties } from '../../../src/runners/service/properties.js';
+import { serviceRunner } from '../../../src/runners/service/runner.js';
 
-const params = (...args: string[]) => new Params(args.map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as [string, string]));
+const props = (name: string, ...args: string[]) => serviceProperties(parseRequest(serviceRunner(), [name, ...args], {}, () => undefined));
 
 describe('service properties', () => {
   it('defaults to ensure running, enable unset, provider chosen later, system scope', () => {
-    expect(parseProperties('nginx', params())).to.deep.equal({ name: 'nginx', ensure: 'running', enable: undefined, provider: undefined, scope: 'system' });
+    expect(props('nginx')).to.deep.equal({ name: 'nginx', ensure: 'running', enable: undefined, provider: undefined, scope: 'system' });
   });
   it('reads ensure, and state as its alias', () => {
-    expect(parseProperties('nginx', params('ensure=stopped')).ensure).to.equal('stopped');
-    expect(parseProperties('nginx', params('state=stopped')).ensure).to.equal('stopped');
-    expect(parseProperties('nginx', params('state=running', 'ensure=running')).ensure).to.equal('running');
+    expect(props('nginx', 'ensure=stopped').ensure).to.equal('stopped');
+    expect(props('nginx', 'state=stopped').ensure).to.equal('stopped');
   });
-  it('refuses ensure and state that disagree', () => {
-    expect(() => parseProperties('nginx', params('state=running', 'ensure=stopped'))).to.throw(ValidationError, /disagree/);
+  it('refuses ensure and state together', () => {
+    expect(() => props('nginx', 'state=running', 'ensure=stopped')).to.throw(UserError, /give only one of ensure and state/);
   });
   it('refuses other ensure values', () => {
-    expect(() => parseProperties('nginx', params('ensure=present'))).to.throw(ValidationError, /ensure must be "running" or "stopped", not "present"/);
+    expect(() => props('nginx', 'ensure=present')).to.throw(UserError, /ensure "present" is not one of running, stopped/);
+    expect(() => props('nginx', 'ensure=runing')).to.throw(UserError, /\(did you mean "running"\?\)/);
   });
   it('reads enable as true, false or unset', () => {
-    expect(parseProperties('nginx', params('enable=true')).enable).to.equal(true);
-    expect(parseProperties('nginx', params('enable=false')).enable).to.equal(false);
-    expect(() => parseProperties('nginx', params('enable=yes'))).to.throw(ValidationError, /enable must be true or false/);
+    expect(props('nginx', 'enable=true').enable).to.equal(true);
+    expect(props('nginx', 'enable=false').enable).to.equal(false);
+    expect(() => props('nginx', 'enable=yes')).to.throw(UserError, /enable "yes" is not true or false/);
   });
   it('reads provider and scope', () => {
-    expect(parseProperties('nginx', params('provider=sysv')).provider).to.equal('sysv');
-    expect(parseProperties('nginx', params('provider=systemd', 'scope=user'))).to.deep.include({ provider: 'systemd', scope: 'user' });
-    expect(() => parseProperties('nginx', params('provider=upstart'))).to.throw(ValidationError, /provider must be "systemd" or "sysv"/);
-    expect(() => parseProperties('nginx', params('scope=global'))).to.throw(ValidationError, /scope must be/);
+    expect(props('nginx', 'provider=sysv').provider).to.equal('sysv');
+    expect(props('nginx', 'provider=systemd', 'scope=user')).to.deep.include({ provider: 'systemd', scope: 'user' });
+    expect(() => props('nginx', 'provider=upstart')).to.throw(UserError, /provider "upstart" is not one of systemd, sysv/);
+    expect(() => props('nginx', 'scope=global')).to.throw(UserError, /scope "global" is not one of system, user/);
   });
   it('refuses a user scope with sysv', () => {
-    expect(() => parseProperties('nginx', params('provider=sysv', 'scope=user'))).to.throw(ValidationError, /needs the systemd provider/);
+    expect(() => props('nginx', 'provider=sysv', 'scope=user')).to.throw(UserError, /provider must be "systemd" when scope = "user", not "sysv"/);
   });
-  it('refuses unknown properties, with a hint for enabled', () => {
-    expect(() => parseProperties('nginx', params('enabled=true'))).to.throw(ValidationError, /unknown property enabled \(did you mean enable\?\)/);
-    expect(() => parseProperties('nginx', params('restart=always'))).to.throw(ValidationError, /unknown property restart/);
+  it('refuses unknown keys, with a hint for enabled', () => {
+    expect(() => props('nginx', 'enabled=true')).to.throw(UserError, /unknown key "enabled" \(did you mean "enable"\?\)/);
+    expect(() => props('nginx', 'restart=always')).to.throw(UserError, /unknown key "restart" \(service takes ensure, state, enable, provider, scope\)/);
   });
-  it('refuses a property given twice', () => {
-    expect(() => parseProperties('nginx', params('ensure=running', 'ensure=stopped'))).to.throw(ProtocolError, /given 2 times/);
+  it('refuses a key given twice', () => {
+    expect(() => props('nginx', 'ensure=running', 'ensure=stopped')).to.throw(UserError, /ensure is given 2 times/);
   });
   it('accepts the seed name characters: letters, digits and . _ + : ~ -', () => {
-    expect(parseProperties('a-Z.0_9+x:y~z', params()).name).to.equal('a-Z.0_9+x:y~z');
+    expect(props('a-Z.0_9+x:y~z').name).to.equal('a-Z.0_9+x:y~z');
   });
   it('rejects shell metacharacters, whitespace and path separators, naming the character', () => {
     for (const [name, shown] of [['a;b', '";"'], ['a|b', '"|"'], ['a&b', '"&"'], ['a b', 'space'], ['a/b', '"/"'], ['$(x)', '"$"'], ['a\nb', 'U+000A']]) {
-      expect(() => parseProperties(name, params()), name).to.throw(ValidationError, `character ${shown} is not allowed`);
+      expect(() => props(name), name).to.throw(UserError, `character ${shown} is not allowed`);
     }
-    expect(() => parseProperties('-x', params())).to.throw(ValidationError, /must not start with "-"/);
+    expect(() => props('-x')).to.throw(UserError, /must not start with "-"/);
   });
 });

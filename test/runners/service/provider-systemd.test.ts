@@ -13,11 +13,11 @@ import { UserManager } from './support/user-manager.js';
 
 function recorder(answer: Partial<RunResult> = {}) {
   const commands: string[][] = [];
-  const run = async (command: string, args: string[], _options: RunOptions): Promise<RunResult> => {
+  const run = async (command: string, args: string[], _options?: RunOptions): Promise<RunResult> => {
     commands.push([command, ...args]);
     return { code: 0, signal: null, stdout: '', stderr: '', timedOut: false, overflowed: false, durationMs: 0, ...answer };
   };
-  return { commands, context: { env: {}, log: () => undefined, run, timeoutMs: 1000 } };
+  return { commands, context: { env: {}, log: () => undefined, run } };
 }
 
 describe('service runner, systemd provider command lines (recorded, not run)', () => {

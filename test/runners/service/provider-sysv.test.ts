@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import { runCommand, type RunOptions } from '../../../src/shared/process.js';
-import { Params } from '../../../src/shared/protocol.js';
+import { handle } from '../../../src/runners/kit.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
 import { processAlive } from '../../support/proc.js';
 import { applied, runService } from './helpers.js';
@@ -245,7 +245,7 @@ describe('service runner, sysv provider (real init script)', function () {
     it('refuses any other signal before running anything', async () => {
       const run = await runService(NAME, [], { GOVERN_SIGNAL: 'hup' });
       expect(run.code).to.equal(1);
-      expect(run.stderr).to.include('unexpected signal: hup (this runner understands refresh, restart, reload, start, stop)');
+      expect(run.stderr).to.include('service does not accept the signal "hup" (it accepts refresh, restart, reload, start, stop)');
       expect(script.actions()).to.deep.equal([]);
     });
   });
@@ -298,17 +298,11 @@ describe('service runner, sysv provider (real init script)', function () {
       await withLinks('enabled');
       await started();
       const commands: string[][] = [];
-      const recording = (command: string, args: string[], options: RunOptions) => {
+      const recording = (command: string, args: string[], options?: RunOptions) => {
         commands.push([command, ...args]);
         return runCommand(command, args, options);
       };
-      const result = await serviceRunner(recording)({
-        name: NAME,
-        params: new Params([['ensure', 'running'], ['enable', 'true']]),
-        noop: false,
-        env: process.env,
-        log: () => undefined,
-      });
+      const result = await handle(serviceRunner(recording), [NAME, 'ensure=running', 'enable=true'], process.env, () => undefined);
       expect(result).to.deep.equal({ changed: false, message: 'running, enabled' });
       expect(commands).to.deep.equal([['service', NAME, 'status']]);
     });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { RunnerError } from '../../../src/runners/kit.js';
-import { act, contextFor, query, withSbinPath } from '../../../src/runners/service/provider.js';
+import { act, providerContext, query } from '../../../src/shared/command-runner.js';
+import { UserError } from '../../../src/shared/errors.js';
+import { withSbinPath } from '../../../src/runners/service/provider.js';
 
 describe('service provider commands', () => {
   it('adds the sbin directories to a PATH that lacks them, keeping the caller order first', () => {
@@ -10,20 +11,20 @@ describe('service provider commands', () => {
   });
 
   it('reports a query command that cannot be started', async () => {
-    const context = contextFor({ PATH: '/nonexistent' }, () => undefined);
+    const context = providerContext({ PATH: '/nonexistent' }, () => undefined);
     let error: unknown;
-    await query(context, 'govern-no-such-command', ['status']).catch((e: unknown) => (error = e));
-    expect(error).to.be.instanceOf(RunnerError);
-    expect((error as Error).message).to.match(/^govern-no-such-command status could not be started/);
+    await query(context, ['govern-no-such-command', 'status']).catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(UserError);
+    expect((error as Error).message).to.equal('govern-no-such-command status failed (program not found: govern-no-such-command)');
   });
 
   it('logs an action and its output, and turns a failure into an error with its last output', async () => {
     const logs: string[] = [];
-    const context = contextFor(process.env, (l) => logs.push(l));
-    await act(context, 'sh', ['-c', 'echo done']);
+    const context = providerContext(process.env, (l) => logs.push(l));
+    await act(context, ['sh', '-c', 'echo done']);
     let error: unknown;
-    await act(context, 'sh', ['-c', 'echo oops >&2; exit 4'], () => 'a hint').catch((e: unknown) => (error = e));
-    expect(logs).to.deep.equal(['running: sh -c \'echo done\'', 'done', "running: sh -c 'echo oops >&2; exit 4'", 'oops']);
+    await act(context, ['sh', '-c', 'echo oops >&2; exit 4'], { hint: () => 'a hint' }).catch((e: unknown) => (error = e));
+    expect(logs).to.deep.equal(["$ sh -c 'echo done'", 'done', "$ sh -c 'echo oops >&2; exit 4'", 'oops']);
     expect((error as Error).message).to.equal("sh -c 'echo oops >&2; exit 4' failed (exit 4): oops; a hint");
   });
 });

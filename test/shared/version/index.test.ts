@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { compareVersions, InvalidVersionError, type VersionScheme } from '../../../src/shared/version/index.js';
+import { UserError } from '../../../src/shared/errors.js';
+import { compareVersions, type VersionScheme } from '../../../src/shared/version/index.js';
 import { runCommand } from '../../../src/shared/process.js';
 import { compareDebianFragment } from '../../../src/shared/version/debian.js';
 import {
@@ -52,10 +53,10 @@ describe('version comparison', () => {
       checkAll('debian', DPKG_C_VECTORS);
       checkAll('debian', reversed(DPKG_C_VECTORS));
     });
-    it('refuses invalid versions with InvalidVersionError', () => {
+    it('refuses invalid versions with UserError', () => {
       for (const bad of DEBIAN_INVALID) {
-        expect(() => compareVersions('debian', bad, '1.0'), JSON.stringify(bad)).to.throw(InvalidVersionError);
-        expect(() => compareVersions('debian', '1.0', bad), JSON.stringify(bad)).to.throw(InvalidVersionError);
+        expect(() => compareVersions('debian', bad, '1.0'), JSON.stringify(bad)).to.throw(UserError);
+        expect(() => compareVersions('debian', '1.0', bad), JSON.stringify(bad)).to.throw(UserError);
       }
     });
     it('says what is wrong with an invalid version', () => {
@@ -99,9 +100,9 @@ describe('version comparison', () => {
       checkAll('rpm', RPM_EVR_VECTORS);
       checkAll('rpm', reversed(RPM_EVR_VECTORS));
     });
-    it('refuses invalid versions with InvalidVersionError', () => {
+    it('refuses invalid versions with UserError', () => {
       for (const bad of RPM_INVALID) {
-        expect(() => compareVersions('rpm', bad, '1.0'), JSON.stringify(bad)).to.throw(InvalidVersionError);
+        expect(() => compareVersions('rpm', bad, '1.0'), JSON.stringify(bad)).to.throw(UserError);
       }
       expect(() => compareVersions('rpm', '1.0-', '1')).to.throw(/the release after "-" is empty/);
       expect(() => compareVersions('rpm', '1 0', '1')).to.throw(/the character " "/);
@@ -130,18 +131,18 @@ describe('version comparison', () => {
       expect(sorted).to.deep.equal(GENERIC_SORTED);
     });
     it('refuses an empty version', () => {
-      expect(() => compareVersions('generic', '', '1')).to.throw(InvalidVersionError);
+      expect(() => compareVersions('generic', '', '1')).to.throw(UserError);
     });
   });
 
   it('ignores trailing zeroes only in the generic scheme', () => {
-    expect(() => compareVersions('debian', '1.0', '1', { ignoreTrailingZeroes: true })).to.throw(InvalidVersionError, /generic scheme only/);
-    expect(() => compareVersions('rpm', '1.0', '1', { ignoreTrailingZeroes: true })).to.throw(InvalidVersionError);
+    expect(() => compareVersions('debian', '1.0', '1', { ignoreTrailingZeroes: true })).to.throw(UserError, /generic scheme only/);
+    expect(() => compareVersions('rpm', '1.0', '1', { ignoreTrailingZeroes: true })).to.throw(UserError);
     expect(compareVersions('debian', '1.0', '1', { ignoreTrailingZeroes: false })).to.equal(1);
   });
 
   it('refuses an unknown scheme', () => {
-    expect(() => compareVersions('semver' as VersionScheme, '1', '2')).to.throw(InvalidVersionError, /unknown version scheme "semver"/);
+    expect(() => compareVersions('semver' as VersionScheme, '1', '2')).to.throw(UserError, /unknown version scheme "semver"/);
   });
 });
 

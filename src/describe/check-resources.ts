@@ -1,0 +1,19 @@
+// Every resource of a described runner checked against its description, before anything is
+// applied: each problem at the line of the key it is about.
+import { checkArguments } from '../shared/arguments.js';
+import type { RunnerDescription } from '../shared/description.js';
+import type { Problem } from '../shared/errors.js';
+import { paramsOf } from '../shared/protocol.js';
+import { keyLocation, type Resource } from '../state/resource.js';
+
+export function checkResources(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): Problem[] {
+  const problems: Problem[] = [];
+  for (const r of resources) {
+    const description = descriptionOf(r.type);
+    if (!description) continue;
+    for (const p of checkArguments(r.type, description, r.name, paramsOf(r.attrs)).problems) {
+      problems.push({ ...keyLocation(r, p.key), message: `${r.ref}: ${p.message}` });
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,78 @@
+// From a state tree's resources to the plan, with everything checked before anything is applied:
+// each runner found and asked what it accepts (in parallel; answers kept between runs), every
+// resource checked against its runner's description, every reference and signal checked, and the
+// ordering the runners ask for added. Every problem is reported at once.
+import { refusedSignal } from '../shared/arguments.js';
+import type { RunnerDescription } from '../shared/description.js';
+import { UserError, type Problem } from '../shared/errors.js';
+import { buildPlan, type Plan } from '../graph/plan.js';
+import type { ParseCache } from '../state/parse-cache.js';
+import type { Resource } from '../state/resource.js';
+import { autorequireEdges } from './autorequire.js';
+import { DescriptionCache } from './cache.js';
+import { checkResources } from './check-resources.js';
+import { describeRunner } from './describe-runner.js';
+import { findRunners } from './find-runners.js';
+
+export interface KnownRunner {
+  executable: string;
+  /** Undefined: the runner does not describe itself, and its resources are passed to it unchecked. */
+  description?: RunnerDescription;
+}
+
+export interface PlanOptions {
+  /** The runners directories, highest priority first. */
+  runnerDirs: string[];
+  /** Where runners' descriptions are kept between runs. */
+  cache: ParseCache;
+  /** The environment runners are asked in (the caller's). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface PlannedResources {
+  plan: Plan;
+  /** Block type -> its runner. */
+  runners: Map<string, KnownRunner>;
+}
+
+export async function planResources(resources: Resource[], options: PlanOptions): Promise<PlannedResources> {
+  const found = findRunners(resources, options.runnerDirs);
+  const problems: Problem[] = [...found.problems];
+  const cache = new DescriptionCache(options.cache.area('runner'));
+  const used = [...found.executables];
+  const answers = await Promise.all(used.map(([, executable]) => cache.answer(executable, (file) => describeRunner(file, options.env ?? process.env))));
+  const runners = new Map<string, KnownRunner>();
+  used.forEach(([type, executable], i) => {
+    const answer = answers[i];
+    if (answer.kind === 'invalid') problems.push({ message: `runner "${type}" (${executable}): ${answer.problem}` });
+    runners.set(type, { executable, description: answer.kind === 'described' ? answer.description : undefined });
+  });
+  const descriptionOf = (type: string) => runners.get(type)?.description;
+  problems.push(...checkResources(resources, descriptionOf));
+
+  let plan: Plan | undefined;
+  try {
+    plan = buildPlan(resources, {
+      autorequire: autorequireEdges(resources, descriptionOf),
+      refuseSignal: (to, signal) => refusedSignal(to.type, descriptionOf(to.type), signal),
+    });
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    problems.push(...e.problems);
+  }
+  if (problems.length > 0 || !plan) throw new UserError(inFileOrder(problems));
+  return { plan, runners };
+}
+
+/** Problems of the tree as a whole first, then by file and line (stable within a line). */
+function inFileOrder(problems: Problem[]): Problem[] {
+  const rank = (p: Problem) => [p.file ?? '', p.line ?? p.renderedLine ?? 0] as const;
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => {
+      const [fa, la] = rank(a.p);
+      const [fb, lb] = rank(b.p);
+      return fa < fb ? -1 : fa > fb ? 1 : la - lb || a.i - b.i;
+    })
+    .map(({ p }) => p);
+}

@@ -1,0 +1,46 @@
+// What the file runner accepts, declared once: govern checks state files against it, and the runner
+// reads its arguments with it (docs/file.md).
+import type { RunnerDescription } from '../../shared/description.js';
+
+/** User and group names go to `getent` as an argument: no spaces, no colons, no leading "-". */
+export const ACCOUNT_CHARS = 'A-Za-z0-9._@$-';
+const ACCOUNT = { type: 'string', chars: ACCOUNT_CHARS, what: 'a name or a numeric id (letters, digits and . _ @ $ -, not starting with -)' } as const;
+
+export const description = {
+  help: 'a file or directory: whether it exists, its content, owner, group and permissions',
+  name: {
+    type: 'path',
+    clean: true,
+    pattern: '/.+',
+    what: 'a clean absolute path other than "/" (no "." or ".." component, no "//", no trailing "/")',
+    help: 'the path',
+  },
+  keys: {
+    ensure: { type: 'enum', values: ['present', 'absent', 'directory'], required: true, help: 'present (a regular file), directory, or absent' },
+    contents: { type: 'string', help: 'the content, inline (rendered like the rest of the state file)' },
+    source: {
+      type: 'string',
+      pattern: '.+',
+      what: 'a non-empty path',
+      help: 'a local file to copy, byte for byte; a relative path resolves against the directory of the state file (GOVERN_STATE_DIR)',
+    },
+    owner: { ...ACCOUNT, help: 'a user name, or a numeric uid' },
+    group: { ...ACCOUNT, help: 'a group name, or a numeric gid' },
+    mode: { type: 'mode', max: 0o777, help: 'octal permissions (0644, 644, 0o755), at most 0777' },
+    force: { type: 'boolean', default: false, help: 'allow removing a non-empty directory (for absent, or to replace it with a file)' },
+    show_diff: { type: 'boolean', default: true, help: 'give a unified diff when an existing file\'s content changes; false for secrets' },
+  },
+  rules: [
+    { exclusive: ['contents', 'source'] },
+    { only_when: { ensure: ['present'] }, keys: ['contents', 'source'] },
+    // So that nothing is created with default or inherited permissions; an absent path has none.
+    { when: { ensure: ['present', 'directory'] }, require: ['owner', 'group', 'mode'] },
+  ],
+  signals: ['refresh'],
+  autorequire: [
+    { runner: 'file', parent_of_name: true },
+    // The owner and group first; when they are being removed, the file first.
+    { runner: 'user', key: 'owner', reverse_when_other: { ensure: ['absent'] } },
+    { runner: 'group', key: 'group', reverse_when_other: { ensure: ['absent'] } },
+  ],
+} as const satisfies RunnerDescription;

@@ -1,0 +1,25 @@
+// What the service runner accepts, declared once: govern checks state files against it, and the
+// runner reads its arguments with it (docs/service.md).
+import type { RunnerDescription } from '../../shared/description.js';
+import { PACKAGE_NAME_CHARS } from '../../shared/validate.js';
+
+const RUN_STATES = ['running', 'stopped'] as const;
+
+export const description = {
+  help: 'a service: running or stopped, started at boot or not, with systemd or sysv init',
+  name: {
+    type: 'string',
+    chars: PACKAGE_NAME_CHARS,
+    what: 'a service name (letters, digits and . _ + : ~ -, not starting with -)',
+    help: 'the systemd unit (nginx means nginx.service) or the /etc/init.d script',
+  },
+  keys: {
+    ensure: { type: 'enum', values: RUN_STATES, default: 'running', help: 'the running state' },
+    state: { type: 'enum', values: RUN_STATES, help: 'the same as ensure, in the words of govern\'s README' },
+    enable: { type: 'boolean', help: 'true: start at boot; false: do not; not given: leave the boot configuration as it is' },
+    provider: { type: 'enum', values: ['systemd', 'sysv'], help: 'the init system; chosen from the host when not given (see Providers)' },
+    scope: { type: 'enum', values: ['system', 'user'], default: 'system', help: 'systemd only: user manages the calling user\'s units with systemctl --user' },
+  },
+  rules: [{ exclusive: ['ensure', 'state'] }, { when: { scope: ['user'] }, values: { provider: ['systemd'] } }],
+  signals: ['refresh', 'restart', 'reload', 'start', 'stop'],
+} as const satisfies RunnerDescription;

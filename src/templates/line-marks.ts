@@ -1,0 +1,102 @@
+// Rendering moves a state file's lines (an {{#each}} repeats some, an {{#if}} drops others), but a
+// message must name the line the user wrote. So the template's own text carries invisible marks of
+// its source lines through the rendering: each statement is preceded by the mark of the line it
+// starts on, and each line of literal text by the mark of its line. After rendering, the marks
+// are taken out again: a rendered line that starts with a mark came from that source line; one
+// that does not was produced by a helper or a value (several lines from one {{...}}).
+
+const OPEN = '\uE000';
+const CLOSE = '\uE001';
+const MARKS_AT_START = /^(?:\uE000(\d+)\uE001)+/;
+const ANY_MARK = /\uE000\d+\uE001/g;
+
+const mark = (line: number) => `${OPEN}${line}${CLOSE}`;
+
+/** Marks the template's statements with their source lines; false (nothing marked) when the source holds the mark characters itself. */
+export function markSourceLines(ast: hbs.AST.Program, source: string): boolean {
+  if (source.includes(OPEN)) return false;
+  markProgram(ast);
+  return true;
+}
+
+/**
+ * Handlebars runs its whitespace control again on the marked tree when it compiles it. A mark gets
+ * its own text as its "original" (what that pass reads), so it is never taken for blank space; and
+ * an {{else if}} chain (a program holding only the chained block) is left as it is.
+ */
+function markProgram(program: hbs.AST.Program | undefined): void {
+  if (!program) return;
+  const chained = (program as hbs.AST.Program & { chained?: boolean }).chained === true;
+  const body: hbs.AST.Statement[] = [];
+  for (const statement of program.body) {
+    if (statement.type === 'ContentStatement') {
+      const content = statement as hbs.AST.ContentStatement;
+      if (content.value !== '') content.value = markContent(content);
+      body.push(content);
+      continue;
+    }
+    const loc = statement.loc;
+    if (loc && !chained) body.push({ type: 'ContentStatement', value: mark(loc.start.line), original: mark(loc.start.line), loc } as unknown as hbs.AST.ContentStatement);
+    body.push(statement);
+    if (statement.type === 'BlockStatement') {
+      const block = statement as hbs.AST.BlockStatement;
+      markProgram(block.program);
+      markProgram(block.inverse);
+    }
+  }
+  program.body = body;
+}
+
+/**
+ * The content's text (what remains of it after whitespace control) with the mark of its first line
+ * in front and the mark of each following line after each line break.
+ */
+function markContent(content: hbs.AST.ContentStatement): string {
+  const value = content.value;
+  const original = (content as unknown as { original: string }).original; // typed wrongly by @types/handlebars
+  const start = content.loc.start.line + lineBreaks(original.slice(0, offsetIn(original, value)));
+  let line = start;
+  let out = mark(start);
+  for (let i = 0; i < value.length; i++) {
+    out += value[i];
+    if (value[i] === '\n' && i + 1 < value.length) out += mark(++line);
+    else if (value[i] === '\n') line++;
+  }
+  return out;
+}
+
+/** Where the stripped text starts in the original: whitespace control only takes blanks off its ends. */
+function offsetIn(original: string, value: string): number {
+  for (let i = 0; i + value.length <= original.length; i++) {
+    if (original.startsWith(value, i) && original.slice(0, i).trim() === '' && original.slice(i + value.length).trim() === '') return i;
+  }
+  return 0;
+}
+
+function lineBreaks(text: string): number {
+  let n = 0;
+  for (const ch of text) if (ch === '\n') n++;
+  return n;
+}
+
+export interface UnmarkedText {
+  text: string;
+  /** For each rendered line (index 0 is line 1): the source line it came from, when known. */
+  sourceLines: (number | undefined)[];
+}
+
+/** Takes the marks out of rendered text, keeping where each line came from. */
+export function unmarkLines(marked: string): UnmarkedText {
+  if (!marked.includes(OPEN)) return { text: marked, sourceLines: [] };
+  const sourceLines: (number | undefined)[] = [];
+  let marks = 0;
+  const lines = marked.split('\n').map((line) => {
+    const start = MARKS_AT_START.exec(line);
+    sourceLines.push(start ? Number(/(\d+)\uE001$/.exec(start[0])![1]) : undefined);
+    return line.replace(ANY_MARK, () => {
+      marks++;
+      return '';
+    });
+  });
+  return { text: lines.join('\n'), sourceLines: marks > 0 ? sourceLines : [] };
+}

@@ -1,0 +1,51 @@
+// The ordering runners ask for in their descriptions.
+import { expect } from 'chai';
+import { autorequireEdges } from '../../src/describe/autorequire.js';
+import type { RunnerDescription } from '../../src/shared/description.js';
+import type { Attributes } from '../../src/shared/protocol.js';
+import type { Resource } from '../../src/state/resource.js';
+import { description as fileDescription } from '../../src/runners/file/description.js';
+
+function res(ref: string, attrs: Attributes = {}): Resource {
+  const [type, ...rest] = ref.split(':');
+  return { ref, type, name: rest.join(':'), attrs, links: { before: [], after: [], notify: [], subscribe: [] }, tags: [], at: { file: 's.hcl' }, file: 's.hcl', index: 0, stateDir: '/' };
+}
+
+const descriptions: Record<string, RunnerDescription> = {
+  file: fileDescription,
+  line: { autorequire: [{ runner: 'file', key: 'path' }] },
+  user: { keys: { ensure: { type: 'enum', values: ['present', 'absent'], default: 'present' } }, autorequire: [{ runner: 'group', key: 'groups' }] },
+  group: {},
+};
+const edges = (...resources: Resource[]) => autorequireEdges(resources, (type) => descriptions[type]);
+
+describe('autorequire', () => {
+  it('orders a file after the file resource of its nearest managed parent directory, and only that one', () => {
+    expect(edges(res('file:/etc/app/conf.d/a.conf'), res('file:/etc/app'), res('file:/etc/app/conf.d'), res('line:/etc/app/x'))).to.deep.equal([
+      { from: 'file:/etc/app/conf.d', to: 'file:/etc/app/conf.d/a.conf' },
+      { from: 'file:/etc/app', to: 'file:/etc/app/conf.d' },
+    ]);
+  });
+
+  it('orders a resource after those named by one of its keys, each value of a list', () => {
+    expect(edges(res('line:motd', { path: '/etc/motd' }), res('file:/etc/motd'))).to.deep.equal([{ from: 'file:/etc/motd', to: 'line:motd' }]);
+    expect(edges(res('user:alice', { groups: ['adm', 'web', 'nope'] }), res('group:adm'), res('group:web'))).to.deep.equal([
+      { from: 'group:adm', to: 'user:alice' },
+      { from: 'group:web', to: 'user:alice' },
+    ]);
+  });
+
+  it('orders a file after the user and group that own it, and before them when they are being removed', () => {
+    const file = res('file:/home/alice/x', { ensure: 'present', owner: 'alice', group: 'staff', mode: '0644' });
+    expect(edges(file, res('user:alice'), res('group:staff'))).to.deep.equal([
+      { from: 'user:alice', to: 'file:/home/alice/x' },
+      { from: 'group:staff', to: 'file:/home/alice/x' },
+    ]);
+    expect(edges(file, res('user:alice', { ensure: 'absent' }))).to.deep.equal([{ from: 'file:/home/alice/x', to: 'user:alice' }]);
+  });
+
+  it('asks nothing of a runner that does not describe itself, nor names resources outside the tree', () => {
+    expect(autorequireEdges([res('file:/a'), res('file:/a/b')], () => undefined)).to.deep.equal([]);
+    expect(edges(res('line:x', { path: '/nowhere' }))).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,85 @@
+// Asking a runner what it accepts: the built-in runners, a sh runner that describes itself, one that
+// does not (it must change nothing when asked), and descriptions govern refuses.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { checkDescription } from '../../src/describe/check-description.js';
+import { describeRunner } from '../../src/describe/describe-runner.js';
+import { RUNNERS_DIR, shRunner } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
+
+/** A sh runner whose answer to GOVERN_DESCRIBE is this JSON. */
+function describing(dir: string, name: string, document: unknown): string {
+  return shRunner(dir, name, `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && { cat <<'EOF'\n${JSON.stringify(document)}\nEOF\nexit 0; }\necho "message=applied $1"`);
+}
+
+describe('describing a runner', () => {
+  for (const runner of ['pkg', 'service', 'file', 'exec']) {
+    it(`the built-in ${runner} runner describes itself, persistent, with a valid description and its sources`, async () => {
+      const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);
+      expect(answer.kind).to.equal('described');
+      if (answer.kind !== 'described') return;
+      expect(answer.description.persistent).to.equal(true);
+      expect(answer.description.signals).to.include('refresh');
+      expect(Object.keys(answer.description.keys ?? {})).to.include.members(runner === 'exec' ? ['command'] : ['ensure']);
+      expect(answer.description.sources).to.include(path.resolve(__dirname, '..', '..', 'src', 'runners', 'kit.js'));
+    });
+  }
+
+  it('a sh runner that describes itself', async () => {
+    const dir = tempDir();
+    const doc = { govern_runner: 1, keys: { text: { type: 'string', required: true } }, signals: [] };
+    expect(await describeRunner(describing(dir, 'line', doc), process.env)).to.deep.equal({ kind: 'described', description: doc });
+  });
+
+  it('a runner that does not describe itself is asked with GOVERN_NOOP=1 and no arguments, and left unchecked', async () => {
+    const dir = tempDir();
+    const seen = path.join(dir, 'seen');
+    const runner = shRunner(dir, 'plain', `echo "noop=\${GOVERN_NOOP:-} args=$#" > ${seen}\necho "message=nothing to do for $1"`);
+    expect(await describeRunner(runner, process.env)).to.deep.equal({ kind: 'undescribed' });
+    expect(fs.readFileSync(seen, 'utf8')).to.equal('noop=1 args=0\n');
+    const failing = shRunner(dir, 'strict', 'echo "usage: strict NAME" >&2; exit 2');
+    expect((await describeRunner(failing, process.env)).kind).to.equal('undescribed');
+  });
+
+  it('a description govern cannot use is an error naming what is wrong', async () => {
+    const dir = tempDir();
+    const bad = { govern_runner: 1, keys: { mode: { type: 'octal', requird: true } }, rules: [{ exclusive: ['mode', 'owner'] }] };
+    const answer = await describeRunner(describing(dir, 'bad', bad), process.env);
+    expect(answer).to.deep.equal({
+      kind: 'invalid',
+      problem:
+        'its description is not valid: keys.mode: unknown field "requird" (did you mean "required"?); ' +
+        'keys.mode.type: must be one of string, integer, boolean, enum, mode, path, duration, regex, list, map; ' +
+        'rules[0].exclusive: "owner" is not one of its keys',
+    });
+  });
+
+  it('checks every part of a description', () => {
+    expect(checkDescription({ govern_runner: 2 })).to.deep.equal(['govern_runner: format 2 is not one this govern knows (1)']);
+    expect(checkDescription({ govern_runner: 1, signal: ['x'] })).to.deep.equal(['description: unknown field "signal" (did you mean "signals"?)']);
+    expect(checkDescription({
+      govern_runner: 1,
+      keys: {
+        notify: { type: 'string' },
+        n: { type: 'integer', default: 'many' },
+        p: { type: 'string', pattern: '(' },
+        l: { type: 'list', items: { type: 'list' } },
+        e: { type: 'enum' },
+      },
+      signals: ['re load'],
+      autorequire: [{ runner: 'file' }, { runner: 'file', key: 'nope' }],
+      sources: ['relative'],
+    })).to.deep.equal([
+      'keys.notify: this key belongs to govern, not to a runner',
+      'keys.n.default: "many" is not an integer',
+      'keys.p.pattern: not a valid regular expression (Invalid regular expression: /^(?:()$/su: Unterminated group)',
+      'keys.l.items: a list of lists cannot be passed as arguments',
+      'keys.e.values: an enum needs its values',
+      'signals[0]: a signal is letters, digits, _ . and -',
+      'autorequire[0]: give either key or parent_of_name = true',
+      'autorequire[1].key: "nope" is not one of its keys',
+      'sources[0]: must be an absolute path',
+    ]);
+  });
+});
