@@ -33,14 +33,29 @@ function isCheckout(root: string): boolean {
 /** The user's directories, then the shipped ones. */
 export function defaultSearchPaths(root = GOVERN_ROOT): SearchPaths {
   const checkout = isCheckout(root);
-  // Installed: root is PREFIX/lib/govern, so the user's configuration is PREFIX/etc/govern.
-  const etc = checkout ? '/usr/local/etc/govern' : path.resolve(root, '..', '..', 'etc', 'govern');
+  const etc = configDir(root);
   return {
     runners: [path.join(etc, 'runners.d'), path.join(root, checkout ? 'runners' : 'bin')],
     facts: [path.join(etc, 'facts.d'), path.join(root, 'facts.d')],
     templates: checkout ? [path.join(root, 'templates.d')] : [path.join(etc, 'templates.d')],
   };
 }
+
+/** govern's configuration directory: PREFIX/etc/govern when installed (root is PREFIX/lib/govern); from a checkout, the default installation's. */
+export function configDir(root = GOVERN_ROOT): string {
+  return isCheckout(root) ? '/usr/local/etc/govern' : path.resolve(root, '..', '..', 'etc', 'govern');
+}
+
+/** The state tree `govern run` and `govern graph` apply when given no PATH: the configuration directory's `states`. */
+export function defaultStateTree(root = GOVERN_ROOT): string {
+  return path.join(configDir(root), 'states');
+}
+
+/**
+ * Where the last run is recorded and pulled trees are kept: /var/lib/govern whatever the prefix
+ * (variable data belongs in /var for /usr/local installations too).
+ */
+export const DEFAULT_VAR_DIR = '/var/lib/govern';
 
 /**
  * The root of the state tree a command was given: the directory itself, or a single file's
