@@ -4,6 +4,8 @@ DESTDIR ?=
 LIBDIR   = $(DESTDIR)$(PREFIX)/lib/govern
 ETCDIR   = $(DESTDIR)$(PREFIX)/etc/govern
 BINDIR   = $(DESTDIR)$(PREFIX)/bin
+SYSCONFDIR ?= $(PREFIX)/etc
+UNITDIR  = $(DESTDIR)$(PREFIX)/lib/systemd/system
 
 .PHONY: all setup build test demo install uninstall bench clean
 
@@ -40,9 +42,14 @@ install: build
 	cp -R facts.d/. $(LIBDIR)/facts.d/
 	cp -Rn templates.d/. $(ETCDIR)/templates.d/
 	ln -sf ../lib/govern/cli/govern $(BINDIR)/govern
+	install -d $(UNITDIR)
+	for unit in units/*; do \
+	  sed -e 's|/usr/bin/govern|$(PREFIX)/bin/govern|g' -e 's|/etc/default/govern|$(SYSCONFDIR)/default/govern|g' $$unit > $(UNITDIR)/$${unit#units/}; \
+	done
 
 uninstall:
 	rm -rf $(LIBDIR) $(BINDIR)/govern
+	for unit in units/*; do rm -f $(UNITDIR)/$${unit#units/}; done
 
 bench: build
 	node dist/bench/run.js $(ARGS)

@@ -1,6 +1,6 @@
 // git, as `govern pull` runs it: never through a shell, never prompting (an unattended pull must
 // fail, not wait for a password), killed with what it started after the pull's time limit.
-import { describeFailure, lastLines, runCommand, type RunResult } from '../shared/process.js';
+import { describeFailure, runCommand, type RunResult } from '../shared/process.js';
 
 export interface GitContext {
   gitDir: string;
@@ -14,8 +14,9 @@ export class GitFailure extends Error {
     readonly result: RunResult,
     timeoutMs: number,
   ) {
-    const output = lastLines(result.stderr.trim() || result.stdout.trim(), 3);
-    super(`git ${what} ${describeFailure(result, timeoutMs)}${output ? `: ${output.replace(/\n/g, ' / ')}` : ''}`);
+    // git says what went wrong first, then advice ("Please make sure you have the correct access rights").
+    const output = (result.stderr.trim() || result.stdout.trim()).split('\n').filter((l) => l.trim() !== '').slice(0, 2);
+    super(`git ${what} ${describeFailure(result, timeoutMs)}${output.length > 0 ? `: ${output.join(' / ')}` : ''}`);
   }
 }
 
