@@ -107,9 +107,9 @@ export const runCommand = defineCommand({
   },
 });
 
-type RunOptions = Options<typeof runOptions>;
+type ResolvedRunOptions = Options<typeof runOptions>;
 
-async function lockedRun(o: RunOptions, target: string): Promise<number> {
+async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number> {
   const clock = new PhaseClock();
   // A tree from govern pull is resolved once, under the run lock (no pull prunes it meanwhile), so
   // the whole run reads one commit even if a pull switches the tree while it runs.
@@ -132,7 +132,7 @@ async function lockedRun(o: RunOptions, target: string): Promise<number> {
 }
 
 /** Keeps the report of a run that was not --noop; false (with the reason on stderr) when that failed. */
-function record(o: RunOptions, report: RunReport): boolean {
+function record(o: ResolvedRunOptions, report: RunReport): boolean {
   if (o.noop) return true;
   try {
     recordRun(report, { varDir: o.varDir, metricsFile: o.metricsFile });
@@ -143,7 +143,7 @@ function record(o: RunOptions, report: RunReport): boolean {
   }
 }
 
-async function runTree(o: RunOptions, inputs: PlanningInputs, clock: PhaseClock, meta: () => Promise<RunMeta>): Promise<{ report: RunReport; code: number }> {
+async function runTree(o: ResolvedRunOptions, inputs: PlanningInputs, clock: PhaseClock, meta: () => Promise<RunMeta>): Promise<{ report: RunReport; code: number }> {
   const { plan, runners, selected } = await planTree(inputs, clock);
   const view: TextView = {
     verbosity: o.quiet ? -1 : Math.min(o.verbose, 2),
