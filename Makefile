@@ -10,6 +10,8 @@ MANDIR      = $(DESTDIR)$(PREFIX)/share/man/man1
 COMPLETIONDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 DOCDIR      = $(DESTDIR)$(PREFIX)/share/doc/govern
 MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYSCONFDIR)
+# Debian 12's packages keep units in /lib/systemd/system (packaging/build-deb sets it).
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
 
 .PHONY: all build test test-node18 demo install uninstall deb bench clean docs
 
@@ -63,9 +65,14 @@ install: build
 	install -m 0644 README.md $(DOCDIR)/
 	install -m 0644 docs/*.md $(DOCDIR)/docs/
 	ln -sf ../lib/govern/cli/govern $(BINDIR)/govern
+	install -d $(DESTDIR)$(UNITDIR)
+	for unit in units/*; do \
+	  sed -e 's|/usr/bin/govern|$(PREFIX)/bin/govern|g' -e 's|/etc/default/govern|$(SYSCONFDIR)/default/govern|g' $$unit > $(DESTDIR)$(UNITDIR)/$${unit#units/}; \
+	done
 
 uninstall:
 	rm -rf $(LIBDIR) $(BINDIR)/govern $(MANDIR)/govern.1 $(COMPLETIONDIR)/govern $(DOCDIR)
+	for unit in units/*; do rm -f $(DESTDIR)$(UNITDIR)/$${unit#units/}; done
 
 # govern_VERSION_all.deb in this directory, built with dpkg-deb (docs/packaging.md).
 deb: build

@@ -1,5 +1,5 @@
 // Options several commands share, and the search paths and fact source they make.
-import { composeSearchPaths, type DirList, type SearchPaths } from '../config/paths.js';
+import { composeSearchPaths, DEFAULT_VAR_DIR, type DirList, type SearchPaths } from '../config/paths.js';
 import { DEFAULT_FACT_TIMEOUT_MS } from '../facts/evaluate.js';
 import { LocalFacts } from '../facts/local-facts.js';
 import { optionTable } from './options.js';
@@ -41,3 +41,14 @@ export function searchPaths(o: GivenDirs, tree: string | undefined): SearchPaths
 export function localFacts(o: { factTimeout: number }, paths: SearchPaths): LocalFacts {
   return new LocalFacts({ dirs: paths.facts, timeoutMs: o.factTimeout });
 }
+
+export const varDirOptions = optionTable([
+  {
+    name: 'var-dir',
+    kind: 'text',
+    placeholder: 'DIR',
+    env: 'GOVERN_VAR_DIR',
+    default: DEFAULT_VAR_DIR,
+    help: 'where the last run is recorded (last-run.json) and pulled trees are kept',
+  },
+]);

@@ -6,12 +6,14 @@ import { closest } from '../shared/suggest.js';
 import { out, printError, type Command } from './command.js';
 import { factsCommand } from './commands/facts.js';
 import { graphCommand } from './commands/graph.js';
+import { pullCommand } from './commands/pull.js';
 import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
+import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 import { formatOptionHelp, parseCommandLine } from './options.js';
 
-export const commands: Command[] = [runCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
 
 function usage(): string {
   const lines = commands.map((c) => `  ${c.usage.padEnd(44)} ${c.summary}`);
@@ -80,6 +82,10 @@ async function dispatch(argv: string[]): Promise<number> {
     return await command.run(line);
   } catch (e) {
     const document = await command.errorDocument?.(e, line);
+    if (document === undefined && command.failureExit !== undefined) {
+      printError(e);
+      return command.failureExit;
+    }
     if (document === undefined) throw e;
     await out(document);
     printError(e);

@@ -1,8 +1,10 @@
 // `govern run`'s text output as the run goes: each entry of the report printed when it is known,
-// through report/text.ts, in colour when the choice (--color, NO_COLOR, a terminal) says so.
+// through report/text.ts, in colour when the choice (--color, NO_COLOR, a terminal) says so, each
+// entry with the priority the journal gives it when the output goes there (journal/priority.ts).
 import type { Call } from '../apply/invoke.js';
 import { sends } from '../apply/notify.js';
 import type { Notification, Plan } from '../graph/plan.js';
+import { statusPriority, type Priority } from '../journal/priority.js';
 import { invocationLines, notificationLines, resourceLines, type TextView } from '../report/text.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 
@@ -20,21 +22,21 @@ export interface RunListener {
   onNotification(report: NotificationReport): void;
 }
 
-export function textPrinter(plan: Plan, view: TextView, write: (text: string) => void): RunListener {
-  const print = (lines: string[]) => {
-    if (lines.length > 0) write(lines.map((l) => `${l}\n`).join(''));
+export function textPrinter(plan: Plan, view: TextView, write: (text: string, priority: Priority) => void): RunListener {
+  const print = (lines: string[], priority: Priority) => {
+    if (lines.length > 0) write(lines.map((l) => `${l}\n`).join(''), priority);
   };
   const done = new Map<string, ResourceReport>();
   const toReceiver = new Map<string, Notification[]>();
   for (const n of plan.notifications) toReceiver.set(n.to, [...(toReceiver.get(n.to) ?? []), n]);
   return {
-    onStart: (call) => print(invocationLines(call, view)),
+    onStart: (call) => print(invocationLines(call, view), 'debug'),
     onResource: (r) => {
       done.set(r.ref, r);
       // Notifiers are ordered before their receivers, so whether one will notify this is known now.
       const notified = (toReceiver.get(r.ref) ?? []).some((n) => sends(n, done));
-      print(resourceLines(r, view, notified));
+      print(resourceLines(r, view, notified), statusPriority(r.status));
     },
-    onNotification: (n) => print(notificationLines(n, view)),
+    onNotification: (n) => print(notificationLines(n, view), statusPriority(n.status)),
   };
 }

@@ -34,6 +34,8 @@ export interface DefaultDirs {
   userFacts: string;
   /** The user's templates, which `make install` seeds with the example templates. */
   templates: string;
+  /** The state tree `govern run` applies when given no PATH. */
+  states: string;
 }
 
 /** Where an installation put things: what `make install` records in LIBDIR/layout.json. */
@@ -66,6 +68,7 @@ export function installedDirs(layout: InstallLayout): DefaultDirs {
     shippedFacts: path.join(layout.libDir, 'facts.d'),
     userFacts: path.join(etc, 'facts.d'),
     templates: path.join(etc, 'templates.d'),
+    states: path.join(etc, 'states'),
   };
 }
 
@@ -109,6 +112,17 @@ export function defaultSearchPaths(root = GOVERN_ROOT): SearchPaths {
     templates: [dirs.templates],
   };
 }
+
+/** The state tree `govern run` and `govern graph` apply when given no PATH: the configuration directory's `states`. */
+export function defaultStateTree(root = GOVERN_ROOT): string {
+  return defaultDirs(root).states;
+}
+
+/**
+ * Where the last run is recorded and pulled trees are kept: /var/lib/govern whatever the prefix
+ * (variable data belongs in /var for /usr/local installations too).
+ */
+export const DEFAULT_VAR_DIR = '/var/lib/govern';
 
 /**
  * The root of the state tree a command was given: the directory itself, or a single file's

@@ -64,6 +64,8 @@ export interface RunMeta {
   started_at: string;
   /** The state tree or file, as given. */
   state: string;
+  /** The commit the state tree is at, when `govern pull` made it. */
+  commit?: string;
   noop: boolean;
 }
 

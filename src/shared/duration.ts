@@ -24,3 +24,15 @@ export function parseDuration(text: string): number {
 export function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)}s`;
 }
+
+/** A duration as a user would write it: "10m", "1h30m", "45s", "250ms". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  let rest = Math.round(ms / 1000);
+  const parts: string[] = [];
+  for (const [unit, seconds] of [['h', 3600], ['m', 60], ['s', 1]] as const) {
+    if (rest >= seconds) parts.push(`${Math.floor(rest / seconds)}${unit}`);
+    rest %= seconds;
+  }
+  return parts.join('');
+}

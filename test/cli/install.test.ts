@@ -37,7 +37,7 @@ describe('make install', () => {
 
     const work = tempDir();
     const state = writeFile(path.join(work, 'a.hcl'), `file "${work}/out" {\n  ensure = "present"\n  contents = "{{fact "os/name"}}"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`);
-    const run = await runCommand(govern, ['run', state, '--no-cache']);
+    const run = await runCommand(govern, ['run', state, '--no-cache', '--var-dir', path.join(work, 'var')]);
     expect(run.code, run.stdout + run.stderr).to.equal(0);
     expect(fs.readFileSync(path.join(work, 'out'), 'utf8')).to.equal('My Awesome OS');
 

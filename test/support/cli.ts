@@ -1,4 +1,6 @@
 // Drives govern and its runners as a user would: the real executables of this checkout.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type RunResult } from '../../src/shared/process.js';
 import { CALL_ENV, parseResult } from '../../src/shared/protocol.js';
@@ -15,8 +17,16 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Where the tests' runs record themselves (GOVERN_VAR_DIR), rather than in the machine's
+ * /var/lib/govern; a test about the record gives a directory of its own.
+ */
+export const TEST_VAR_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-test-var-'));
+process.on('exit', () => fs.rmSync(TEST_VAR_DIR, { recursive: true, force: true }));
+
 export function govern(args: string[], options: CliOptions = {}): Promise<RunResult> {
-  return runCommand(GOVERN, args, { env: { ...process.env, ...options.env }, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
+  const env = { GOVERN_VAR_DIR: TEST_VAR_DIR, ...process.env, ...options.env };
+  return runCommand(GOVERN, args, { env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
 }
 
 /** Calls a built-in runner by hand: `runners/NAME resource key=value...`. */

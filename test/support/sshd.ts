@@ -26,6 +26,8 @@ export interface LabHost {
   name: string;
   port: number;
   factsDir: string;
+  /** The file sshd writes its pid to. */
+  pidFile: string;
 }
 
 export interface SshLab {
@@ -44,8 +46,8 @@ interface Running {
   exited: Promise<void>;
 }
 
-/** Hosts in `closed` are in the ssh_config, on a port nothing listens on. */
-export async function startSshLab(hosts: HostSpec[], closed: string[] = []): Promise<SshLab> {
+/** Hosts in `closed` are in the ssh_config, on a port nothing listens on; `sshdOptions` go into every sshd_config. */
+export async function startSshLab(hosts: HostSpec[], closed: string[] = [], sshdOptions: string[] = []): Promise<SshLab> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-sshd-'));
   const running: Running[] = [];
   // Should mocha exit without running the after hooks (interrupted, say), no sshd may outlive it.
@@ -74,11 +76,11 @@ export async function startSshLab(hosts: HostSpec[], closed: string[] = []): Pro
       fs.writeFileSync(authorized, fs.readFileSync(`${spec.acceptsClientKey === false ? otherKey : clientKey}.pub`));
       const port = await freePort();
       const config = path.join(hostDir, 'sshd_config');
-      fs.writeFileSync(config, sshdConfig({ port, hostKey, authorized, pidFile: path.join(hostDir, 'sshd.pid'), factsDir }));
+      fs.writeFileSync(config, sshdConfig({ port, hostKey, authorized, pidFile: path.join(hostDir, 'sshd.pid'), factsDir }) + sshdOptions.map((o) => `${o}\n`).join(''));
       running.push(await startSshd(config, path.join(hostDir, 'sshd.pid'), path.join(hostDir, 'sshd.log')));
       known.push(`[127.0.0.1]:${port} ${fs.readFileSync(`${hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ')}`);
       configHosts.push(`Host ${spec.name}\n  HostName 127.0.0.1\n  Port ${port}\n`);
-      lab.set(spec.name, { name: spec.name, port, factsDir });
+      lab.set(spec.name, { name: spec.name, port, factsDir, pidFile: path.join(hostDir, 'sshd.pid') });
     }
     for (const name of closed) configHosts.push(`Host ${name}\n  HostName 127.0.0.1\n  Port ${await freePort()}\n`);
     const knownHosts = path.join(dir, 'known_hosts');

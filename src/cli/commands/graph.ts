@@ -1,21 +1,25 @@
 // `govern graph PATH`: the resource graph in Graphviz DOT, planned exactly as `govern run` plans it.
+import { defaultStateTree } from '../../config/paths.js';
 import { toDot } from '../../graph/dot.js';
+import { pulledTree } from '../../pull/store.js';
 import { PhaseClock } from '../../report/timing.js';
-import { defineCommand, out, theOperand } from '../command.js';
+import { defineCommand, out, treeOperand } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { planningInputs, planningOptions, planTree } from '../planning.js';
 
 export const graphCommand = defineCommand({
   name: 'graph',
-  usage: 'govern graph [OPTIONS] PATH',
+  usage: 'govern graph [OPTIONS] [PATH]',
   summary: 'print the resource graph of a state tree in Graphviz DOT (numbered in apply order)',
   details:
     'Render it with: govern graph states/ | dot -Tsvg > graph.svg\n' +
-    'Takes the planning options of govern run; resources left out by --tags or --skip-tags are drawn dashed.',
+    'Takes the planning options of govern run; resources left out by --tags or --skip-tags are drawn dashed.\n' +
+    `Without PATH, the state tree govern run applies without one: ${defaultStateTree()}.`,
   options: optionTable([...planningOptions, ...helpOptions]),
   async run(o, operands) {
-    const { plan, selected } = await planTree(planningInputs(theOperand(operands, this.usage, 'PATH'), o), new PhaseClock());
+    const target = treeOperand(operands, this.usage);
+    const { plan, selected } = await planTree(planningInputs(pulledTree(target)?.path ?? target, o), new PhaseClock());
     await out(toDot(plan, selected));
     return 0;
   },

@@ -1,16 +1,21 @@
 // `govern run PATH`: plan, apply, notify, report (as text while it runs, or as JSON at the end).
 import { executeRun } from '../../apply/run.js';
-import { governExecutable, treeRoot } from '../../config/paths.js';
+import { defaultStateTree, governExecutable, treeRoot } from '../../config/paths.js';
 import { LocalFacts } from '../../facts/local-facts.js';
+import { priorityWriter, summaryPriority } from '../../journal/priority.js';
+import { acquireRunLock } from '../../lock/run-lock.js';
+import { pulledTree } from '../../pull/store.js';
+import { recordRun } from '../../record/record.js';
 import { errorReport, runReport } from '../../report/build.js';
 import { exitCode } from '../../report/exit-code.js';
 import { reportJson } from '../../report/json.js';
 import { runMeta } from '../../report/meta.js';
 import { summaryLine, type TextView } from '../../report/text.js';
-import { PhaseClock, sinceStart } from '../../report/timing.js';
+import { PhaseClock, sinceStart, startedAt } from '../../report/timing.js';
+import type { RunMeta, RunReport } from '../../report/types.js';
 import { UserError } from '../../shared/errors.js';
-import { defineCommand, out, printError, theOperand } from '../command.js';
-import { helpOptions, searchPaths } from '../common-options.js';
+import { defineCommand, note, out, printError, treeOperand } from '../command.js';
+import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
 import { optionTable, type CommandLine, type Options } from '../options.js';
 import { planningInputs, planningOptions, planTree, type PlanningInputs } from '../planning.js';
 import { textPrinter, useColour } from '../text-output.js';
@@ -48,15 +53,34 @@ export const runOptions = optionTable([
     help: 'persistent: a runner that supports it starts once per run; oneshot: a process per resource',
   },
   { name: 'runner-timeout', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_RUNNER_TIMEOUT', default: '1h', help: 'kill a runner after this long' },
+  {
+    name: 'lock-timeout',
+    kind: 'duration',
+    placeholder: 'DURATION',
+    env: 'GOVERN_LOCK_TIMEOUT',
+    default: '10m',
+    allowZero: true,
+    help: 'wait this long for a run under way to end (one run at a time); 0: fail at once',
+  },
+  ...varDirOptions,
+  {
+    name: 'metrics-file',
+    kind: 'text',
+    placeholder: 'FILE',
+    env: 'GOVERN_METRICS_FILE',
+    help: "after each run that is not --noop, write its metrics to FILE for node_exporter's textfile collector",
+  },
   ...planningOptions,
   ...helpOptions,
 ]);
 
 export const runCommand = defineCommand({
   name: 'run',
-  usage: 'govern run [OPTIONS] PATH',
+  usage: 'govern run [OPTIONS] [PATH]',
   summary: 'apply a state file, or every *.hcl under a directory',
   details:
+    `Without PATH, applies ${defaultStateTree()}. One run at a time: a run waits for the one under way.\n` +
+    'After a run that is not --noop, its report is kept as VAR_DIR/last-run.json for govern status.\n' +
     'Prints a line for each resource that changed (or would, with --noop), failed or was skipped, with its\n' +
     'diff, a line for each notification, and a summary of the whole run.\n' +
     'Exit status: 0 success, 1 a failure (or an error before anything was applied).\n' +
@@ -65,29 +89,61 @@ export const runCommand = defineCommand({
   otherNames: ['apply'],
   options: runOptions,
   async run(o, operands) {
-    const target = theOperand(operands, this.usage, 'PATH');
+    const target = treeOperand(operands, this.usage);
     if (o.quiet && o.verbose > 0) throw new UserError('-q and -v say opposite things: give one');
-    const clock = new PhaseClock();
-    const inputs = planningInputs(target, o);
+    const lock = await acquireRunLock({ timeoutMs: o.lockTimeout, startedAt: startedAt(), onWait: note });
     try {
-      return await runTree(o, inputs, clock);
-    } catch (e) {
-      if (!o.json) throw e;
-      await out(reportJson(errorReport(await runMeta(target, o.noop, inputs.facts), e, clock.timings(), sinceStart())));
-      printError(e);
-      return 1;
+      return await lockedRun(o, target);
+    } finally {
+      lock.release();
     }
   },
   // Options that cannot be read: with --json, still a JSON document.
   async errorDocument(e: unknown, line: CommandLine) {
     if (!line.given.has('json')) return undefined;
-    const target = line.operands[0] ?? '';
+    const target = line.operands[0] ?? defaultStateTree();
     const facts = new LocalFacts({ dirs: searchPaths({}, treeRoot(target)).facts });
     return reportJson(errorReport(await runMeta(target, line.given.has('noop'), facts), e, new PhaseClock().timings(), sinceStart()));
   },
 });
 
-async function runTree(o: Options<typeof runOptions>, inputs: PlanningInputs, clock: PhaseClock): Promise<number> {
+type ResolvedRunOptions = Options<typeof runOptions>;
+
+async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number> {
+  const clock = new PhaseClock();
+  // A tree from govern pull is resolved once, under the run lock (no pull prunes it meanwhile), so
+  // the whole run reads one commit even if a pull switches the tree while it runs.
+  const pulled = pulledTree(target);
+  const inputs = planningInputs(pulled?.path ?? target, o);
+  const meta = async (): Promise<RunMeta> => ({ ...(await runMeta(target, o.noop, inputs.facts)), ...(pulled ? { commit: pulled.commit } : {}) });
+  let report: RunReport;
+  let code: number;
+  try {
+    ({ report, code } = await runTree(o, inputs, clock, meta));
+  } catch (e) {
+    if (o.noop && !o.json) throw e;
+    report = errorReport(await meta(), e, clock.timings(), sinceStart());
+    if (o.json) await out(reportJson(report));
+    printError(e);
+    record(o, report);
+    return 1;
+  }
+  return record(o, report) ? code : 1;
+}
+
+/** Keeps the report of a run that was not --noop; false (with the reason on stderr) when that failed. */
+function record(o: ResolvedRunOptions, report: RunReport): boolean {
+  if (o.noop) return true;
+  try {
+    recordRun(report, { varDir: o.varDir, metricsFile: o.metricsFile });
+    return true;
+  } catch (e) {
+    printError(e);
+    return false;
+  }
+}
+
+async function runTree(o: ResolvedRunOptions, inputs: PlanningInputs, clock: PhaseClock, meta: () => Promise<RunMeta>): Promise<{ report: RunReport; code: number }> {
   const { plan, runners, selected } = await planTree(inputs, clock);
   const view: TextView = {
     verbosity: o.quiet ? -1 : Math.min(o.verbose, 2),
@@ -95,7 +151,8 @@ async function runTree(o: Options<typeof runOptions>, inputs: PlanningInputs, cl
     color: useColour(o.color, process.env, process.stdout),
     noop: o.noop,
   };
-  const listener = o.json ? {} : textPrinter(plan, view, (text) => process.stdout.write(text));
+  const write = priorityWriter(process.stdout, 1, process.env);
+  const listener = o.json ? {} : textPrinter(plan, view, write);
   const entries = await executeRun(plan, {
     governPath: governExecutable(),
     factsPath: inputs.paths.facts,
@@ -111,7 +168,8 @@ async function runTree(o: Options<typeof runOptions>, inputs: PlanningInputs, cl
   });
   const excluded = selected ? plan.resources.length - selected.size : 0;
   // The host's name is a fact: evaluated after the runners are done, never alongside them.
-  const report = runReport(await runMeta(inputs.target, o.noop, inputs.facts), { ...entries, excluded }, clock.timings(), sinceStart());
-  await out(o.json ? reportJson(report) : `${summaryLine(report)}\n`);
-  return exitCode(report.summary, o.detailedExitcodes);
+  const report = runReport(await meta(), { ...entries, excluded }, clock.timings(), sinceStart());
+  if (o.json) await out(reportJson(report));
+  else write(`${summaryLine(report)}\n`, summaryPriority(report.summary));
+  return { report, code: exitCode(report.summary, o.detailedExitcodes) };
 }

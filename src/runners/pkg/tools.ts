@@ -5,33 +5,20 @@
 // runner process, so the lock is a file lock instead, taken with flock(1) from util-linux as a
 // prefix of the command: `flock -w 600 -E 75 /run/govern/pkg.lock apt-get ...`. The lock is
 // released when the command exits, whatever happens to the runner.
-import fs from 'node:fs';
 import { commandFailure } from '../../shared/command-failure.js';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
+import { ensureLockDir, LOCK_DIR } from '../../shared/lock-dir.js';
 import type { RunResult } from '../../shared/process.js';
 import { displayCommand } from '../../shared/shell-display.js';
 
-/**
- * In a directory only root can write: flock(1) opens the lock with O_CREAT and follows symlinks,
- * so in a world-writable place (/var/lock is /run/lock, mode 1777) any user could make root create
- * a file elsewhere, or hold the lock and stop every package operation.
- */
-export const LOCK_DIR = '/run/govern';
 export const LOCK_FILE = `${LOCK_DIR}/pkg.lock`;
 
-/** The lock's directory, created 0700 when missing; refused unless it belongs to us and only we can write it. */
+/** The lock's directory (shared/lock-dir.ts), checked: a refusal fails the resource. */
 export function privateLockDir(dir: string = LOCK_DIR): void {
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UserError(`cannot create the package lock directory ${dir}: ${(e as Error).message}`);
-  }
-  const st = fs.lstatSync(dir);
-  if (!st.isDirectory() || st.uid !== (process.getuid?.() ?? st.uid) || (st.mode & 0o022) !== 0) {
-    throw new UserError(`refusing the package lock directory ${dir}: it must be a directory owned by this user that no one else can write`);
-  }
+  ensureLockDir(dir);
 }
+
 /** How long a command waits for govern's package lock, and apt for dpkg's own lock. */
 export const LOCK_WAIT_SECONDS = 600;
 /** flock's exit status when the wait times out (EX_TEMPFAIL), so it is not taken for the command's. */

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LOCK_DIR, LOCK_FILE, privateLockDir } from '../../../src/runners/pkg/tools.js';
+import { LOCK_FILE, privateLockDir } from '../../../src/runners/pkg/tools.js';
+import { LOCK_DIR } from '../../../src/shared/lock-dir.js';
 import { tempDir } from '../../support/tmp.js';
 
 describe('the package lock\'s directory', () => {
@@ -21,10 +22,10 @@ describe('the package lock\'s directory', () => {
     const open = path.join(tempDir(), 'open');
     fs.mkdirSync(open);
     fs.chmodSync(open, 0o1777);
-    expect(() => privateLockDir(open)).to.throw(/refusing the package lock directory/);
+    expect(() => privateLockDir(open)).to.throw(/refusing the lock directory/);
     const target = tempDir();
     const link = path.join(tempDir(), 'link');
     fs.symlinkSync(target, link);
-    expect(() => privateLockDir(link)).to.throw(/refusing the package lock directory/);
+    expect(() => privateLockDir(link)).to.throw(/refusing the lock directory/);
   });
 });

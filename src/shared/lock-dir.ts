@@ -1,0 +1,21 @@
+// The directory of govern's locks (the run lock, the package lock). Lock files are opened with
+// O_CREAT and flock(1) follows symlinks, so in a world-writable place (/var/lock is /run/lock, mode
+// 1777) any user could make root create a file elsewhere, or hold a lock and stop govern: the
+// directory is root's alone, and checked before every use.
+import fs from 'node:fs';
+import { UserError } from './errors.js';
+
+export const LOCK_DIR = '/run/govern';
+
+/** Creates `dir` 0700 when missing; refuses it unless it is a directory owned by us that no one else can write. */
+export function ensureLockDir(dir: string = LOCK_DIR): void {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UserError(`cannot create the lock directory ${dir}: ${(e as Error).message}`);
+  }
+  const st = fs.lstatSync(dir);
+  if (!st.isDirectory() || st.uid !== (process.getuid?.() ?? st.uid) || (st.mode & 0o022) !== 0) {
+    throw new UserError(`refusing the lock directory ${dir}: it must be a directory owned by this user that no one else can write`);
+  }
+}

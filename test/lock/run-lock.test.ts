@@ -1,0 +1,111 @@
+// One govern run at a time: a slow runner records when each run's work starts and ends (and which
+// govern ran it), and two runs started together must never overlap; --lock-timeout bounds the wait.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { govern, shRunner } from '../support/cli.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+interface Span {
+  /** The govern process that ran the runner. */
+  governPid: number;
+  runnerPid: number;
+  start: number;
+  end?: number;
+}
+
+/** A state tree whose one resource sleeps `seconds` (not in noop mode), logging start and end with nanosecond times. */
+function slowTree(seconds: number) {
+  const dir = tempDir('govern-fleet-lock-');
+  const log = path.join(dir, 'spans.log');
+  const runners = path.join(dir, 'runners');
+  shRunner(
+    runners,
+    'slow',
+    `[ -z "\${GOVERN_NOOP:-}" ] || exit 0\necho "start $PPID $$ $(date +%s%N)" >> ${log}\nsleep ${seconds}\necho "end $PPID $$ $(date +%s%N)" >> ${log}\necho changed=true`,
+  );
+  const states = path.join(dir, 'states');
+  writeFile(path.join(states, 'a.hcl'), 'slow "nap" {}\n');
+  const varDir = path.join(dir, 'var');
+  const run = (extra: string[] = []) => govern(['run', states, '--runners-dir', runners, '--var-dir', varDir, ...extra]);
+  const spans = (): Span[] => {
+    const byRunner = new Map<number, Span>();
+    const text = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
+    for (const line of text.split('\n').filter((l) => l !== '')) {
+      const [what, ppid, pid, ns] = line.split(' ');
+      const span = byRunner.get(Number(pid)) ?? { governPid: Number(ppid), runnerPid: Number(pid), start: 0 };
+      if (what === 'start') span.start = Number(BigInt(ns) / 1000n);
+      else span.end = Number(BigInt(ns) / 1000n);
+      byRunner.set(Number(pid), span);
+    }
+    return [...byRunner.values()];
+  };
+  /** Resolves once the first run's runner is at work: the lock is held. */
+  const started = async () => {
+    const deadline = Date.now() + 60_000;
+    while (spans().length === 0) {
+      if (Date.now() > deadline) throw new Error('the slow runner never started');
+      await sleep(20);
+    }
+    return spans()[0];
+  };
+  return { dir, run, spans, started, varDir };
+}
+
+describe('the run lock (one govern run at a time)', function () {
+  this.timeout(120_000);
+
+  it('two runs started together never overlap; the second says once what it waits for', async () => {
+    const t = slowTree(1);
+    const [a, b] = await Promise.all([t.run(), t.run()]);
+    expect(a.code, a.stderr).to.equal(0);
+    expect(b.code, b.stderr).to.equal(0);
+    const spans = t.spans().sort((x, y) => x.start - y.start);
+    expect(spans).to.have.length(2);
+    expect(spans[0].end, 'the first run ended before the second started').to.be.at.most(spans[1].start);
+    const waited = [a, b].find((r) => r.stderr.includes('waiting for'))!;
+    expect(waited, 'one of the runs waited').to.not.equal(undefined);
+    const lines = waited.stderr.split('\n').filter((l) => l.includes('waiting for'));
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(new RegExp(`^govern: waiting for the run of pid ${spans[0].governPid} started at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`));
+  });
+
+  it('--lock-timeout 0 fails at once, exit 1, naming the pid of the run under way; --noop too', async () => {
+    const t = slowTree(3);
+    const first = t.run();
+    const holder = await t.started();
+    for (const extra of [[], ['--noop']]) {
+      const r = await t.run(['--lock-timeout', '0', ...extra]);
+      expect(r.code, extra.join(' ')).to.equal(1);
+      expect(r.stderr).to.match(new RegExp(`the run of pid ${holder.governPid} started at .* is under way; not waiting \\(--lock-timeout 0\\)`));
+      expect(r.stdout).to.equal('');
+    }
+    expect((await first).code).to.equal(0);
+    expect(t.spans(), 'only the first run applied anything').to.have.length(1);
+  });
+
+  it('--lock-timeout DURATION gives up after waiting that long, naming the pid', async () => {
+    const t = slowTree(4);
+    const first = t.run();
+    const holder = await t.started();
+    const r = await t.run(['--lock-timeout', '500ms']);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.include(`govern: waiting for the run of pid ${holder.governPid}`);
+    expect(r.stderr).to.match(new RegExp(`gave up after 500ms waiting for the run of pid ${holder.governPid} started at `));
+    expect((await first).code).to.equal(0);
+    expect(t.spans()).to.have.length(1);
+  });
+
+  it('a run killed while holding the lock does not block the next one', async () => {
+    const t = slowTree(30);
+    const first = t.run();
+    const holder = await t.started();
+    process.kill(holder.governPid, 'SIGKILL');
+    await first;
+    process.kill(holder.runnerPid, 'SIGKILL'); // the orphaned runner, which holds no lock
+    const r = await t.run(['--lock-timeout', '0', '--noop']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr).to.not.include('waiting');
+  });
+});

@@ -1,0 +1,133 @@
+// `govern status`: every monitoring-plugins exit code, from records real runs wrote, and the line's
+// shape: `GOVERN STATE - text | perfdata`.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { lastRunStatus } from '../../src/record/status.js';
+import type { RunReport } from '../../src/report/types.js';
+import { govern } from '../support/cli.js';
+import { tree } from '../support/state-tree.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+/** label=value[unit];warn;crit;min;max, space-separated, after " | ". */
+const PERFDATA = /^[^|]* \| ([a-z_]+=[\d.]+(s)?(;[\d.]*){0,4})( [a-z_]+=[\d.]+(s)?(;[\d.]*){0,4})*$/;
+
+describe('govern status', () => {
+  const status = (varDir: string, extra: string[] = []) => govern(['status', '--var-dir', varDir, ...extra]);
+
+  it('3 UNKNOWN when no run is recorded', async () => {
+    const varDir = tempDir();
+    const r = await status(varDir);
+    expect(r.code).to.equal(3);
+    expect(r.stdout).to.equal(`GOVERN UNKNOWN - no run recorded in ${varDir}/last-run.json\n`);
+  });
+
+  it('3 UNKNOWN for a record it cannot read, and for options it cannot read', async () => {
+    const varDir = tempDir();
+    writeFile(path.join(varDir, 'last-run.json'), '{"half":');
+    const r = await status(varDir);
+    expect(r.code).to.equal(3);
+    expect(r.stdout).to.match(/^GOVERN UNKNOWN - cannot read .*last-run.json: /);
+    const bad = await status(varDir, ['--max-age', 'soon']);
+    expect(bad.code).to.equal(3);
+    expect(bad.stderr).to.include('--max-age');
+  });
+
+  it('0 OK after a good run: when, how long, changed and failed counts, the state tree, and perfdata', async () => {
+    const t = tree({ 'a.hcl': 'pkg "a" {\n  changed = true\n}\npkg "b" {}\n' });
+    const varDir = path.join(t.dir, 'var');
+    expect((await t.run(['--var-dir', varDir])).code).to.equal(0);
+    const r = await status(varDir);
+    expect(r.code, r.stdout).to.equal(0);
+    const line = r.stdout.trimEnd();
+    expect(line).to.match(/^GOVERN OK - last run \S+ ago \(\d{4}-\d\d-\d\dT[\d:.]+Z\), took \d+\.\d\ds: 1 changed, 0 failed, 0 skipped of 2; /);
+    expect(line).to.include(`of 2; ${t.states} | `);
+    expect(line).to.match(PERFDATA);
+    expect(line).to.match(/ \| age=\d+s;3600;;0 /);
+    expect(line).to.include(' changed=1;;;0 failed=0;;0;0 ');
+  });
+
+  it('1 WARNING when the last run is older than --max-age (GOVERN_MAX_AGE)', async () => {
+    const t = tree({ 'a.hcl': 'pkg "a" {}\n' });
+    const varDir = path.join(t.dir, 'var');
+    expect((await t.run(['--var-dir', varDir])).code).to.equal(0);
+    await sleep(1100);
+    const r = await status(varDir, ['--max-age', '1s']);
+    expect(r.code, r.stdout).to.equal(1);
+    expect(r.stdout).to.match(/^GOVERN WARNING - the last run is older than 1s; last run/);
+    const fromEnv = await govern(['status', '--var-dir', varDir], { env: { GOVERN_MAX_AGE: '1s' } });
+    expect(fromEnv.code).to.equal(1);
+    expect((await status(varDir)).code, 'within the default hour').to.equal(0);
+  });
+
+  it('2 CRITICAL when the last run had failures, even when it is also old', async () => {
+    const t = tree({ 'a.hcl': 'pkg "a" {\n  fail = true\n}\npkg "b" {\n  after = ["pkg:a"]\n}\n' });
+    const varDir = path.join(t.dir, 'var');
+    expect((await t.run(['--var-dir', varDir])).code).to.equal(1);
+    const r = await status(varDir);
+    expect(r.code, r.stdout).to.equal(2);
+    expect(r.stdout).to.match(/^GOVERN CRITICAL - 1 resource failed; last run .*: 0 changed, 1 failed, 1 skipped of 2; /);
+    expect(r.stdout.trimEnd()).to.match(PERFDATA);
+    await sleep(1100);
+    expect((await status(varDir, ['--max-age', '1s'])).code).to.equal(2);
+  });
+
+  it('2 CRITICAL when the last run stopped before applying anything', async () => {
+    const t = tree({ 'a.hcl': 'pkg "a" {\n  before = ["pkg:nope"]\n}\n' });
+    const varDir = path.join(t.dir, 'var');
+    expect((await t.run(['--var-dir', varDir])).code).to.equal(1);
+    const r = await status(varDir);
+    expect(r.code, r.stdout).to.equal(2);
+    expect(r.stdout).to.match(/^GOVERN CRITICAL - stopped before applying: .*pkg:nope/);
+  });
+
+  it('a noop run after a failed one leaves the status CRITICAL', async () => {
+    const t = tree({ 'a.hcl': 'pkg "a" {\n  fail = true\n}\n' });
+    const varDir = path.join(t.dir, 'var');
+    await t.run(['--var-dir', varDir]);
+    fs.writeFileSync(path.join(t.states, 'a.hcl'), 'pkg "a" {}\n');
+    expect((await t.run(['--var-dir', varDir, '--noop'])).code).to.equal(0);
+    expect((await status(varDir)).code).to.equal(2);
+  });
+});
+
+describe('lastRunStatus', () => {
+  const report = (over: Partial<RunReport['summary']> = {}, extra: Partial<RunReport> = {}): RunReport => ({
+    host: 'h',
+    govern_version: '0',
+    started_at: '2026-01-01T00:00:00.000Z',
+    state: '/etc/govern/states',
+    noop: false,
+    errors: [],
+    resources: [],
+    notifications: [],
+    summary: {
+      resources: 3, changed: 1, unchanged: 2, failed: 0, skipped: 0, excluded: 0,
+      notifications_sent: 0, notifications_noop: 0, notifications_failed: 0, notifications_skipped: 0, duration_ms: 2500,
+      ...over,
+    },
+    timings: { facts_ms: 0, render_ms: 0, parse_ms: 0, plan_ms: 0, apply_ms: 0, notify_ms: 0 },
+    ...extra,
+  });
+  const ended = Date.parse('2026-01-01T00:00:02.500Z');
+  const check = (r: RunReport, ageMs: number, maxAgeMs = 3_600_000) => lastRunStatus({ kind: 'report', file: 'f', report: r }, ended + ageMs, maxAgeMs);
+
+  it('ages from the end of the run, and warns only past the maximum age', () => {
+    expect(check(report(), 3_600_000).code).to.equal(0);
+    expect(check(report(), 3_600_001).code).to.equal(1);
+    expect(check(report(), 720_000).line).to.match(/^GOVERN OK - last run 12m ago \(2026-01-01T00:00:02.500Z\), took 2.50s/);
+  });
+
+  it('is critical for failed notifications, and names the commit of a pulled tree', () => {
+    const r = check(report({ notifications_failed: 1 }, { commit: '0123456789abcdef0123456789abcdef01234567' }), 0);
+    expect(r.code).to.equal(2);
+    expect(r.line).to.match(/^GOVERN CRITICAL - 1 notification failed; .*; \/etc\/govern\/states at 0123456789ab \| /);
+  });
+
+  it('keeps a | in a message out of the performance data', () => {
+    const r = check(report({}, { errors: [{ message: 'a | b' }] }), 0);
+    expect(r.line.split(' | ')).to.have.length(2);
+    expect(r.line).to.include('stopped before applying: a / b');
+  });
+});
