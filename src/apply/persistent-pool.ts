@@ -1,122 +1,197 @@
 // Runners whose description says they speak the persistent protocol are started once per run (up
-// to `jobs` processes per runner) and fed resources one at a time, which saves a process start per
-// resource. A process that crashes or times out fails the resource it was handling and is replaced
-// for the next one.
+// to `jobs` processes per runner) and fed resources as numbered requests, which saves a process
+// start per resource. Requests may be sent ahead of the answers (the runner answers in order); an
+// answer must carry the number of the request it answers, so one that is malformed, out of order or
+// extra fails a resource with a message instead of being taken for another's. A process that
+// crashes, times out or breaks the protocol fails the request it was handling; the requests sent
+// after it go to a new process.
 import type { ChildProcess } from 'node:child_process';
-import readline from 'node:readline';
 import spawn from 'cross-spawn';
-import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
+import { readBoundedLines } from '../shared/bounded-lines.js';
+import { answerShaped, MAX_LINE_CHARS, PERSISTENT_ENV, readAnswer, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { KILL_GRACE_MS, trackChild } from '../shared/process.js';
 import type { CallResult } from './invoke.js';
 
+/** After a runner exits, how long its pipes may stay open (held by something it started) before govern stops reading. */
+const DRAIN_MS = 200;
+
+type Request = Omit<PersistentRequest, 'id'>;
+
 interface Pending {
+  request: Request;
   resolve(result: CallResult): void;
-  started: number;
+  /** This process's number for it, once sent. */
+  id?: number;
+  /** When the runner started on it: when the answer before it arrived. */
+  started?: number;
   timer?: NodeJS.Timeout;
   /** Set when the time limit passed: the answer (or the exit) still settles it, as a failure. */
   timedOut?: string;
 }
 
-/** An answer as the protocol defines it; anything else on stdout is log. */
-function asResponse(line: string): PersistentResponse | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (value === null || typeof value !== 'object' || typeof (value as { ok?: unknown }).ok !== 'boolean') return undefined;
-  const v = value as Record<string, unknown>;
-  return {
-    ok: v.ok as boolean,
-    changed: v.changed === true,
-    message: typeof v.message === 'string' ? v.message : undefined,
-    diff: typeof v.diff === 'string' ? v.diff : undefined,
-    log: Array.isArray(v.log) ? v.log.map(String) : [],
-  };
+function failure(message: string, log: string[] = [], started?: number): CallResult {
+  return { ok: false, changed: false, message, log, durationMs: started === undefined ? 0 : Date.now() - started };
+}
+
+/** A line for a message, cut short. */
+function excerpt(line: string): string {
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+}
+
+interface ProcessEvents {
+  /** Requests sent but never started on when the process ended: to be sent again elsewhere. */
+  lost(pending: Pending[]): void;
+  /** The runner broke the protocol while no request was waiting. */
+  idleFault(why: string): void;
 }
 
 class PersistentProcess {
   private readonly child: ChildProcess;
-  private pending: Pending | undefined;
-  private stderr: string[] = [];
-  private exited = false;
+  /** Sent and not answered, in order: the first is the one the runner is working on. */
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  /** stderr, and stdout lines that are not answers, since the current request started. */
+  private log: string[] = [];
+  private ended = false;
   private killed = false;
-  busy = false;
+  private fault: string | undefined;
 
-  constructor(executable: string, env: NodeJS.ProcessEnv) {
+  constructor(
+    executable: string,
+    env: NodeJS.ProcessEnv,
+    private readonly timeoutMs: number,
+    private readonly events: ProcessEvents,
+  ) {
     this.child = spawn(executable, [], { env: { ...env, [PERSISTENT_ENV]: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const untrack = trackChild(this.child); // so that govern's own SIGINT/SIGTERM takes it down too
     this.child.stdin!.on('error', () => undefined);
-    readline.createInterface({ input: this.child.stdout!, crlfDelay: Infinity }).on('line', (line) => this.onLine(line));
-    readline.createInterface({ input: this.child.stderr!, crlfDelay: Infinity }).on('line', (line) => this.stderr.push(line));
-    this.child.on('error', (e) => this.onExit(`could not be started: ${e.message}`));
+    const tooLong = (stream: string) => () => this.violation(`wrote a line longer than ${MAX_LINE_CHARS} characters on ${stream}`);
+    readBoundedLines(this.child.stdout!, MAX_LINE_CHARS, { line: (line) => this.onLine(line), overflow: tooLong('stdout') });
+    readBoundedLines(this.child.stderr!, MAX_LINE_CHARS, { line: (line) => this.log.push(line), overflow: tooLong('stderr') });
+    // The end is seen once the process has exited and its output has been read to the last line.
+    let open = 2;
+    let exitWhy: string | undefined;
+    const closed = () => {
+      if (--open === 0 && exitWhy !== undefined) this.end(exitWhy);
+    };
+    this.child.stdout!.on('close', closed);
+    this.child.stderr!.on('close', closed);
+    this.child.on('error', (e) => this.end(`could not be started: ${e.message}`));
     this.child.on('exit', (code, signal) => {
       untrack();
-      this.onExit(signal ? `killed by ${signal}` : `exit ${code}`);
+      exitWhy = signal ? `killed by ${signal}` : `exit ${code}`;
+      if (open === 0) this.end(exitWhy);
+      else {
+        const why = exitWhy;
+        setTimeout(() => {
+          this.child.stdout!.destroy();
+          this.child.stderr!.destroy();
+          this.end(why);
+        }, DRAIN_MS);
+      }
     });
   }
 
   get alive(): boolean {
-    return !this.exited && !this.killed;
+    return !this.ended && !this.killed && this.fault === undefined;
   }
 
-  request(request: PersistentRequest, timeoutMs: number): Promise<CallResult> {
-    this.busy = true;
-    this.stderr = [];
-    return new Promise((resolve) => {
-      const pending: Pending = { resolve, started: Date.now() };
-      if (timeoutMs > 0) {
-        pending.timer = setTimeout(() => {
-          // Stopped, not forgotten: the runner still answers (with its log) or exits, within the grace.
-          pending.timedOut = `timed out after ${timeoutMs / 1000}s and was killed`;
-          this.kill();
-        }, timeoutMs);
-      }
-      this.pending = pending;
-      this.child.stdin!.write(JSON.stringify(request) + '\n');
-    });
+  /** Requests sent and not yet answered. */
+  get waiting(): number {
+    return this.queue.length;
   }
 
-  private onLine(line: string): void {
-    const response = asResponse(line);
-    if (response) this.settle(response);
-    else this.stderr.push(line); // not an answer: keep it as log
+  send(pending: Pending): void {
+    pending.id = this.nextId++;
+    this.queue.push(pending);
+    this.child.stdin!.write(JSON.stringify({ id: pending.id, ...pending.request }) + '\n');
+    if (this.queue.length === 1) this.begin(pending);
   }
 
-  private onExit(why: string): void {
-    this.exited = true;
-    if (this.pending) {
-      const detail = this.stderr[this.stderr.length - 1];
-      if (this.pending.timedOut) this.settle({ ok: false, changed: false, message: detail ?? 'runner failed', log: [] });
-      else {
-        const early = why.startsWith('exit') ? ' before answering; a persistent runner serves requests until its stdin closes' : '';
-        this.settle({ ok: false, changed: false, message: `${detail ?? 'no answer'} (runner ${why}${early})`, log: [] });
-      }
+  private begin(pending: Pending): void {
+    pending.started = Date.now();
+    if (this.timeoutMs > 0) {
+      pending.timer = setTimeout(() => {
+        // Stopped, not forgotten: the runner still answers (with its log) or exits, within the grace.
+        pending.timedOut = `timed out after ${this.timeoutMs / 1000}s and was killed`;
+        this.kill();
+      }, this.timeoutMs);
     }
   }
 
-  private settle(response: PersistentResponse): void {
-    const pending = this.pending;
-    if (!pending) return;
-    this.pending = undefined;
+  private onLine(line: string): void {
+    if (this.fault !== undefined) return;
+    const shaped = answerShaped(line);
+    if (!shaped) {
+      this.log.push(line); // not an answer: keep it as log
+      return;
+    }
+    const answer = readAnswer(shaped);
+    const head = this.queue[0];
+    if ('problem' in answer) this.violation(`wrote an answer that is not valid (${answer.problem}): ${excerpt(line)}`);
+    else if (!head) this.violation(`answered request ${answer.id}, but no request was waiting: ${excerpt(line)}`);
+    else if (answer.id !== head.id) {
+      const which = answer.id < head.id! && answer.id > 0 ? 'which was answered already' : 'which was never sent';
+      this.violation(`answered request ${answer.id}, ${which}, while request ${head.id} was waiting: ${excerpt(line)}`);
+    } else this.answered(answer);
+  }
+
+  private answered(response: PersistentResponse): void {
+    const pending = this.queue.shift()!;
     if (pending.timer) clearTimeout(pending.timer);
-    this.busy = false;
     const message = pending.timedOut ? `${response.message ? `${response.message} ` : ''}(${pending.timedOut})` : (response.message ?? '');
     pending.resolve({
       ok: response.ok && !pending.timedOut,
       changed: response.ok && !pending.timedOut && response.changed,
       message,
       ...(response.diff !== undefined ? { diff: response.diff } : {}),
-      log: [...response.log, ...this.stderr],
-      durationMs: Date.now() - pending.started,
+      log: [...response.log, ...this.takeLog()],
+      durationMs: Date.now() - pending.started!,
     });
+    if (this.queue.length > 0) this.begin(this.queue[0]);
+  }
+
+  /** The runner cannot be trusted any more: the request it was working on fails, the rest go elsewhere. */
+  private violation(why: string): void {
+    if (this.fault !== undefined || this.ended) return;
+    this.fault = why;
+    const head = this.queue.shift();
+    if (head) {
+      if (head.timer) clearTimeout(head.timer);
+      head.resolve(failure(`runner broke the persistent protocol: ${why}`, this.takeLog(), head.started));
+    } else this.events.idleFault(why);
+    this.kill();
+  }
+
+  private end(why: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    const head = this.queue.shift();
+    if (head) {
+      if (head.timer) clearTimeout(head.timer);
+      const log = this.takeLog();
+      const detail = log[log.length - 1];
+      if (head.timedOut) head.resolve(failure(`${detail ?? 'runner failed'} (${head.timedOut})`, log, head.started));
+      else {
+        const early = why.startsWith('exit') ? ' before answering; a persistent runner serves requests until its stdin closes' : '';
+        head.resolve(failure(`${detail ?? 'no answer'} (runner ${why}${early})`, log, head.started));
+      }
+    }
+    const lost = this.queue.splice(0);
+    for (const pending of lost) if (pending.timer) clearTimeout(pending.timer);
+    if (lost.length > 0) this.events.lost(lost);
+  }
+
+  private takeLog(): string[] {
+    const log = this.log;
+    this.log = [];
+    return log;
   }
 
   /** SIGTERM (the kit then kills the commands it started), SIGKILL a moment later. */
   kill(): void {
     this.killed = true; // never handed another request, even before its exit is seen
-    if (this.child.pid === undefined || this.exited) return;
+    if (this.child.pid === undefined || this.ended) return;
     const pid = this.child.pid;
     const signalGroup = (signal: NodeJS.Signals) => {
       try {
@@ -131,7 +206,7 @@ class PersistentProcess {
 
   /** Ends the process: EOF on its stdin, and a kill if it does not leave. */
   close(): Promise<void> {
-    if (this.exited) return Promise.resolve();
+    if (this.ended || this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.kill(), 5000);
       this.child.once('exit', () => {
@@ -145,7 +220,8 @@ class PersistentProcess {
 
 export class RunnerPool {
   private readonly processes = new Map<string, PersistentProcess[]>();
-  private readonly waiting = new Map<string, (() => void)[]>();
+  /** A protocol fault of a runner seen between requests: the next request to that runner fails with it. */
+  private readonly faults = new Map<string, string>();
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
@@ -153,44 +229,47 @@ export class RunnerPool {
     private readonly timeoutMs: number,
   ) {}
 
-  async call(executable: string, request: PersistentRequest): Promise<CallResult> {
-    const process = await this.acquire(executable);
-    try {
-      return await process.request(request, this.timeoutMs);
-    } finally {
-      this.release(executable);
-    }
+  /**
+   * Sends a request at once: to an idle process of the runner, else to a new one (up to
+   * `perRunner`), else behind the requests already sent to the least loaded one.
+   */
+  call(executable: string, request: Request): Promise<CallResult> {
+    return new Promise((resolve) => this.dispatch(executable, { request, resolve }));
   }
 
-  /** Starts one process of each runner now, so their start-up overlaps instead of queueing behind the first call. */
+  /** Starts one process of each runner now, so their start-up overlaps other work instead of queueing behind the first call. */
   warm(executables: Iterable<string>): void {
     for (const executable of executables) {
-      if ((this.processes.get(executable) ?? []).length === 0) this.processes.set(executable, [new PersistentProcess(executable, this.env)]);
+      if (this.live(executable).length === 0) this.processes.get(executable)!.push(this.start(executable));
     }
   }
 
-  private async acquire(executable: string): Promise<PersistentProcess> {
-    for (;;) {
-      const list = (this.processes.get(executable) ?? []).filter((p) => p.alive);
-      this.processes.set(executable, list);
-      const idle = list.find((p) => !p.busy);
-      if (idle) {
-        idle.busy = true;
-        return idle;
-      }
-      if (list.length < this.perRunner) {
-        const started = new PersistentProcess(executable, this.env);
-        started.busy = true;
-        list.push(started);
-        return started;
-      }
-      await new Promise<void>((resolve) => this.waiting.set(executable, [...(this.waiting.get(executable) ?? []), resolve]));
+  private dispatch(executable: string, pending: Pending): void {
+    const fault = this.faults.get(executable);
+    if (fault !== undefined) {
+      this.faults.delete(executable);
+      pending.resolve(failure(`runner broke the persistent protocol after its last answer: ${fault}`));
+      return;
     }
+    const list = this.live(executable);
+    let target = list.find((p) => p.waiting === 0);
+    if (!target && list.length < this.perRunner) list.push((target = this.start(executable)));
+    target ??= list.reduce((a, b) => (b.waiting < a.waiting ? b : a));
+    target.send(pending);
   }
 
-  private release(executable: string): void {
-    const next = this.waiting.get(executable)?.shift();
-    next?.();
+  /** The processes of a runner that can take requests. */
+  private live(executable: string): PersistentProcess[] {
+    const list = (this.processes.get(executable) ?? []).filter((p) => p.alive);
+    this.processes.set(executable, list);
+    return list;
+  }
+
+  private start(executable: string): PersistentProcess {
+    return new PersistentProcess(executable, this.env, this.timeoutMs, {
+      lost: (pending) => pending.forEach((p) => this.dispatch(executable, p)),
+      idleFault: (why) => this.faults.set(executable, why),
+    });
   }
 
   async closeAll(): Promise<void> {

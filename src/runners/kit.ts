@@ -131,7 +131,8 @@ export function runnerMain<D extends RunnerDescription>(definition: RunnerDefini
       // A request still unanswered gets its answer now, so that its log is not lost.
       if (inFlight && !inFlight.answered) {
         inFlight.answered = true;
-        process.stdout.write(JSON.stringify({ ok: false, changed: false, message: 'stopped by SIGTERM', log: inFlight.log }) + '\n', () => process.exit(143));
+        const answer: PersistentResponse = { id: inFlight.id, ok: false, changed: false, message: 'stopped by SIGTERM', log: inFlight.log };
+        process.stdout.write(JSON.stringify(answer) + '\n', () => process.exit(143));
       } else process.exit(143);
     }, KILL_GRACE_MS / 2).unref();
   });
@@ -140,7 +141,7 @@ export function runnerMain<D extends RunnerDescription>(definition: RunnerDefini
 }
 
 /** The request a persistent runner is working on. */
-let inFlight: { log: string[]; answered: boolean } | undefined;
+let inFlight: { id: number; log: string[]; answered: boolean } | undefined;
 
 function runOnce<D extends RunnerDescription>(definition: RunnerDefinition<D>): void {
   const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n');
@@ -158,13 +159,14 @@ function serveRequests<D extends RunnerDescription>(definition: RunnerDefinition
   delete base[PERSISTENT_ENV];
   for (const key of CALL_ENV) delete base[key];
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-  // One request at a time, in order: the next line waits for the previous answer.
+  // One request at a time, in order: govern may send the next before this one is answered.
   let queue = Promise.resolve();
   lines.on('line', (line) => {
     queue = queue
       .then(() => {
-        inFlight = { log: [], answered: false };
-        return answer(definition, base, line, inFlight.log);
+        const request = readRequest(line);
+        inFlight = { id: request.id, log: [], answered: false };
+        return answer(definition, base, request, inFlight.log);
       })
       .then((response) => {
         if (inFlight?.answered) return;
@@ -174,15 +176,34 @@ function serveRequests<D extends RunnerDescription>(definition: RunnerDefinition
   });
 }
 
-async function answer<D extends RunnerDescription>(definition: RunnerDefinition<D>, base: NodeJS.ProcessEnv, line: string, log: string[]): Promise<PersistentResponse> {
-  const logLine = (text: string) => log.push(...text.replace(/\n$/, '').split('\n'));
+/** A request line; one that cannot be read keeps its id when it has one, so that its answer says what was wrong. */
+function readRequest(line: string): PersistentRequest | { id: number; problem: unknown } {
+  let request: Partial<PersistentRequest> | undefined;
   try {
-    const request = JSON.parse(line) as PersistentRequest;
+    request = JSON.parse(line) as Partial<PersistentRequest>;
+  } catch (e) {
+    return { id: 0, problem: e };
+  }
+  const id = typeof request?.id === 'number' ? request.id : 0;
+  if (!Array.isArray(request?.argv)) return { id, problem: new Error('the request has no "argv" list') };
+  return { id, argv: request.argv, env: request.env ?? {} };
+}
+
+async function answer<D extends RunnerDescription>(
+  definition: RunnerDefinition<D>,
+  base: NodeJS.ProcessEnv,
+  request: PersistentRequest | { id: number; problem: unknown },
+  log: string[],
+): Promise<PersistentResponse> {
+  const logLine = (text: string) => log.push(...text.replace(/\n$/, '').split('\n'));
+  const { id } = request;
+  try {
+    if ('problem' in request) throw request.problem;
     const result = await handle(definition, request.argv, { ...base, ...request.env }, logLine);
-    return { ok: true, changed: result.changed, message: result.message !== undefined ? oneLine(result.message) : undefined, diff: result.diff, log };
+    return { id, ok: true, changed: result.changed, message: result.message !== undefined ? oneLine(result.message) : undefined, diff: result.diff, log };
   } catch (e) {
     logLine(`error: ${errorText(e)}`);
-    return { ok: false, changed: false, message: oneLine(messageOf(e)), log };
+    return { id, ok: false, changed: false, message: oneLine(messageOf(e)), log };
   }
 }
 

@@ -34,6 +34,15 @@ runnerMain({
 
 /** The answer of a sh runner that speaks the persistent protocol and says so when asked. */
 const DESCRIBES_PERSISTENT = '[ "${GOVERN_DESCRIBE:-}" = 1 ] && { echo \'{"govern_runner": 1, "persistent": true}\'; exit 0; }\n';
+/** In a sh runner, after `read -r request`: the request's id in $id (govern sends it first). */
+const READ_ID = 'id=${request#\'{"id":\'}; id=${id%%,*}\n';
+
+/** A sh runner that speaks the persistent protocol, in a runners directory; `body` handles the requests. */
+function shPersistent(dir: string, name: string, body: string): string {
+  const runners = path.join(dir, 'runners');
+  writeFile(path.join(runners, name), `#!/bin/sh\n${DESCRIBES_PERSISTENT}${body}`, 0o755);
+  return runners;
+}
 
 function calls(log: string): { pid: number; name: string; noop: boolean; signal: string | null; stateDir: string; envNoop: string | null; persistent: string | null }[] {
   return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
@@ -121,12 +130,12 @@ describe('persistent runners', () => {
     expect(new Set(calls(t.log).map((c) => c.pid)).size).to.equal(3);
   });
 
-  it('takes only a JSON object with a boolean "ok" as an answer; other lines are log, a missing log is none', async () => {
+  it('takes only a JSON object with an "ok" or an "id" as an answer; other lines are log, a missing log is none', async () => {
     const dir = tempDir();
     const runners = path.join(dir, 'runners');
     writeFile(
       path.join(runners, 'terse'),
-      `#!/bin/sh\n${DESCRIBES_PERSISTENT}while read -r request; do\n  echo 1\n  echo \'"text"\'\n  echo \'{"ok":true,"changed":true,"message":"fine"}\'\ndone\n`,
+      `#!/bin/sh\n${DESCRIBES_PERSISTENT}while read -r request; do\n  ${READ_ID}  echo 1\n  echo \'"text"\'\n  echo \'{"a":1}\'\n  echo "{\\"id\\":$id,\\"ok\\":true,\\"changed\\":true,\\"message\\":\\"fine\\"}"\ndone\n`,
       0o755,
     );
     writeFile(path.join(dir, 'a.hcl'), 'terse "x" {}\nterse "y" {}\n');
@@ -137,13 +146,13 @@ describe('persistent runners', () => {
       ['terse:x', 'changed', 'fine'],
       ['terse:y', 'changed', 'fine'],
     ]);
-    expect(rep.resources[0].log).to.deep.equal(['1', '"text"']);
+    expect(rep.resources[0].log).to.deep.equal(['1', '"text"', '{"a":1}']);
   });
 
   it('fails, and says why, a request sent to a runner that exits after answering one', async () => {
     const dir = tempDir();
     const runners = path.join(dir, 'runners');
-    writeFile(path.join(runners, 'once'), `#!/bin/sh\n${DESCRIBES_PERSISTENT}read -r request\necho \'{"ok":true,"changed":false,"message":"done","log":[]}\'\n`, 0o755);
+    writeFile(path.join(runners, 'once'), `#!/bin/sh\n${DESCRIBES_PERSISTENT}read -r request\n${READ_ID}echo "{\\"id\\":$id,\\"ok\\":true,\\"changed\\":false,\\"message\\":\\"done\\",\\"log\\":[]}"\n`, 0o755);
     writeFile(path.join(dir, 'a.hcl'), 'once "x" {}\nonce "y" {}\n');
     const r = await govern(['run', path.join(dir, 'a.hcl'), '--runners-dir', runners, '--json', '--runner-mode', 'persistent', '--jobs', '1']);
     const rep = report(r.stdout);
@@ -181,5 +190,74 @@ describe('persistent runners', () => {
     writeFile(path.join(dir, 'a.hcl'), 'plain "x" {\n  k = "v"\n}\n');
     const r = report((await govern(['run', path.join(dir, 'a.hcl'), '--runners-dir', runners, '--json'])).stdout);
     expect(r.resources[0].message).to.match(/^pid \d+ args x k=v$/);
+  });
+  describe('the protocol is strict', () => {
+    /** Runs a.hcl holding `resources` against the runner `strict` (whose body is given), persistent mode. */
+    async function runStrict(body: string, resources: string, ...extra: string[]) {
+      const dir = tempDir();
+      const runners = shPersistent(dir, 'strict', body);
+      writeFile(path.join(dir, 'a.hcl'), resources);
+      const r = await govern(['run', path.join(dir, 'a.hcl'), '--runners-dir', runners, '--json', '--runner-mode', 'persistent', '--jobs', '1', ...extra]);
+      return { r, rep: report(r.stdout), dir };
+    }
+    /** sh: answer the request in $id with `changed` $1 and message $2. */
+    const ANSWER = 'answer() { echo "{\\"id\\":$id,\\"ok\\":true,\\"changed\\":$1,\\"message\\":\\"$2\\"}"; }\n';
+    const statuses = (rep: RunReport) => rep.resources.map((x) => [x.ref, x.status]);
+
+    it('fails a resource whose answer is malformed, saying what is wrong, instead of taking it as unchanged', async () => {
+      const { rep } = await runStrict(`while read -r request; do\n${READ_ID}echo "{\\"id\\":$id,\\"ok\\":true,\\"changed\\":\\"yes\\"}"\ndone\n`, 'strict "x" {}\n');
+      expect(statuses(rep)).to.deep.equal([['strict:x', 'failed']]);
+      expect(rep.resources[0].message).to.equal(`runner broke the persistent protocol: wrote an answer that is not valid ("changed" is "yes", not true or false): {"id":1,"ok":true,"changed":"yes"}`);
+    });
+
+    it('fails at once on an answer-shaped line that is not an answer, rather than waiting for the time limit', async () => {
+      const { rep } = await runStrict(`while read -r request; do\n${READ_ID}echo "{\\"id\\":$id,\\"ok\\":\\"true\\"}"\nsleep 60\ndone\n`, 'strict "x" {}\n', '--runner-timeout', '50s');
+      expect(statuses(rep)).to.deep.equal([['strict:x', 'failed']]);
+      expect(rep.resources[0].message).to.match(/^runner broke the persistent protocol: wrote an answer that is not valid \("ok" is "true", not true or false\)/);
+      expect(rep.resources[0].duration_ms).to.be.below(20_000);
+    });
+
+    it('refuses a second answer to a request that was answered already, and goes on with a new process', async () => {
+      // Each answer takes 0.5 s; 0.3 s after it, a copy of it arrives, while the next request is waiting.
+      const body = `${ANSWER}while read -r request; do\n${READ_ID}sleep 0.5\nanswer true "pid $$"\n( sleep 0.3; answer true "stale $$" ) &\ndone\n`;
+      const { rep } = await runStrict(body, 'strict "x" {}\nstrict "y" {}\n');
+      expect(statuses(rep)).to.deep.equal([
+        ['strict:x', 'changed'],
+        ['strict:y', 'failed'],
+      ]);
+      expect(rep.resources[0].message).to.match(/^pid \d+$/);
+      expect(rep.resources[1].message).to.match(
+        /^runner broke the persistent protocol: answered request 1, which was answered already, while request 2 was waiting: \{"id":1,"ok":true,"changed":true,"message":"stale \d+"\}$/,
+      );
+    });
+
+    it('does not take a line printed at start-up for the first answer', async () => {
+      const body = `${ANSWER}echo '{"ok":true,"changed":true,"message":"hello"}'\nwhile read -r request; do\n${READ_ID}answer false "answered $id"\ndone\n`;
+      const { rep } = await runStrict(body, 'strict "x" {}\nstrict "y" {}\n');
+      // Every process of this runner says hello first: each request meets it, and fails.
+      expect(statuses(rep)).to.deep.equal([
+        ['strict:x', 'failed'],
+        ['strict:y', 'failed'],
+      ]);
+      for (const resource of rep.resources) expect(resource.message).to.match(/^runner broke the persistent protocol.*"id" is missing/);
+    });
+
+    it('fails the resource of a runner writing a line with no end, and the run goes on', async () => {
+      const body = `${ANSWER}while read -r request; do\n${READ_ID}case "$request" in *'"endless"'*) head -c 70000000 /dev/zero | tr '\\0' a ;; *) answer false fine ;; esac\ndone\n`;
+      const { r, rep } = await runStrict(body, 'strict "endless" {}\nstrict "y" {}\n');
+      expect(r.code, r.stderr).to.equal(1);
+      expect(statuses(rep)).to.deep.equal([
+        ['strict:endless', 'failed'],
+        ['strict:y', 'unchanged'],
+      ]);
+      expect(rep.resources[0].message).to.equal('runner broke the persistent protocol: wrote a line longer than 67108864 characters on stdout');
+    });
+
+    it('reads the last answer of a runner that exits, to the end of its output', async () => {
+      // The answer is written by what the runner leaves behind, a moment after the runner itself exited.
+      const body = `${ANSWER}read -r request\n${READ_ID}( sleep 0.1; answer true late ) &\nexit 0\n`;
+      const { rep } = await runStrict(body, 'strict "x" {}\n');
+      expect(rep.resources.map((x) => [x.ref, x.status, x.message])).to.deep.equal([['strict:x', 'changed', 'late']]);
+    });
   });
 });

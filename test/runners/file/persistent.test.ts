@@ -31,11 +31,12 @@ describe('file runner, persistent protocol', () => {
     const child = spawn(path.join(RUNNERS_DIR, 'file'), [], { env: { ...process.env, GOVERN_PERSISTENT: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
     const answers: PersistentResponse[] = [];
     const lines = readline.createInterface({ input: child.stdout });
-    const done = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const done = new Promise<void>((resolve) => lines.on('close', () => resolve()));
     lines.on('line', (line) => answers.push(JSON.parse(line) as PersistentResponse));
-    for (const request of requests) child.stdin.write(JSON.stringify(request) + '\n');
+    requests.forEach((request, i) => child.stdin.write(JSON.stringify({ id: i + 1, ...request }) + '\n')); // all at once: answered in order
     child.stdin.end();
     await done;
+    expect(answers.map((a) => a.id)).to.deep.equal([1, 2, 3, 4, 5, 6]);
     expect(answers.map((a) => [a.ok, a.changed, a.message])).to.deep.equal([
       [true, true, 'created the file'],
       [true, false, 'file up to date'],
