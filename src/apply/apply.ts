@@ -2,6 +2,9 @@
 // ordered before it has finished; one whose predecessor failed or was skipped is skipped, and so
 // are its own dependents, while independent resources still apply. Resources left out of the
 // selection (--tags) are not applied and not reported; the order among the others is kept.
+// A runner that takes requests in a queue (a persistent one) is sent the next resource in apply
+// order while it works on the previous one, when that resource is ready: the runner handles them in
+// the same order, so only the wait for each answer goes away.
 import { MinHeap } from '../graph/min-heap.js';
 import type { KnownRunner } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
@@ -15,6 +18,8 @@ export interface ApplyOptions {
   /** The resources to apply; all when undefined. */
   selected?: ReadonlySet<string>;
   call(call: Call): Promise<CallResult>;
+  /** The runner handles calls one at a time in the order they were sent: the next may be sent before the answer. */
+  queues?(executable: string): boolean;
   onStart?(call: Call): void;
   onDone?(report: ResourceReport): void;
 }
@@ -29,7 +34,19 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
   const ready = new MinHeap<string>((a, b) => position.get(a)! - position.get(b)!);
   for (const ref of plan.order) if (waiting.get(ref) === 0) ready.push(ref);
 
+  /** Slots in use (at most `jobs`), and per runner, slots and calls under way (a slot's queue may hold several). */
   let running = 0;
+  const slots = new Map<string, number>();
+  const calls = new Map<string, number>();
+  /** Calls sent behind another of the same runner, announced (onStart) when the runner gets to them. */
+  const unannounced = new Map<string, Call[]>();
+  /** Apply order up to `cursor` is dispatched (or done without a call). */
+  const dispatched = new Set<string>();
+  let cursor = 0;
+  const nextInOrder = (): string | undefined => {
+    while (cursor < plan.order.length && dispatched.has(plan.order[cursor])) cursor++;
+    return plan.order[cursor];
+  };
   return new Promise((resolve, reject) => {
     /** A resource is done: applied (report), skipped (report), or left out (none). */
     const finish = (ref: string, report?: ResourceReport) => {
@@ -45,23 +62,46 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         if (left === 0) ready.push(next);
       }
     };
+    const start = (ref: string, call: Call) => {
+      const { executable } = call;
+      const underway = calls.get(executable) ?? 0;
+      calls.set(executable, underway + 1);
+      if (underway === 0) options.onStart?.(call);
+      else unannounced.set(executable, [...(unannounced.get(executable) ?? []), call]);
+      safeCall(options.call, call).then((result) => {
+        const left = calls.get(executable)! - 1;
+        calls.set(executable, left);
+        if (left < (slots.get(executable) ?? 0)) {
+          slots.set(executable, left);
+          running--;
+        }
+        finish(ref, resourceReport(call.resource, result));
+        const following = unannounced.get(executable)?.shift();
+        if (following) options.onStart?.(following);
+        pump();
+      }, reject);
+    };
     const pump = () => {
-      while (ready.size > 0 && running < options.jobs) {
-        const ref = ready.pop()!;
+      while (ready.size > 0) {
+        const ref = ready.peek()!;
         const resource = byRef.get(ref)!;
         const cause = blockedBy.get(ref);
-        if (options.selected && !options.selected.has(ref)) finish(ref);
-        else if (cause !== undefined) finish(ref, skippedResource(resource, cause));
-        else {
-          const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
-          running++;
-          options.onStart?.(call);
-          safeCall(options.call, call).then((result) => {
-            running--;
-            finish(ref, resourceReport(resource, result));
-            pump();
-          }, reject);
+        // Skipped when a slot is free, as if it took one: the order of the reports stays apply order.
+        if ((options.selected && !options.selected.has(ref)) || cause !== undefined) {
+          if (running >= options.jobs) break;
+          ready.pop();
+          dispatched.add(ref);
+          finish(ref, cause === undefined ? undefined : skippedResource(resource, cause));
+          continue;
         }
+        const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
+        if (running < options.jobs) {
+          running++;
+          slots.set(call.executable, (slots.get(call.executable) ?? 0) + 1);
+        } else if (!((calls.get(call.executable) ?? 0) > 0 && options.queues?.(call.executable) && nextInOrder() === ref)) break;
+        ready.pop();
+        dispatched.add(ref);
+        start(ref, call);
       }
       if (ready.size === 0 && running === 0) resolve(reports);
     };

@@ -148,7 +148,7 @@ class PersistentProcess {
       log: [...response.log, ...this.takeLog()],
       durationMs: Date.now() - pending.started!,
     });
-    if (this.queue.length > 0) this.begin(this.queue[0]);
+    if (this.queue.length > 0 && !this.killed) this.begin(this.queue[0]);
   }
 
   /** The runner cannot be trusted any more: the request it was working on fails, the rest go elsewhere. */
@@ -166,7 +166,8 @@ class PersistentProcess {
   private end(why: string): void {
     if (this.ended) return;
     this.ended = true;
-    const head = this.queue.shift();
+    // Only the request the runner was working on fails: after a fault or a kill, none was.
+    const head = this.queue[0]?.started !== undefined ? this.queue.shift() : undefined;
     if (head) {
       if (head.timer) clearTimeout(head.timer);
       const log = this.takeLog();

@@ -43,8 +43,9 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunEn
     pool?.warm([...new Set(used)].filter((executable) => persistent.has(executable)));
     const call = (c: Call): Promise<CallResult> =>
       pool && persistent.has(c.executable) ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) }) : invokeRunner(c, ctx);
+    const queues = (executable: string) => pool !== undefined && persistent.has(executable);
     try {
-      return await applyAndNotify(plan, options, call);
+      return await applyAndNotify(plan, options, call, queues);
     } finally {
       await pool?.closeAll();
     }
@@ -54,10 +55,10 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunEn
   }
 }
 
-async function applyAndNotify(plan: Plan, options: RunOptions, call: (c: Call) => Promise<CallResult>): Promise<RunEntries> {
+async function applyAndNotify(plan: Plan, options: RunOptions, call: (c: Call) => Promise<CallResult>, queues: (executable: string) => boolean): Promise<RunEntries> {
   const { clock } = options;
   const reports = await clock.time('apply', () =>
-    applyPlan(plan, { jobs: options.jobs, runners: options.runners, selected: options.selected, call, onStart: options.onStart, onDone: options.onResource }),
+    applyPlan(plan, { jobs: options.jobs, runners: options.runners, selected: options.selected, call, queues, onStart: options.onStart, onDone: options.onResource }),
   );
   const notifications = await clock.time('notify', () =>
     sendNotifications(plan, reports, { noop: options.noop, runners: options.runners, call, onStart: options.onStart, onDone: options.onNotification }),

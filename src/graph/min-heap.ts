@@ -9,6 +9,10 @@ export class MinHeap<T> {
     return this.items.length;
   }
 
+  peek(): T | undefined {
+    return this.items[0];
+  }
+
   push(item: T): void {
     const a = this.items;
     a.push(item);

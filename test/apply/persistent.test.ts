@@ -191,6 +191,40 @@ describe('persistent runners', () => {
     const r = report((await govern(['run', path.join(dir, 'a.hcl'), '--runners-dir', runners, '--json'])).stdout);
     expect(r.resources[0].message).to.match(/^pid \d+ args x k=v$/);
   });
+  it('sends a runner the next ready resource while it works on the previous one, but never one whose dependency is under way', async () => {
+    // A runner without the kit: it records when each request arrives and when it answers, and takes 0.3 s a request.
+    const dir = tempDir();
+    const runners = path.join(dir, 'runners');
+    const log = path.join(dir, 'events');
+    writeFile(
+      path.join(runners, 'slow'),
+      `#!/usr/bin/env node
+const fs = require('node:fs');
+if (process.env.GOVERN_DESCRIBE === '1') { console.log('{"govern_runner": 1, "persistent": true}'); process.exit(0); }
+const note = (text) => fs.appendFileSync(${JSON.stringify(log)}, text + '\\n');
+let queue = Promise.resolve();
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const request = JSON.parse(line);
+  note('sent ' + request.argv[0]);
+  queue = queue.then(() => new Promise((resolve) => setTimeout(() => {
+    note('answered ' + request.argv[0]);
+    console.log(JSON.stringify({ id: request.id, ok: true, message: request.argv[0] }));
+    resolve();
+  }, 300)));
+});
+`,
+      0o755,
+    );
+    writeFile(path.join(dir, 'a.hcl'), 'slow "a" {}\nslow "b" {}\nslow "c" {\n  after = ["slow:b"]\n}\n');
+    const r = await govern(['run', path.join(dir, 'a.hcl'), '--runners-dir', runners, '--json', '--runner-mode', 'persistent', '--jobs', '1']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(report(r.stdout).resources.map((x) => x.message)).to.deep.equal(['a', 'b', 'c']);
+    const events = fs.readFileSync(log, 'utf8').trim().split('\n');
+    expect(events.indexOf('sent b'), 'b is sent before a is answered').to.be.below(events.indexOf('answered a'));
+    expect(events.indexOf('sent c'), 'c, which comes after b, waits for its answer').to.be.above(events.indexOf('answered b'));
+    expect(events.filter((e) => e.startsWith('answered'))).to.deep.equal(['answered a', 'answered b', 'answered c']);
+  });
+
   describe('the protocol is strict', () => {
     /** Runs a.hcl holding `resources` against the runner `strict` (whose body is given), persistent mode. */
     async function runStrict(body: string, resources: string, ...extra: string[]) {
