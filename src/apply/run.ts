@@ -1,4 +1,5 @@
-// One run: apply the plan, then send notifications; the report's entries, in apply order.
+// One run: apply the plan, then send notifications; the report's entries, in apply order. The
+// run's directory and persistent runners can be had before the plan (RunSession).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,10 +12,14 @@ import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type Call
 import { sendNotifications } from './notify.js';
 import { RunnerPool } from './persistent-pool.js';
 
-export interface RunOptions extends Omit<RunContext, 'runDir'> {
+/** What a run needs before its plan is known. */
+export interface SessionOptions extends Omit<RunContext, 'runDir'> {
   jobs: number;
   /** persistent: runners whose description says so are started once per run; oneshot: a process per call. */
   runnerMode: RunnerMode;
+}
+
+export interface RunOptions {
   /** Block type -> its runner, as planning found and described it. */
   runners: Map<string, KnownRunner>;
   /** The resources to apply (--tags); all when undefined. */
@@ -31,31 +36,69 @@ export interface RunEntries {
   notifications: NotificationReport[];
 }
 
-export async function executeRun(plan: Plan, options: RunOptions): Promise<RunEntries> {
-  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-run-'));
-  const removeRunDir = () => fs.rmSync(runDir, { recursive: true, force: true });
-  process.once('exit', removeRunDir); // an interrupted run (SIGINT) leaves nothing behind either
-  try {
-    const ctx: RunContext = { ...options, runDir };
-    const pool = options.runnerMode === 'persistent' ? new RunnerPool(runnerProcessEnv(ctx), options.jobs, options.timeoutMs) : undefined;
+/**
+ * One run's private directory (GOVERN_RUN_DIR) and, in persistent mode, its runner processes. It is
+ * opened before planning, so that the runners the tree is expected to use start while govern plans.
+ */
+export class RunSession {
+  private readonly ctx: RunContext;
+  private readonly pool: RunnerPool | undefined;
+  private readonly removeRunDir: () => void;
+  private closed = false;
+
+  constructor(private readonly options: SessionOptions) {
+    const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-run-'));
+    this.removeRunDir = () => fs.rmSync(runDir, { recursive: true, force: true });
+    process.once('exit', this.removeRunDir); // an interrupted run (SIGINT) leaves nothing behind either
+    this.ctx = { ...options, runDir };
+    this.pool = options.runnerMode === 'persistent' ? new RunnerPool(runnerProcessEnv(this.ctx), options.jobs, options.timeoutMs) : undefined;
+  }
+
+  /** Starts these persistent runners now (in oneshot mode, nothing). */
+  warm(executables: Iterable<string>): void {
+    this.pool?.warm(executables);
+  }
+
+  async execute(plan: Plan, options: RunOptions): Promise<RunEntries> {
+    const { pool, ctx } = this;
     const persistent = new Set([...options.runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable));
     const used = plan.resources.filter((r) => !options.selected || options.selected.has(r.ref)).map((r) => options.runners.get(r.type)!.executable);
-    pool?.warm([...new Set(used)].filter((executable) => persistent.has(executable)));
-    const call = (c: Call): Promise<CallResult> =>
-      pool && persistent.has(c.executable) ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) }) : invokeRunner(c, ctx);
+    this.warm([...new Set(used)].filter((executable) => persistent.has(executable)));
     const queues = (executable: string) => pool !== undefined && persistent.has(executable);
+    const call = (c: Call): Promise<CallResult> =>
+      pool && persistent.has(c.executable) ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, ctx.noop) }) : invokeRunner(c, ctx);
+    return applyAndNotify(plan, { ...options, jobs: this.options.jobs, noop: ctx.noop }, call, queues);
+  }
+
+  /** Ends the runner processes and removes the run's directory. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     try {
-      return await applyAndNotify(plan, options, call, queues);
+      await this.pool?.closeAll();
     } finally {
-      await pool?.closeAll();
+      process.removeListener('exit', this.removeRunDir);
+      this.removeRunDir();
     }
-  } finally {
-    process.removeListener('exit', removeRunDir);
-    removeRunDir();
   }
 }
 
-async function applyAndNotify(plan: Plan, options: RunOptions, call: (c: Call) => Promise<CallResult>, queues: (executable: string) => boolean): Promise<RunEntries> {
+/** A whole run in one call: a session opened, the plan applied, the session closed. */
+export async function executeRun(plan: Plan, options: SessionOptions & RunOptions): Promise<RunEntries> {
+  const session = new RunSession(options);
+  try {
+    return await session.execute(plan, options);
+  } finally {
+    await session.close();
+  }
+}
+
+async function applyAndNotify(
+  plan: Plan,
+  options: RunOptions & { jobs: number; noop: boolean },
+  call: (c: Call) => Promise<CallResult>,
+  queues: (executable: string) => boolean,
+): Promise<RunEntries> {
   const { clock } = options;
   const reports = await clock.time('apply', () =>
     applyPlan(plan, { jobs: options.jobs, runners: options.runners, selected: options.selected, call, queues, onStart: options.onStart, onDone: options.onResource }),

@@ -28,19 +28,26 @@ interface Entry {
 export class DescriptionCache {
   constructor(private readonly store: ParseCache) {}
 
+  /** The answer kept for this runner file while it and its sources are unchanged; the runner is not asked. */
+  kept(executable: string): DescribeAnswer | undefined {
+    const before = identity(executable);
+    if (before === undefined) return undefined;
+    const kept = this.store.get(`${FORMAT}\0${before}`) as Entry | undefined;
+    return kept && Array.isArray(kept.sources) && sourcesOf(kept.answer).every((file, i) => identity(file) === kept.sources[i]) ? kept.answer : undefined;
+  }
+
   /** The answer kept for this runner file, or the runner's own (`ask`), then kept. */
   async answer(executable: string, ask: (executable: string) => Promise<DescribeAnswer>): Promise<DescribeAnswer> {
     const before = identity(executable);
     if (before === undefined) return ask(executable);
-    const key = `${FORMAT}\0${before}`;
-    const kept = this.store.get(key) as Entry | undefined;
-    if (kept && Array.isArray(kept.sources) && sourcesOf(kept.answer).every((file, i) => identity(file) === kept.sources[i])) return kept.answer;
+    const kept = this.kept(executable);
+    if (kept) return kept;
 
     const answer = await ask(executable);
     const sources = sourcesOf(answer).map(identity);
     // A runner that changed while it was asked, or a source that is gone, is asked again next time.
     const stable = identity(executable) === before && sources.every((s) => s !== undefined);
-    if (stable) this.store.put(key, { answer, sources } as unknown as Record<string, unknown>);
+    if (stable) this.store.put(`${FORMAT}\0${before}`, { answer, sources } as unknown as Record<string, unknown>);
     return answer;
   }
 }

@@ -1,5 +1,6 @@
 // `govern run PATH`: plan, apply, notify, report (as text while it runs, or as JSON at the end).
-import { executeRun } from '../../apply/run.js';
+import { RunSession } from '../../apply/run.js';
+import { forecastRunners, rememberRunners } from '../../apply/runner-forecast.js';
 import { defaultStateTree, governExecutable, treeRoot } from '../../config/paths.js';
 import { LocalFacts } from '../../facts/local-facts.js';
 import { priorityWriter, summaryPriority } from '../../journal/priority.js';
@@ -118,8 +119,19 @@ async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number>
   const meta = async (): Promise<RunMeta> => ({ ...(await runMeta(target, o.noop, inputs.facts)), ...(pulled ? { commit: pulled.commit } : {}) });
   let report: RunReport;
   let code: number;
+  // Opened before planning: the runners the last run of this tree used start while it is planned.
+  const session = new RunSession({
+    governPath: governExecutable(),
+    factsPath: inputs.paths.facts,
+    noop: o.noop,
+    timeoutMs: o.runnerTimeout,
+    baseEnv: process.env,
+    jobs: o.jobs,
+    runnerMode: o.runnerMode,
+  });
   try {
-    ({ report, code } = await runTree(o, inputs, clock, meta));
+    if (o.runnerMode === 'persistent') session.warm(forecastRunners(inputs.cache, inputs.target));
+    ({ report, code } = await runTree(o, inputs, clock, meta, session));
   } catch (e) {
     if (o.noop && !o.json) throw e;
     report = errorReport(await meta(), e, clock.timings(), sinceStart());
@@ -127,6 +139,8 @@ async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number>
     printError(e);
     record(o, report);
     return 1;
+  } finally {
+    await session.close();
   }
   return record(o, report) ? code : 1;
 }
@@ -143,8 +157,16 @@ function record(o: ResolvedRunOptions, report: RunReport): boolean {
   }
 }
 
-async function runTree(o: ResolvedRunOptions, inputs: PlanningInputs, clock: PhaseClock, meta: () => Promise<RunMeta>): Promise<{ report: RunReport; code: number }> {
+async function runTree(
+  o: ResolvedRunOptions,
+  inputs: PlanningInputs,
+  clock: PhaseClock,
+  meta: () => Promise<RunMeta>,
+  session: RunSession,
+): Promise<{ report: RunReport; code: number }> {
   const { plan, runners, selected } = await planTree(inputs, clock);
+  const persistent = [...runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable);
+  rememberRunners(inputs.cache, inputs.target, persistent);
   const view: TextView = {
     verbosity: o.quiet ? -1 : Math.min(o.verbose, 2),
     diffs: !o.noDiff,
@@ -153,19 +175,8 @@ async function runTree(o: ResolvedRunOptions, inputs: PlanningInputs, clock: Pha
   };
   const write = priorityWriter(process.stdout, 1, process.env);
   const listener = o.json ? {} : textPrinter(plan, view, write);
-  const entries = await executeRun(plan, {
-    governPath: governExecutable(),
-    factsPath: inputs.paths.facts,
-    noop: o.noop,
-    timeoutMs: o.runnerTimeout,
-    baseEnv: process.env,
-    jobs: o.jobs,
-    runnerMode: o.runnerMode,
-    runners,
-    selected,
-    clock,
-    ...listener,
-  });
+  const entries = await session.execute(plan, { runners, selected, clock, ...listener });
+  await session.close();
   const excluded = selected ? plan.resources.length - selected.size : 0;
   // The host's name is a fact: evaluated after the runners are done, never alongside them.
   const report = runReport(await meta(), { ...entries, excluded }, clock.timings(), sinceStart());
