@@ -60,6 +60,11 @@ export interface RunnerDefinition<D extends RunnerDescription = RunnerDescriptio
   description: D;
   /** Applies one resource, or, with request.signal, acts on a notification. */
   run(request: RunnerRequest<Values<D>>): Promise<RunnerResult>;
+  /**
+   * Persistent mode only: called once at start, before the first request, to do ahead what most
+   * requests will need (read a database). It must not change anything, and its failure is ignored.
+   */
+  prepare?(env: NodeJS.ProcessEnv): Promise<void>;
 }
 
 /** Checks one call's arguments and signal against the description: a UserError lists every problem. */
@@ -158,6 +163,7 @@ function serveRequests<D extends RunnerDescription>(definition: RunnerDefinition
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base[PERSISTENT_ENV];
   for (const key of CALL_ENV) delete base[key];
+  definition.prepare?.(base).catch(() => undefined);
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   // One request at a time, in order: govern may send the next before this one is answered.
   let queue = Promise.resolve();

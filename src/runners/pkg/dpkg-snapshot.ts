@@ -16,15 +16,30 @@ export class DpkgSnapshot {
 
   constructor(private readonly database: string[] = DPKG_DATABASE) {}
 
+  /** A query started ahead (prefetch), and the database state it started from. */
+  private early: { stamp: string; done: Promise<unknown> } | undefined;
+
   /** The status lines of one package (`name` or `name:arch`), from a fresh query when the database changed. */
   async linesFor(pkg: string, queryAll: Query): Promise<string[]> {
+    if (this.early && this.early.stamp === this.databaseStamp()) await this.early.done;
     const now = this.databaseStamp();
-    if (now === undefined || now !== this.stamp) {
-      this.index(await queryAll());
-      // Stamped with the state before the query: a change during it makes the next call query again.
-      this.stamp = now;
-    }
+    if (now === undefined || now !== this.stamp) await this.refresh(now, queryAll);
     return this.lines.get(pkg) ?? [];
+  }
+
+  /** Reads the database now, ahead of the first question; a failure leaves the question to query itself. */
+  prefetch(queryAll: Query): Promise<unknown> {
+    const now = this.databaseStamp();
+    if (now === undefined) return Promise.resolve();
+    const done = this.refresh(now, queryAll).catch(() => undefined);
+    this.early = { stamp: now, done };
+    return done;
+  }
+
+  private async refresh(now: string | undefined, queryAll: Query): Promise<void> {
+    this.index(await queryAll());
+    // Stamped with the state before the query: a change during it makes the next call query again.
+    this.stamp = now;
   }
 
   private databaseStamp(): string | undefined {

@@ -25,13 +25,21 @@ const DPKG_LOCK_TIMEOUT = `DPkg::Lock::Timeout=${LOCK_WAIT_SECONDS}`;
 /** One per runner process: a persistent runner answers every status question of a run from it. */
 const snapshot = new DpkgSnapshot();
 
+/** The seed's query, for every package at once (see dpkg-snapshot.ts). */
+function queryAllWith(tools: PackageTools): () => Promise<string> {
+  return async () => (await tools.runChecked(['dpkg-query', '-W', `-f=${DPKG_QUERY_FORMAT}`], { query: true })).stdout;
+}
+
+/** A persistent runner reads dpkg's status while govern is still planning, when the host has dpkg. */
+export function prefetchDpkgStatus(context: ProviderContext): Promise<unknown> {
+  return snapshot.prefetch(queryAllWith(new PackageTools(context, APT_ENV)));
+}
+
 export function aptProvider(context: ProviderContext): PackageProvider {
   const tools = new PackageTools(context, APT_ENV);
 
   async function status(pkg: string): Promise<PackageStatus> {
-    // The seed's query, for every package at once (see dpkg-snapshot.ts).
-    const queryAll = async () => (await tools.runChecked(['dpkg-query', '-W', `-f=${DPKG_QUERY_FORMAT}`], { query: true })).stdout;
-    return parseDpkgQuery((await snapshot.linesFor(pkg, queryAll)).join('\n'));
+    return parseDpkgQuery((await snapshot.linesFor(pkg, queryAllWith(tools))).join('\n'));
   }
 
   async function latestAvailable(pkg: string): Promise<string | undefined> {

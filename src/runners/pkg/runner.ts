@@ -1,4 +1,5 @@
 // The pkg runner: properties -> provider -> status -> decide -> act -> check the desired state.
+import fs from 'node:fs';
 import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
@@ -6,6 +7,8 @@ import { compareVersions } from '../../shared/version/index.js';
 import type { RunnerDefinition, RunnerRequest } from '../kit.js';
 import { decide, describeChange, isDesiredState, sameStatus, type Action, type PackageStatus } from './decide.js';
 import { description } from './description.js';
+import { DPKG_DATABASE } from './dpkg-snapshot.js';
+import { prefetchDpkgStatus } from './provider-apt.js';
 import { describeEnsure, packageProperties, type PackageProperties } from './properties.js';
 import type { PackageProvider } from './provider.js';
 import { packageProvider } from './providers.js';
@@ -19,6 +22,9 @@ export const pkgRunner: RunnerDefinition<typeof description> = {
     if (request.signal !== undefined) return { changed: false, message: 'refresh: nothing to do for a package' };
     const provider = await packageProvider(properties, providerContext(request.env, request.log));
     return applyPackage(properties, provider, request);
+  },
+  async prepare(env) {
+    if (fs.existsSync(DPKG_DATABASE[0])) await prefetchDpkgStatus(providerContext(env, () => undefined));
   },
 };
 
