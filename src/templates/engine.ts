@@ -3,10 +3,17 @@
 // than an empty string. Two of Handlebars' own helpers are replaced: `lookup`, which gives an empty
 // string for a missing key even in strict mode, and `log`, which writes to stdout (where
 // `govern render` and `govern run --json` write their results).
-import Handlebars from 'handlebars';
+import type HandlebarsModule from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
 import { markSourceLines } from './line-marks.js';
+
+/** Loaded when a template first needs it: a command that renders nothing (help, status) does not pay for it. */
+let loaded: typeof HandlebarsModule | undefined;
+function handlebars(): typeof HandlebarsModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loaded ??= require('handlebars') as typeof HandlebarsModule);
+}
 
 export class TemplateError extends UserError {}
 
@@ -33,7 +40,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
   if (!source.includes('{{')) return { file, render: () => source };
   let ast: hbs.AST.Program;
   try {
-    ast = Handlebars.parse(source);
+    ast = handlebars().parse(source);
     checkNames(ast, file, new Set([...BUILTIN_HELPERS, ...helperNames]));
     markSourceLines(ast, source);
   } catch (e) {
@@ -41,7 +48,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
     if (e instanceof RangeError) throw tooDeep(file, source);
     throw new TemplateError({ file, line: parseErrorLine(e), message: `template syntax error: ${firstLine(e)}` });
   }
-  const template = Handlebars.compile(ast, { strict: true, noEscape: true });
+  const template = handlebars().compile(ast, { strict: true, noEscape: true });
   return {
     file,
     render: (helpers, log) => {
