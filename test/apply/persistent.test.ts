@@ -225,6 +225,24 @@ require('node:readline').createInterface({ input: process.stdin }).on('line', (l
     expect(events.filter((e) => e.startsWith('answered'))).to.deep.equal(['answered a', 'answered b', 'answered c']);
   });
 
+  it('starts the runners the last run of a tree used before planning it again', async () => {
+    // The runner notes when it starts, a fact when templates are rendered: the order of the two tells.
+    const dir = tempDir();
+    const events = path.join(dir, 'events');
+    const runners = shPersistent(dir, 'early', `echo started >> ${events}\nwhile read -r request; do\n${READ_ID}echo "{\\"id\\":$id,\\"ok\\":true}"\ndone\n`);
+    writeFile(path.join(dir, 'facts', 'probe'), `#!/bin/sh\necho rendered >> ${events}\necho x\n`, 0o755);
+    writeFile(path.join(dir, 'states', 'a.hcl'), 'early "{{fact "probe"}}" {}\n');
+    const run = () =>
+      govern(['run', path.join(dir, 'states'), '--runners-dir', runners, '--facts-dir', path.join(dir, 'facts'), '--runner-mode', 'persistent'], {
+        env: { GOVERN_CACHE_DIR: path.join(dir, 'cache') },
+      });
+    expect((await run()).code).to.equal(0);
+    expect(fs.readFileSync(events, 'utf8').trim().split('\n'), 'first run: nothing known before planning').to.deep.equal(['rendered', 'started']);
+    fs.rmSync(events);
+    expect((await run()).code).to.equal(0);
+    expect(fs.readFileSync(events, 'utf8').trim().split('\n'), 'second run: started first').to.deep.equal(['started', 'rendered']);
+  });
+
   describe('the protocol is strict', () => {
     /** Runs a.hcl holding `resources` against the runner `strict` (whose body is given), persistent mode. */
     async function runStrict(body: string, resources: string, ...extra: string[]) {
