@@ -83,16 +83,6 @@ export class RunSession {
   }
 }
 
-/** A whole run in one call: a session opened, the plan applied, the session closed. */
-export async function executeRun(plan: Plan, options: SessionOptions & RunOptions): Promise<RunEntries> {
-  const session = new RunSession(options);
-  try {
-    return await session.execute(plan, options);
-  } finally {
-    await session.close();
-  }
-}
-
 async function applyAndNotify(
   plan: Plan,
   options: RunOptions & { jobs: number; noop: boolean },
