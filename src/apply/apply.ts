@@ -87,11 +87,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         const resource = byRef.get(ref)!;
         const cause = blockedBy.get(ref);
         // Skipped when a slot is free, as if it took one: the order of the reports stays apply order.
-        if ((options.selected && !options.selected.has(ref)) || cause !== undefined) {
+        const leftOut = options.selected !== undefined && !options.selected.has(ref);
+        if (leftOut || cause !== undefined) {
           if (running >= options.jobs) break;
           ready.pop();
           dispatched.add(ref);
-          finish(ref, cause === undefined ? undefined : skippedResource(resource, cause));
+          finish(ref, leftOut ? undefined : skippedResource(resource, cause!));
           continue;
         }
         const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
