@@ -12,7 +12,11 @@ export type Action =
   | { kind: 'store'; replacing: Replacing; recursive: boolean; keepContent: boolean }
   | { kind: 'create-directory'; replacing: 'nothing' | 'file' }
   | { kind: 'update-directory' }
-  | { kind: 'remove'; type: 'file' | 'directory'; recursive: boolean };
+  | { kind: 'remove'; type: 'file' | 'directory' | 'link'; recursive: boolean }
+  /** Make the path a link: a new link renamed over what is there (a directory is removed first). */
+  | { kind: 'link'; replacing: Replacing; recursive: boolean }
+  /** The link is right; only its own owner or group changes. */
+  | { kind: 'update-link' };
 
 export interface Plan {
   action: Action;
@@ -32,7 +36,12 @@ export function planMessage(plan: Plan, noop: boolean): string {
 
 export function decide(desired: Desired, current: Current, noop: boolean): Plan {
   const { path } = desired;
-  if (current.type === 'symlink') throw symlinkError(path, current.target);
+  if (desired.ensure === 'link') return decideLink(desired, current, noop);
+  if (current.type === 'symlink') {
+    // absent removes the link itself, never what it points to
+    if (desired.ensure === 'absent') return change({ kind: 'remove', type: 'link', recursive: false }, `removed the symbolic link (to ${current.target})`);
+    throw symlinkError(path, current.target);
+  }
   if (current.type === 'other') throw new UserError(`${path} is ${current.kind}, not a regular file or directory; govern does not replace it`);
 
   switch (desired.ensure) {
@@ -68,12 +77,40 @@ export function decide(desired: Desired, current: Current, noop: boolean): Plan 
   }
 }
 
+/**
+ * ensure = "link": a link already pointing at the target is kept (its own owner and group set when
+ * given); one pointing elsewhere is replaced; a regular file or a directory only with force.
+ */
+function decideLink(desired: Desired, current: Current, noop: boolean): Plan {
+  const target = desired.linkTarget!;
+  const create = (replacing: Replacing, recursive: boolean, summary: string) => change({ kind: 'link', replacing, recursive }, summary);
+  switch (current.type) {
+    case 'absent':
+      return withParentCheck(desired, current.parent, noop, create('nothing', false, `created symbolic link to ${target}`));
+    case 'symlink': {
+      const owners = attributeChanges({ ...desired, mode: undefined }, current.attrs, current.names);
+      if (current.target !== target) return create('link', false, `changed target ${current.target} -> ${target}${owners.length > 0 ? `, ${owners.join(', ')}` : ''}`);
+      if (owners.length === 0) return unchanged('symbolic link up to date');
+      return change({ kind: 'update-link' }, `changed ${owners.join(', ')}`);
+    }
+    case 'file':
+      if (!desired.force) throw new UserError(`${desired.path} is a regular file; set force = true to replace it with a symbolic link`);
+      return create('file', false, `replaced the file with a symbolic link to ${target}`);
+    case 'directory':
+      if (!desired.force) throw new UserError(`${desired.path} is a directory; set force = true to replace it (and everything in it) with a symbolic link`);
+      return create('directory', current.empty !== true, `replaced the directory with a symbolic link to ${target}`);
+    case 'other':
+      throw new UserError(`${desired.path} is ${current.kind}, not a regular file, directory or symbolic link; govern does not replace it`);
+  }
+}
+
 /** After applying: what still differs from the desired state (empty when it matches). */
 export function mismatches(desired: Desired, current: Current): string[] {
-  const wanted = desired.ensure === 'present' ? 'file' : desired.ensure;
+  const wanted = desired.ensure === 'present' ? 'file' : desired.ensure === 'link' ? 'symlink' : desired.ensure;
   if (current.type !== wanted) return [`it is ${describeType(current)}, expected ${describeType({ type: wanted } as Current)}`];
   if (current.type === 'absent') return [];
   const found: string[] = [];
+  if (current.type === 'symlink' && current.target !== desired.linkTarget) found.push(`it points to ${current.target}, expected ${desired.linkTarget}`);
   if (current.type === 'file' && desired.content !== undefined && current.sha256 !== desired.content.sha256) {
     found.push(`content has sha256 ${current.sha256}, expected ${desired.content.sha256}`);
   }

@@ -7,7 +7,7 @@ export const ACCOUNT_CHARS = 'A-Za-z0-9._@$-';
 const ACCOUNT = { type: 'string', chars: ACCOUNT_CHARS, what: 'a name or a numeric id (letters, digits and . _ @ $ -, not starting with -)' } as const;
 
 export const description = {
-  help: 'a file or directory: whether it exists, its content, owner, group and permissions',
+  help: 'a file, directory or symbolic link: whether it exists, its content or target, owner, group and permissions',
   name: {
     type: 'path',
     clean: true,
@@ -16,7 +16,7 @@ export const description = {
     help: 'the path',
   },
   keys: {
-    ensure: { type: 'enum', values: ['present', 'absent', 'directory'], required: true, help: 'present (a regular file), directory, or absent' },
+    ensure: { type: 'enum', values: ['present', 'absent', 'directory', 'link'], required: true, help: 'present (a regular file), directory, link (a symbolic link), or absent' },
     contents: { type: 'string', help: 'the content, inline (rendered like the rest of the state file)' },
     source: {
       type: 'string',
@@ -24,15 +24,25 @@ export const description = {
       what: 'a non-empty path',
       help: 'a local file to copy, byte for byte; a relative path resolves against the directory of the state file (GOVERN_STATE_DIR)',
     },
+    target: {
+      type: 'string',
+      pattern: '.+',
+      what: 'a non-empty path',
+      help: 'for a link: what it points to, absolute or relative to the link\'s directory, as ln -s takes it (not checked to exist)',
+    },
     owner: { ...ACCOUNT, help: 'a user name, or a numeric uid' },
     group: { ...ACCOUNT, help: 'a group name, or a numeric gid' },
     mode: { type: 'mode', max: 0o777, help: 'octal permissions (0644, 644, 0o755), at most 0777' },
-    force: { type: 'boolean', default: false, help: 'allow removing a non-empty directory (for absent, or to replace it with a file)' },
+    force: { type: 'boolean', default: false, help: 'allow removing a non-empty directory (for absent, or to replace it with a file), and replacing a file or directory with a link' },
     show_diff: { type: 'boolean', default: true, help: 'give a unified diff when an existing file\'s content changes; false for secrets' },
   },
   rules: [
     { exclusive: ['contents', 'source'] },
     { only_when: { ensure: ['present'] }, keys: ['contents', 'source'] },
+    { when: { ensure: ['link'] }, require: ['target'] },
+    { only_when: { ensure: ['link'] }, keys: ['target'] },
+    // A symbolic link has no permissions of its own on Linux.
+    { only_when: { ensure: ['present', 'directory', 'absent'] }, keys: ['mode', 'show_diff'] },
     // So that nothing is created with default or inherited permissions; an absent path has none.
     { when: { ensure: ['present', 'directory'] }, require: ['owner', 'group', 'mode'] },
   ],

@@ -18,6 +18,8 @@ export interface FileProperties {
   owner?: AccountSpec;
   group?: AccountSpec;
   mode?: number;
+  /** ensure = "link": what the link points to, exactly as given. */
+  target?: string;
   force: boolean;
   showDiff: boolean;
 }
@@ -35,6 +37,7 @@ export function fileProperties(request: Pick<RunnerRequest<Values<typeof descrip
     owner: v.owner === undefined ? undefined : parseAccount('owner', v.owner),
     group: v.group === undefined ? undefined : parseAccount('group', v.group),
     mode: v.mode,
+    target: v.target,
     force: v.force,
     showDiff: v.show_diff,
   };

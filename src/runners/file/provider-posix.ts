@@ -1,7 +1,7 @@
-// The posix provider: status, atomic store, directory creation and removal with plain system
-// calls. The managed path itself is never followed: it is examined with lstat and opened with
-// O_NOFOLLOW, and checked again right before it is replaced. Its parent directories are trusted
-// (resolved normally), as in Puppet.
+// The posix provider: status, atomic store, directory and link creation, and removal with plain
+// system calls. The managed path itself is never followed: it is examined with lstat and opened
+// with O_NOFOLLOW, and checked again right before it is replaced. Its parent directories are
+// trusted (resolved normally, links included), as in Puppet (docs/file.md, "Symbolic links").
 import crypto from 'node:crypto';
 import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -22,6 +22,8 @@ export const posixProvider: FileProvider = {
   createDirectory,
   updateDirectory,
   remove,
+  createLink,
+  updateLink,
 };
 
 async function status(path: string, options: StatusOptions): Promise<Current> {
@@ -33,7 +35,7 @@ async function status(path: string, options: StatusOptions): Promise<Current> {
     if (errno(e) === 'ENOTDIR') return { type: 'absent', parent: 'not-directory' };
     throw e;
   }
-  if (st.isSymbolicLink()) return { type: 'symlink', target: await fsp.readlink(path) };
+  if (st.isSymbolicLink()) return linkStatus(path, st);
   if (st.isDirectory()) {
     const empty = options.checkEmpty ? await isEmptyDirectory(path) : undefined;
     return { type: 'directory', attrs: attributesOf(st), empty };
@@ -48,7 +50,7 @@ async function fileStatus(path: string, options: StatusOptions): Promise<Current
   try {
     fh = await openWithoutAtime(path, READ_NOFOLLOW);
   } catch (e) {
-    if (errno(e) === 'ELOOP') return { type: 'symlink', target: await fsp.readlink(path) };
+    if (errno(e) === 'ELOOP') return linkStatus(path, await fsp.lstat(path));
     throw e;
   }
   try {
@@ -72,6 +74,10 @@ async function fileStatus(path: string, options: StatusOptions): Promise<Current
   } finally {
     await fh.close();
   }
+}
+
+async function linkStatus(path: string, st: Stats): Promise<Current> {
+  return { type: 'symlink', target: await fsp.readlink(path), attrs: attributesOf(st) };
 }
 
 async function readSource(file: string): Promise<Buffer> {
@@ -184,11 +190,15 @@ async function updateDirectory(path: string, attrs: Attributes): Promise<void> {
   }
 }
 
-async function remove(path: string, type: 'file' | 'directory', recursive: boolean): Promise<void> {
+async function remove(path: string, type: 'file' | 'directory' | 'link', recursive: boolean): Promise<void> {
   const st = await lstatOrUndefined(path);
   if (!st) return;
-  if (st.isSymbolicLink()) throw symlinkError(path, await fsp.readlink(path));
-  if (type === 'file') {
+  if (type === 'link') {
+    if (!st.isSymbolicLink()) throw changedWhileReading(path);
+    await fsp.unlink(path); // the link, never its target
+  } else if (st.isSymbolicLink()) {
+    throw symlinkError(path, await fsp.readlink(path));
+  } else if (type === 'file') {
     if (!st.isFile()) throw changedWhileReading(path);
     await fsp.unlink(path);
   } else {
@@ -199,13 +209,52 @@ async function remove(path: string, type: 'file' | 'directory', recursive: boole
 }
 
 /**
- * Right before the rename: the path must still be what the decision saw, and never a symlink.
+ * A new link beside the target, given its owner and group (lchown), renamed over what is there: the
+ * path shows the old entry or the new link, never nothing (a directory being replaced goes first,
+ * as rename() cannot put a link over it).
+ */
+async function createLink(path: string, target: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>, replacing: Replacing, recursive: boolean): Promise<void> {
+  const dir = nodePath.dirname(path);
+  const temp = tempPath(path);
+  try {
+    await fsp.symlink(target, temp);
+  } catch (e) {
+    throw new UserError(`cannot create ${path}: creating a temporary link in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+  }
+  let renamed = false;
+  try {
+    await lchownPart(temp, owner);
+    await clearForReplacement(path, replacing, recursive, false);
+    await fsp.rename(temp, path);
+    renamed = true;
+    await syncDirectory(dir);
+  } finally {
+    if (!renamed) await fsp.rm(temp, { force: true }).catch(() => undefined);
+  }
+}
+
+async function updateLink(path: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>): Promise<void> {
+  const st = await fsp.lstat(path);
+  if (!st.isSymbolicLink()) throw changedWhileReading(path);
+  await lchownPart(path, owner);
+}
+
+/** lchown with -1 (leave as it is) for what is not given. */
+async function lchownPart(path: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>): Promise<void> {
+  if (owner.uid === undefined && owner.gid === undefined) return;
+  await fsp.lchown(path, owner.uid ?? -1, owner.gid ?? -1);
+}
+
+/**
+ * Right before the rename: the path must still be what the decision saw, and never a symlink
+ * (unless a link is what is being replaced).
  * A directory being replaced goes now; so does a file a new directory replaces (rename() cannot
  * put a directory over a file). A file a new file replaces stays: the rename swaps it atomically.
  */
 async function clearForReplacement(path: string, replacing: Replacing, recursive: boolean, forDirectory: boolean): Promise<void> {
   const st = await lstatOrUndefined(path);
   if (!st) return;
+  if (st.isSymbolicLink() && replacing === 'link') return; // the rename swaps it atomically
   if (st.isSymbolicLink()) {
     const target = await fsp.readlink(path).catch(() => '?');
     throw new UserError(`${path} became a symbolic link (to ${target}) while govern was writing it; nothing was written through it and it was left as it is`);

@@ -63,7 +63,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
 }
 
 async function resolveDesired(props: FileProperties, provider: FileProvider, context: ProviderContext): Promise<Desired> {
-  const desired: Desired = { path: props.path, ensure: props.ensure, mode: props.mode, force: props.force, showDiff: props.showDiff };
+  const desired: Desired = { path: props.path, ensure: props.ensure, mode: props.mode, linkTarget: props.target, force: props.force, showDiff: props.showDiff };
   if (props.owner) desired.owner = await resolveAccount('passwd', props.owner, context);
   if (props.group) desired.group = await resolveAccount('group', props.group, context);
   if (props.contents !== undefined || props.source !== undefined) {
@@ -75,7 +75,7 @@ async function resolveDesired(props: FileProperties, provider: FileProvider, con
 
 /** Messages name the current owner and group when they change ("owner alice -> root"). */
 async function nameCurrentAccounts(desired: Desired, current: Current, context: ProviderContext): Promise<void> {
-  if (current.type !== 'file' && current.type !== 'directory') return;
+  if (current.type === 'absent' || current.type === 'other') return;
   const names: { owner?: string; group?: string } = {};
   if (desired.owner && desired.owner.id !== current.attrs.uid) names.owner = await accountName('passwd', current.attrs.uid, context);
   if (desired.group && desired.group.id !== current.attrs.gid) names.group = await accountName('group', current.attrs.gid, context);
@@ -97,12 +97,21 @@ async function act(provider: FileProvider, desired: Desired, plan: Plan): Promis
       return provider.createDirectory(desired.path, attributes(desired), action.replacing);
     case 'update-directory':
       return provider.updateDirectory(desired.path, attributes(desired));
+    case 'link':
+      return provider.createLink(desired.path, desired.linkTarget!, linkOwner(desired), action.replacing, action.recursive);
+    case 'update-link':
+      return provider.updateLink(desired.path, linkOwner(desired));
   }
 }
 
 function attributes(desired: Desired): Attributes {
   if (!desired.owner || !desired.group || desired.mode === undefined) throw new Error('owner, group and mode were validated as required');
   return { uid: desired.owner.id, gid: desired.group.id, mode: desired.mode };
+}
+
+/** A link's own owner and group, each only when given. */
+function linkOwner(desired: Desired): { uid?: number; gid?: number } {
+  return { uid: desired.owner?.id, gid: desired.group?.id };
 }
 
 /**

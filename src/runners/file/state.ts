@@ -2,7 +2,7 @@
 // what is on disk (Current), and the provider interface the seed names (Status, Store,
 // CreateDirectory, plus the in-place directory update and removal the decision table needs).
 
-export type Ensure = 'present' | 'absent' | 'directory';
+export type Ensure = 'present' | 'absent' | 'directory' | 'link';
 
 /** A user or group, resolved to its id; the label is how messages name it. */
 export interface Account {
@@ -26,6 +26,8 @@ export interface Desired {
   mode?: number;
   /** Absent: the content of an existing file is not managed (a new file is empty). */
   content?: DesiredContent;
+  /** ensure = "link": what the link points to, as `ln -s` takes it (absolute or relative). */
+  linkTarget?: string;
   force: boolean;
   showDiff: boolean;
 }
@@ -50,7 +52,7 @@ export type Current =
   | { type: 'absent'; parent: ParentState }
   | { type: 'file'; attrs: Attributes; names?: AttributeNames; size: number; sha256: string; content?: Buffer }
   | { type: 'directory'; attrs: Attributes; names?: AttributeNames; empty?: boolean }
-  | { type: 'symlink'; target: string }
+  | { type: 'symlink'; target: string; attrs: Attributes; names?: AttributeNames }
   | { type: 'other'; kind: string };
 
 export interface StatusOptions {
@@ -61,7 +63,7 @@ export interface StatusOptions {
 }
 
 /** What is at the path that a store or create must replace. */
-export type Replacing = 'nothing' | 'file' | 'directory';
+export type Replacing = 'nothing' | 'file' | 'directory' | 'link';
 
 /** The new file's content: these bytes, or the current file's bytes (content not managed). */
 export type StoreContent = Buffer | 'keep-current';
@@ -76,5 +78,12 @@ export interface FileProvider {
   createDirectory(path: string, attrs: Attributes, replacing: 'nothing' | 'file'): Promise<void>;
   /** Sets an existing directory's attributes in place. */
   updateDirectory(path: string, attrs: Attributes): Promise<void>;
-  remove(path: string, type: 'file' | 'directory', recursive: boolean): Promise<void>;
+  remove(path: string, type: 'file' | 'directory' | 'link', recursive: boolean): Promise<void>;
+  /**
+   * Atomically makes the path a symbolic link to target (a new link renamed over what is there),
+   * owned by owner and group when given.
+   */
+  createLink(path: string, target: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>, replacing: Replacing, recursive: boolean): Promise<void>;
+  /** Sets a link's own owner and group (lchown), never its target's. */
+  updateLink(path: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>): Promise<void>;
 }

@@ -29,6 +29,8 @@ const file = (content: string, attrs: Partial<Attributes> = {}): Current => ({
   sha256: sha(content),
 });
 const directory = (attrs: Partial<Attributes> = {}, empty?: boolean): Current => ({ type: 'directory', attrs: { ...ROOT_0644, ...attrs }, empty });
+const symlink = (target: string, attrs: Partial<Attributes> = {}): Current => ({ type: 'symlink', target, attrs: { ...ROOT_0644, mode: 0o777, ...attrs } });
+const link = (target: string, extra: Partial<Desired> = {}): Desired => desired('link', { linkTarget: target, mode: undefined, owner: undefined, group: undefined, ...extra });
 
 /** A row: the action, the noop message and the message after doing it. */
 function expectRow(plan: Plan, action: Plan['action'], noopMessage: string, doneMessage: string): void {
@@ -119,10 +121,37 @@ describe('file decision (the seed\'s decision table, row by row)', () => {
     expect(decide(desired('present', { force: true }), directory({}, false), false).action).to.deep.equal({ kind: 'store', replacing: 'directory', recursive: true, keepContent: false });
   });
 
-  it('refuses a symlink at the path, whatever ensure is', () => {
-    for (const ensure of ['present', 'absent', 'directory'] as const) {
-      expect(() => decide(desired(ensure), { type: 'symlink', target: '/etc/shadow' }, false)).to.throw(UserError, /\/srv\/x is a symbolic link \(to \/etc\/shadow\); govern does not follow or replace/);
+  it('refuses a symlink at the path for present and directory: it is never followed', () => {
+    for (const ensure of ['present', 'directory'] as const) {
+      expect(() => decide(desired(ensure), symlink('/etc/shadow'), false)).to.throw(UserError, /\/srv\/x is a symbolic link \(to \/etc\/shadow\); govern does not follow or replace/);
     }
+  });
+
+  it('absent on a symlink removes the link itself', () => {
+    expectRow(decide(desired('absent'), symlink('/etc/shadow'), false), { kind: 'remove', type: 'link', recursive: false }, 'Would have removed the symbolic link (to /etc/shadow)', 'removed the symbolic link (to /etc/shadow)');
+  });
+
+  it('link: created, kept, retargeted, its own owner set', () => {
+    expectRow(decide(link('../b'), absent, false), { kind: 'link', replacing: 'nothing', recursive: false }, 'Would have created symbolic link to ../b', 'created symbolic link to ../b');
+    expectRow(decide(link('../b'), symlink('../b'), false), { kind: 'none' }, 'symbolic link up to date', 'symbolic link up to date');
+    expectRow(decide(link('/b'), symlink('/a'), false), { kind: 'link', replacing: 'link', recursive: false }, 'Would have changed target /a -> /b', 'changed target /a -> /b');
+    const owned = link('/b', { owner: { id: 7, label: 'lp' } });
+    expectRow(decide(owned, symlink('/b'), false), { kind: 'update-link' }, 'Would have changed owner 0 -> lp', 'changed owner 0 -> lp');
+    expect(planMessage(decide(owned, symlink('/a'), false), false)).to.equal('changed target /a -> /b, owner 0 -> lp');
+  });
+
+  it('link: a file or a directory at the path is replaced only with force', () => {
+    expect(() => decide(link('/b'), file('x'), false)).to.throw(UserError, /\/srv\/x is a regular file; set force = true to replace it with a symbolic link/);
+    expect(() => decide(link('/b'), directory({}, true), false)).to.throw(UserError, /\/srv\/x is a directory; set force = true/);
+    expect(decide(link('/b', { force: true }), file('x'), false).action).to.deep.equal({ kind: 'link', replacing: 'file', recursive: false });
+    expect(decide(link('/b', { force: true }), directory({}, true), false).action).to.deep.equal({ kind: 'link', replacing: 'directory', recursive: false });
+    expect(decide(link('/b', { force: true }), directory({}, false), false).action).to.deep.equal({ kind: 'link', replacing: 'directory', recursive: true });
+    expect(() => decide(link('/b', { force: true }), { type: 'other', kind: 'a FIFO' }, false)).to.throw(UserError, /is a FIFO, not a regular file, directory or symbolic link/);
+  });
+
+  it('link: a missing parent is an error (a warning in noop)', () => {
+    expect(() => decide(link('/b'), { type: 'absent', parent: 'missing' }, false)).to.throw(UserError, /parent directory \/srv does not exist/);
+    expect(decide(link('/b'), { type: 'absent', parent: 'missing' }, true).warnings).to.have.length(1);
   });
 
   it('refuses a FIFO, socket or device at the path', () => {
@@ -158,6 +187,9 @@ describe('file desired-state validation', () => {
     expect(mismatches(desired('directory'), file('x'))).to.deep.equal(['it is a regular file, expected a directory']);
     expect(mismatches(desired('present'), absent)).to.deep.equal(['it is absent, expected a regular file']);
     expect(mismatches(desired('absent'), directory())).to.deep.equal(['it is a directory, expected absent']);
-    expect(mismatches(desired('present'), { type: 'symlink', target: '/x' })).to.deep.equal(['it is a symbolic link, expected a regular file']);
+    expect(mismatches(desired('present'), symlink('/x'))).to.deep.equal(['it is a symbolic link, expected a regular file']);
+    expect(mismatches(link('/b'), symlink('/x'))).to.deep.equal(['it points to /x, expected /b']);
+    expect(mismatches(link('/b'), file('x'))).to.deep.equal(['it is a regular file, expected a symbolic link']);
+    expect(mismatches(link('/b'), symlink('/b'))).to.deep.equal([]);
   });
 });

@@ -98,6 +98,7 @@ describe('file properties', () => {
         owner: { kind: 'name', name: 'root' },
         group: { kind: 'name', name: 'root' },
         mode: 0o644,
+        target: undefined,
         force: false,
         showDiff: true,
       });
@@ -128,8 +129,8 @@ describe('file properties', () => {
       expect(() => props('/x', [['ensure', 'absent'], ['source', '/a']])).to.throw(UserError, /source is only for ensure = "present", not ensure = "absent"/);
     });
 
-    it('requires ensure, and one of its three values', () => {
-      expect(() => props('/x', attrs)).to.throw(UserError, /ensure is required \(present, absent, directory\)/);
+    it('requires ensure, and one of its values', () => {
+      expect(() => props('/x', attrs)).to.throw(UserError, /ensure is required \(present, absent, directory, link\)/);
       expect(() => props('/x', [['ensure', 'file'], ...attrs])).to.throw(UserError, /ensure "file" is not one of present, absent, directory/);
       expect(() => props('/x', [['ensure', 'presnt'], ...attrs])).to.throw(UserError, /\(did you mean "present"\?\)/);
     });

@@ -37,7 +37,7 @@ describe('file runner posix provider', () => {
     expect(await posixProvider.status(path.join(dir, 'full'), options)).to.deep.include({ type: 'directory', empty: false });
     expect(await posixProvider.status(path.join(dir, 'full'), { ...options, checkEmpty: false })).to.deep.include({ type: 'directory', empty: undefined });
     fs.symlinkSync('/etc/passwd', path.join(dir, 'link'));
-    expect(await posixProvider.status(path.join(dir, 'link'), options)).to.deep.equal({ type: 'symlink', target: '/etc/passwd' });
+    expect(await posixProvider.status(path.join(dir, 'link'), options)).to.deep.include({ type: 'symlink', target: '/etc/passwd' });
     expect((await runCommand('mkfifo', [path.join(dir, 'fifo')])).code).to.equal(0);
     expect(await posixProvider.status(path.join(dir, 'fifo'), options)).to.deep.equal({ type: 'other', kind: 'a FIFO' });
   });

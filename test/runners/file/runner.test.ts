@@ -206,13 +206,13 @@ describe('file runner (the real executable)', () => {
   });
 
   describe('symbolic links at the managed path', () => {
-    for (const ensure of ['present', 'directory', 'absent']) {
+    for (const ensure of ['present', 'directory']) {
       it(`ensure = ${ensure}: an error that says so, and nothing written through the link`, async () => {
         const victim = writeFile(path.join(dir, 'victim'), 'do not touch\n', 0o600);
         const link = path.join(dir, 'link');
         fs.symlinkSync(victim, link);
         const before = snapshot(dir);
-        const args = ensure === 'absent' ? ['ensure=absent'] : ensure === 'present' ? ['ensure=present', 'contents=evil\n', ...ATTRS_0644] : ['ensure=directory', ...ATTRS_0644];
+        const args = ensure === 'present' ? ['ensure=present', 'contents=evil\n', ...ATTRS_0644] : ['ensure=directory', ...ATTRS_0644];
         for (const noop of [true, false]) {
           const r = await file(link, args, noop ? { GOVERN_NOOP: '1' } : {});
           expect(r.code).to.equal(1);
@@ -221,6 +221,19 @@ describe('file runner (the real executable)', () => {
         expect(snapshot(dir)).to.deep.equal(before);
       });
     }
+
+    it('ensure = absent: the link goes (noop first), its target stays', async () => {
+      const victim = writeFile(path.join(dir, 'victim'), 'do not touch\n', 0o600);
+      const link = path.join(dir, 'link');
+      fs.symlinkSync(victim, link);
+      const noop = await file(link, ['ensure=absent'], { GOVERN_NOOP: '1' });
+      expect([noop.code, noop.message]).to.deep.equal([0, `Would have removed the symbolic link (to ${victim})`]);
+      expect(fs.readlinkSync(link)).to.equal(victim);
+      const r = await file(link, ['ensure=absent']);
+      expect([r.code, r.message]).to.deep.equal([0, `removed the symbolic link (to ${victim})`]);
+      expect(fs.existsSync(link)).to.equal(false);
+      expect(fs.readFileSync(victim, 'utf8')).to.equal('do not touch\n');
+    });
 
     it('a dangling link: its target is not created', async () => {
       const link = path.join(dir, 'link');

@@ -1,0 +1,150 @@
+// Symbolic links through `govern run` and the real file runner, in both runner modes: created,
+// kept, retargeted atomically, removed without touching their targets, and refused over a file or
+// directory unless forced; a parent directory that is a link is followed, as Puppet does.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunReport } from '../../../src/report/types.js';
+import { govern } from '../../support/cli.js';
+import { tempDir, writeFile } from '../../support/tmp.js';
+
+interface Tree {
+  dir: string;
+  file: string;
+  write(hcl: string): void;
+  run(extra?: string[]): Promise<{ code: number | null; report: RunReport; stderr: string }>;
+}
+
+function tree(mode: string): Tree {
+  const dir = tempDir('govern-file-links-');
+  const file = path.join(dir, 'states', 'links.hcl');
+  return {
+    dir,
+    file,
+    write: (hcl) => writeFile(file, hcl),
+    async run(extra = []) {
+      const r = await govern(['run', file, '--json', '--runner-mode', mode, ...extra]);
+      try {
+        return { code: r.code, report: JSON.parse(r.stdout) as RunReport, stderr: r.stderr };
+      } catch {
+        throw new Error(`govern run --json printed no report (exit ${r.code}): ${r.stdout}${r.stderr}`);
+      }
+    },
+  };
+}
+
+const link = (at: string, target: string, extra = '') => `file "${at}" {\n  ensure = "link"\n  target = "${target}"\n${extra}}\n`;
+
+describe('govern run with file links', function () {
+  this.timeout(120_000);
+
+  for (const mode of ['persistent', 'oneshot']) {
+    describe(`${mode} runners`, () => {
+      it('creates links (relative and absolute), keeps them on the second run, and retargets one atomically, with noop first', async () => {
+        const t = tree(mode);
+        writeFile(path.join(t.dir, 'v1', 'app'), 'one\n');
+        writeFile(path.join(t.dir, 'v2', 'app'), 'two\n');
+        t.write(link(`${t.dir}/current`, 'v1') + link(`${t.dir}/absolute`, `${t.dir}/v1/app`));
+        const first = await t.run();
+        expect(first.code, first.stderr).to.equal(0);
+        expect(first.report.resources.map((r) => r.message)).to.deep.equal(['created symbolic link to v1', `created symbolic link to ${t.dir}/v1/app`]);
+        expect(fs.readlinkSync(`${t.dir}/current`)).to.equal('v1');
+        expect(fs.readFileSync(`${t.dir}/current/app`, 'utf8')).to.equal('one\n');
+        expect(fs.readlinkSync(`${t.dir}/absolute`)).to.equal(`${t.dir}/v1/app`);
+
+        const second = await t.run();
+        expect(second.report.summary).to.include({ changed: 0, unchanged: 2 });
+
+        t.write(link(`${t.dir}/current`, 'v2') + link(`${t.dir}/absolute`, `${t.dir}/v1/app`));
+        const noop = await t.run(['--noop']);
+        expect(noop.report.resources[0].message).to.equal('Would have changed target v1 -> v2');
+        expect(fs.readlinkSync(`${t.dir}/current`)).to.equal('v1');
+        const third = await t.run();
+        expect(third.code).to.equal(0);
+        expect(third.report.resources[0].message).to.equal('changed target v1 -> v2');
+        expect(fs.readFileSync(`${t.dir}/current/app`, 'utf8')).to.equal('two\n');
+        expect(fs.readdirSync(t.dir).filter((name) => name.includes('.govern-'))).to.deep.equal([]);
+      });
+
+      it('absent removes a link and never its target, a file or a directory', async () => {
+        const t = tree(mode);
+        writeFile(path.join(t.dir, 'data', 'keep'), 'precious\n');
+        fs.symlinkSync(path.join(t.dir, 'data', 'keep'), path.join(t.dir, 'to-file'));
+        fs.symlinkSync(path.join(t.dir, 'data'), path.join(t.dir, 'to-dir'));
+        t.write(`file "${t.dir}/to-file" {\n  ensure = "absent"\n}\nfile "${t.dir}/to-dir" {\n  ensure = "absent"\n  force = true\n}\n`);
+        const r = await t.run();
+        expect(r.code, r.stderr).to.equal(0);
+        expect(r.report.resources.map((x) => x.message)).to.deep.equal([
+          `removed the symbolic link (to ${t.dir}/data/keep)`,
+          `removed the symbolic link (to ${t.dir}/data)`,
+        ]);
+        expect(fs.existsSync(path.join(t.dir, 'to-file')) || fs.existsSync(path.join(t.dir, 'to-dir'))).to.equal(false);
+        expect(fs.readFileSync(path.join(t.dir, 'data', 'keep'), 'utf8')).to.equal('precious\n');
+      });
+
+      it('replaces a file or a directory with a link only with force', async () => {
+        const t = tree(mode);
+        writeFile(path.join(t.dir, 'plain'), 'a file\n');
+        writeFile(path.join(t.dir, 'full', 'inside'), 'x\n');
+        t.write(link(`${t.dir}/plain`, '/etc/hostname') + link(`${t.dir}/full`, '/etc'));
+        const refused = await t.run();
+        expect(refused.code).to.equal(1);
+        expect(refused.report.resources.map((x) => x.message)).to.deep.equal([
+          `${t.dir}/plain is a regular file; set force = true to replace it with a symbolic link`,
+          `${t.dir}/full is a directory; set force = true to replace it (and everything in it) with a symbolic link`,
+        ]);
+        expect(fs.readFileSync(path.join(t.dir, 'plain'), 'utf8')).to.equal('a file\n');
+        expect(fs.existsSync(path.join(t.dir, 'full', 'inside'))).to.equal(true);
+
+        t.write(link(`${t.dir}/plain`, '/etc/hostname', '  force = true\n') + link(`${t.dir}/full`, '/etc', '  force = true\n'));
+        const forced = await t.run();
+        expect(forced.code, forced.stderr).to.equal(0);
+        expect([fs.readlinkSync(path.join(t.dir, 'plain')), fs.readlinkSync(path.join(t.dir, 'full'))]).to.deep.equal(['/etc/hostname', '/etc']);
+        expect(fs.existsSync('/etc/hostname')).to.equal(true);
+      });
+
+      it("sets a link's own owner and group, never its target's", async () => {
+        const t = tree(mode);
+        writeFile(path.join(t.dir, 'target'), 'x\n');
+        t.write(link(`${t.dir}/owned`, 'target', '  owner = "nobody"\n  group = "nogroup"\n'));
+        const r = await t.run();
+        expect(r.code, r.stderr).to.equal(0);
+        const own = fs.lstatSync(path.join(t.dir, 'owned'));
+        const target = fs.statSync(path.join(t.dir, 'owned'));
+        expect(own.uid).to.not.equal(0);
+        expect(own.gid).to.not.equal(0);
+        expect([target.uid, target.gid]).to.deep.equal([0, 0]);
+        expect((await t.run()).report.summary).to.include({ changed: 0, unchanged: 1 });
+      });
+    });
+  }
+
+  it('refuses a link without target, a target or mode where they mean nothing, before applying anything', async () => {
+    const t = tree('persistent');
+    t.write(
+      `file "${t.dir}/first" {\n  ensure = "directory"\n  owner = "root"\n  group = "root"\n  mode = "0755"\n}\n` +
+        `file "${t.dir}/l" {\n  ensure = "link"\n}\n` +
+        `file "${t.dir}/m" {\n  ensure = "link"\n  target = "x"\n  mode = "0644"\n}\n` +
+        `file "${t.dir}/p" {\n  ensure = "absent"\n  target = "x"\n}\n`,
+    );
+    const r = await govern(['run', t.file]);
+    expect(r.code).to.equal(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).to.have.length(3);
+    expect(lines[0]).to.match(new RegExp(`^govern: ${t.file}:7: file:${t.dir}/l: .*target`));
+    expect(lines[1]).to.match(new RegExp(`^govern: ${t.file}:13: file:${t.dir}/m: .*mode`));
+    expect(lines[2]).to.match(new RegExp(`^govern: ${t.file}:17: file:${t.dir}/p: .*target`));
+    expect(fs.existsSync(`${t.dir}/first`)).to.equal(false);
+  });
+
+  it('follows a parent directory that is a link, as Puppet does', async () => {
+    const t = tree('persistent');
+    fs.mkdirSync(path.join(t.dir, 'real'));
+    fs.symlinkSync(path.join(t.dir, 'real'), path.join(t.dir, 'via'));
+    t.write(`file "${t.dir}/via/conf" {\n  ensure = "present"\n  contents = "through the link\\n"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`);
+    const r = await t.run();
+    expect(r.code, r.stderr).to.equal(0);
+    expect(fs.readFileSync(path.join(t.dir, 'real', 'conf'), 'utf8')).to.equal('through the link\n');
+    expect(fs.lstatSync(path.join(t.dir, 'via')).isSymbolicLink()).to.equal(true);
+  });
+});
