@@ -46,7 +46,15 @@ function parseErrorProblems(file: string, message: string): Problem[] {
   });
 }
 
-export class ExpressionError extends Error {}
+export class ExpressionError extends Error {
+  /** The message without the value (for a sensitive resource). */
+  constructor(
+    message: string,
+    readonly quiet: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A string from hcl2json's output as plain text; throws ExpressionError on `${...}` or `%{...}`. */
 export function literalText(value: string): string {
@@ -61,10 +69,8 @@ export function literalText(value: string): string {
       from = at;
       continue;
     }
-    throw new ExpressionError(
-      `${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '...' : value)} contains the HCL expression "${ch}{": govern does not evaluate HCL expressions; ` +
-        `use Handlebars ({{fact "..."}}), or write "${ch}${ch}{" for a literal "${ch}{"`,
-    );
+    const why = `contains the HCL expression "${ch}{": govern does not evaluate HCL expressions; use Handlebars ({{fact "..."}}), or write "${ch}${ch}{" for a literal "${ch}{"`;
+    throw new ExpressionError(`${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '...' : value)} ${why}`, why);
   }
   parts.push(value.slice(from));
   return parts.join('');
