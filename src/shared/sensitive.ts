@@ -6,6 +6,11 @@ import type { AttrValue, Attributes } from './protocol.js';
 
 export const SENSITIVE = '<sensitive>';
 
+/** Facts under `secret/` (`secret/db_password`, on this host or another) taint what uses them. */
+export function isSensitiveFact(name: string): boolean {
+  return name.startsWith('secret/');
+}
+
 /** What a resource hides: enough of a Resource for this module, which sits below state/. */
 export interface Disclosing {
   attrs: Attributes;

@@ -1,0 +1,97 @@
+// A file's content from a template (`template` and `vars`, docs/templates.md): rendered by the core
+// while planning, before anything is applied, into the `contents` the file runner receives. Every
+// missing template, partial or variable of the whole tree is reported at once, with its file and line.
+import fs from 'node:fs';
+import path from 'node:path';
+import { UserError, type Problem } from '../shared/errors.js';
+import { masker } from '../shared/sensitive.js';
+import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
+import type { PartialLookup } from './engine.js';
+import type { FactSources } from './fact-sources.js';
+import { renderWithLines, type TemplateInput } from './render.js';
+import { readSourceFile } from './source-file.js';
+
+/** The extension a template or partial may be named without (`nginx/headers` finds `nginx/headers.hbs`). */
+export const TEMPLATE_EXTENSION = '.hbs';
+
+/** `./x`, `../x` and `/x` are paths (a relative one against `base`); anything else is a name in the directories. */
+export function isTemplatePath(name: string): boolean {
+  return name.startsWith('/') || name.startsWith('./') || name.startsWith('../');
+}
+
+/** A template by name in the directories (first wins; NAME, then NAME.hbs), or by path; why not, when missing. */
+export function findTemplate(name: string, dirs: readonly string[], base: string): { file: string } | { missing: string } {
+  if (isTemplatePath(name)) {
+    const file = path.resolve(base, name);
+    return fs.existsSync(file) ? { file } : { missing: `no such file ${file}` };
+  }
+  if (path.normalize(name).split('/').includes('..')) return { missing: 'a template name cannot leave its directory (..)' };
+  for (const dir of dirs) {
+    for (const candidate of [name, name + TEMPLATE_EXTENSION]) {
+      const file = path.join(dir, candidate);
+      if (fs.existsSync(file)) return { file };
+    }
+  }
+  return { missing: `not found in ${dirs.join(', ') || '(no templates directories)'}` };
+}
+
+/** Partials are found by name in the templates directories, read as any template is. */
+export function partialLookup(dirs: readonly string[]): PartialLookup {
+  return (name) => {
+    if (isTemplatePath(name)) return { missing: 'a partial is named as in the templates directories, not by path' };
+    const found = findTemplate(name, dirs, '/');
+    if ('missing' in found) return found;
+    try {
+      return { file: found.file, source: readSourceFile(found.file) };
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      return { missing: e.message };
+    }
+  };
+}
+
+/**
+ * The resources with their templates rendered into `contents` (the others as they are). A template
+ * that uses a sensitive fact makes its resource sensitive.
+ */
+export async function renderResourceTemplates(resources: Resource[], dirs: readonly string[], sources: FactSources): Promise<Resource[]> {
+  const templated = resources.filter((r) => r.template !== undefined);
+  if (templated.length === 0) return resources;
+  const problems: Problem[] = [];
+  const inputs: TemplateInput[] = [];
+  const owners: Resource[] = [];
+  const partials = partialLookup(dirs);
+  for (const r of templated) {
+    const at = keyLocation(r, TEMPLATE_KEY);
+    const found = findTemplate(r.template!.name, dirs, r.stateDir);
+    if ('missing' in found) {
+      problems.push({ ...at, message: `${r.ref}: template "${r.template!.name}": ${found.missing}` });
+      continue;
+    }
+    try {
+      const mask = masker(r);
+      const describe = (message: string) => mask(`${message} (template of ${r.ref})`);
+      inputs.push({ file: found.file, source: readSourceFile(found.file), vars: r.template!.vars, partials, describe });
+      owners.push(r);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      problems.push(...e.problems.map((p) => ({ ...p, message: `${r.ref}: template: ${p.message}` })));
+    }
+  }
+  let rendered: Awaited<ReturnType<typeof renderWithLines>> = [];
+  try {
+    rendered = await renderWithLines(inputs, sources);
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    problems.push(...e.problems);
+  }
+  if (problems.length > 0) throw new UserError(problems);
+  const contents = new Map(owners.map((r, i) => [r, rendered[i]]));
+  return resources.map((r) => {
+    const out = contents.get(r);
+    if (!out) return r;
+    const sensitive = r.sensitive || out.sensitiveFacts.length > 0;
+    // The rendered content is the resource's `contents`, and a message about it points at `template`.
+    return { ...r, attrs: { ...r.attrs, contents: out.text }, keyAt: { ...r.keyAt, contents: keyLocation(r, TEMPLATE_KEY) }, ...(sensitive ? { sensitive } : {}) };
+  });
+}
