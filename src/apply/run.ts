@@ -9,6 +9,7 @@ import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { applyPlan } from './apply.js';
 import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
+import { tooLongArgument } from '../shared/protocol.js';
 import { RunnerPool } from './persistent-pool.js';
 
 export interface RunOptions extends Omit<RunContext, 'runDir'> {
@@ -37,12 +38,17 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunEn
   process.once('exit', removeRunDir); // an interrupted run (SIGINT) leaves nothing behind either
   try {
     const ctx: RunContext = { ...options, runDir };
-    const pool = options.runnerMode === 'persistent' ? new RunnerPool(runnerProcessEnv(ctx), options.jobs, options.timeoutMs) : undefined;
+    const newPool = () => new RunnerPool(runnerProcessEnv(ctx), options.jobs, options.timeoutMs);
+    // In one-shot mode, made when a call first needs it (below).
+    let pool = options.runnerMode === 'persistent' ? newPool() : undefined;
     const persistent = new Set([...options.runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable));
     const used = plan.resources.filter((r) => !options.selected || options.selected.has(r.ref)).map((r) => options.runners.get(r.type)!.executable);
     pool?.warm([...new Set(used)].filter((executable) => persistent.has(executable)));
-    const call = (c: Call): Promise<CallResult> =>
-      pool && persistent.has(c.executable) ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) }) : invokeRunner(c, ctx);
+    const call = (c: Call): Promise<CallResult> => {
+      if (!persistent.has(c.executable) || (!pool && !offCommandLine(c))) return invokeRunner(c, ctx);
+      pool ??= newPool();
+      return pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, options.noop) });
+    };
     try {
       return await applyAndNotify(plan, options, call);
     } finally {
@@ -52,6 +58,15 @@ export async function executeRun(plan: Plan, options: RunOptions): Promise<RunEn
     process.removeListener('exit', removeRunDir);
     removeRunDir();
   }
+}
+
+/**
+ * Even in one-shot mode, a call goes through the persistent protocol (stdin) when a value is too long
+ * for a command line, or when the resource is sensitive: every local user can read a command line
+ * in /proc. Planning refused such a call to a runner that cannot take it (describe/check-sizes.ts).
+ */
+function offCommandLine(c: Call): boolean {
+  return c.resource.sensitive === true || tooLongArgument(callArgv(c)) !== undefined;
 }
 
 async function applyAndNotify(plan: Plan, options: RunOptions, call: (c: Call) => Promise<CallResult>): Promise<RunEntries> {
