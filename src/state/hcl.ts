@@ -42,8 +42,16 @@ function parseErrorProblems(file: string, message: string): Problem[] {
   if (parts.length === 0) return [{ file, message: `HCL syntax error: ${message}` }];
   return parts.map((part) => {
     const m = /^(\d+),(\d+)(?:-\d+(?:,\d+)?)?: ([\s\S]*)$/.exec(part.trim());
-    return m ? { file, line: Number(m[1]), column: Number(m[2]), message: m[3].trim() } : { file, message: part.trim() };
+    return m ? { file, line: Number(m[1]), column: Number(m[2]), message: withEscapeHint(m[3].trim()) } : { file, message: part.trim() };
   });
+}
+
+/** HCL reads `%{` and `${` in any string as the start of a directive or interpolation: name the escapes. */
+function withEscapeHint(message: string): string {
+  if (/^Invalid template (control keyword|directive)|^Extra characters after interpolation|^Invalid template interpolation/.test(message)) {
+    return `${message.replace(/\.$/, '')}: a literal "%{" is written "%%{" in a state file (and "\${" is written "$\${"), as in LogFormat "%%{Referer}i"`;
+  }
+  return message;
 }
 
 export class ExpressionError extends Error {

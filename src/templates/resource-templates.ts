@@ -1,39 +1,14 @@
 // A file's content from a template (`template` and `vars`, docs/templates.md): rendered by the core
 // while planning, before anything is applied, into the `contents` the file runner receives. Every
 // missing template, partial or variable of the whole tree is reported at once, with its file and line.
-import fs from 'node:fs';
-import path from 'node:path';
 import { UserError, type Problem } from '../shared/errors.js';
 import { masker } from '../shared/sensitive.js';
 import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
 import type { PartialLookup } from './engine.js';
+import { findTemplate, isTemplatePath } from './locate.js';
 import type { FactSources } from './fact-sources.js';
 import { renderWithLines, type TemplateInput } from './render.js';
 import { readSourceFile } from './source-file.js';
-
-/** The extension a template or partial may be named without (`nginx/headers` finds `nginx/headers.hbs`). */
-export const TEMPLATE_EXTENSION = '.hbs';
-
-/** `./x`, `../x` and `/x` are paths (a relative one against `base`); anything else is a name in the directories. */
-export function isTemplatePath(name: string): boolean {
-  return name.startsWith('/') || name.startsWith('./') || name.startsWith('../');
-}
-
-/** A template by name in the directories (first wins; NAME, then NAME.hbs), or by path; why not, when missing. */
-export function findTemplate(name: string, dirs: readonly string[], base: string): { file: string } | { missing: string } {
-  if (isTemplatePath(name)) {
-    const file = path.resolve(base, name);
-    return fs.existsSync(file) ? { file } : { missing: `no such file ${file}` };
-  }
-  if (path.normalize(name).split('/').includes('..')) return { missing: 'a template name cannot leave its directory (..)' };
-  for (const dir of dirs) {
-    for (const candidate of [name, name + TEMPLATE_EXTENSION]) {
-      const file = path.join(dir, candidate);
-      if (fs.existsSync(file)) return { file };
-    }
-  }
-  return { missing: `not found in ${dirs.join(', ') || '(no templates directories)'}` };
-}
 
 /** Partials are found by name in the templates directories, read as any template is. */
 export function partialLookup(dirs: readonly string[]): PartialLookup {
