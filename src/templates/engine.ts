@@ -57,7 +57,14 @@ export function compileTemplate(file: string, source: string, helperNames: strin
   if (!source.includes('{{')) return { file, render: () => source };
   const helpers = new Set([...BUILTIN_HELPERS, ...helperNames]);
   const partials: PartialSet | undefined = options.partials && { lookup: options.partials, compiled: new Map(), open: [], problems: [] };
-  const template = compileChecked(file, source, helpers, options, partials);
+  let template: TemplateFn;
+  try {
+    template = compileChecked(file, source, helpers, options, partials);
+  } catch (e) {
+    // The template's own problems, and those of the partials it names, together.
+    if (e instanceof TemplateError && partials) throw new TemplateError([...e.problems, ...partials.problems]);
+    throw e;
+  }
   if (partials && partials.problems.length > 0) throw new TemplateError(partials.problems);
   const context = Object.fromEntries((options.variables ?? []).map((name) => [name, undefined]));
   return {
