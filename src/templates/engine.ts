@@ -1,9 +1,9 @@
 // Handlebars as govern uses it: no HTML escaping, strict lookups, and a static check that every
 // helper and variable a template names exists, so a typo is an error with the file and line rather
 // than an empty string. Partials (`{{> name}}`) are allowed where the caller finds them (file
-// templates, docs/templates.md), checked the same way. Two of Handlebars' own helpers are replaced: `lookup`, which gives an empty
-// string for a missing key even in strict mode, and `log`, which writes to stdout (where
-// `govern render` and `govern run --json` write their results).
+// templates, docs/templates.md), checked the same way. Two of Handlebars' own helpers are replaced:
+// `lookup`, which gives an empty string for a missing key even in strict mode, and `log`, which
+// writes to stdout (where `govern render` and `govern run --json` write their results).
 import Handlebars from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
@@ -81,11 +81,12 @@ export function compileTemplate(file: string, source: string, helperNames: strin
 }
 
 /** Parses, checks and compiles one template or partial; a partial's errors name its own file. */
-function compileChecked(file: string, source: string, helpers: Set<string>, options: CompileOptions, partials: PartialSet | undefined): TemplateFn {
+function compileChecked(file: string, source: string, helpers: Set<string>, options: CompileOptions, partials: PartialSet | undefined, inContext = false): TemplateFn {
   let ast: hbs.AST.Program;
   try {
     ast = Handlebars.parse(source);
-    checkNames(ast, file, helpers, options.variables ?? [], partials && ((name, line, inContext) => usePartial(partials, name, file, line, inContext, helpers, options)));
+    const use = partials && ((name: string, line: number | undefined, dynamic: boolean) => usePartial(partials, name, file, line, dynamic, helpers, options));
+    checkNames(ast, file, helpers, options.variables ?? [], use, inContext);
     if (options.marks ?? true) markSourceLines(ast, source);
   } catch (e) {
     if (e instanceof TemplateError) throw e;
@@ -111,7 +112,7 @@ function usePartial(set: PartialSet, name: string, file: string, line: number | 
   set.compiled.set(name, () => ''); // known while it compiles, so a loop is found once
   try {
     // In a changed context ({{#each}}) or with a context argument, its variables are checked as it renders.
-    const fn = compileChecked(found.file, found.source, helpers, inContext ? { ...options, variables: undefined, marks: false } : { ...options, marks: false }, set);
+    const fn = compileChecked(found.file, found.source, helpers, { ...options, marks: false }, set, inContext);
     set.compiled.set(name, (context, runtime) => {
       try {
         return fn(context, runtime);
@@ -204,7 +205,8 @@ export function withLine(fn: HelperFn): HelperFn {
 /** Called for each `{{> name}}`: inContext when its variables can only be checked as it renders. */
 type PartialUse = (name: string, line: number | undefined, inContext: boolean) => void;
 
-function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>, variables: readonly string[], usePartialAt?: PartialUse): void {
+/** inContext: the template renders in a context known only then (a partial inside {{#each}}): bare names are checked as it renders. */
+function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>, variables: readonly string[], usePartialAt: PartialUse | undefined, inContext: boolean): void {
   const problems: Problem[] = [];
   const line = (node: hbs.AST.Node) => node.loc?.start.line;
 
@@ -295,6 +297,6 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>, va
     }
   };
 
-  visitProgram(ast, new Set(variables), false);
+  visitProgram(ast, new Set(variables), inContext);
   if (problems.length > 0) throw new TemplateError(problems);
 }

@@ -21,10 +21,12 @@ describe('template partials (engine)', () => {
   it('renders a partial with the same variables, inside each too', () => {
     const t = compileTemplate('/t/main', '{{> head}}\n{{#each hosts}}{{> item}}{{/each}}', [], {
       variables: ['name', 'hosts'],
-      partials: lookupIn({ head: '# {{name}}\n', item: '[{{this}}]' }),
+      partials: lookupIn({ head: '# {{name}}\n', item: '[{{ip}}]' }),
       marks: false,
     });
-    expect(t.render({}, () => undefined, { name: 'web', hosts: ['a', 'b'] })).to.equal('# web\n[a][b]');
+    expect(t.render({}, () => undefined, { name: 'web', hosts: [{ ip: 'a' }, { ip: 'b' }] })).to.equal('# web\n[a][b]');
+    // Inside each, a name the element lacks is still an error, as it renders.
+    expect(() => t.render({}, () => undefined, { name: 'web', hosts: [{ addr: 'a' }] })).to.throw(/\/t\/item:1: "ip" is not defined/);
   });
 
   it('reports a partial that includes itself, a missing one and a partial\'s unknown variable, with their files and lines', () => {
