@@ -6,10 +6,10 @@ import type { KnownRunner } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
 import type { PhaseClock } from '../report/timing.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
+import { tooLongArgument } from '../shared/protocol.js';
 import { applyPlan } from './apply.js';
 import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
-import { tooLongArgument } from '../shared/protocol.js';
 import { RunnerPool } from './persistent-pool.js';
 
 export interface RunOptions extends Omit<RunContext, 'runDir'> {

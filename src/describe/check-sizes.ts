@@ -2,7 +2,7 @@
 // (docs/runners.md, "Large values"): a resource with one, for a runner that does not speak it, is
 // refused while planning, at the line of the key, rather than failing with E2BIG when applied.
 import type { Problem } from '../shared/errors.js';
-import { encodeValues, MAX_ARGUMENT_BYTES, MAX_COMMAND_LINE_BYTES, tooLongArgument } from '../shared/protocol.js';
+import { encodeArgs, MAX_ARGUMENT_BYTES, MAX_COMMAND_LINE_BYTES, tooLongArgument } from '../shared/protocol.js';
 import { keyLocation, type Resource } from '../state/resource.js';
 import type { KnownRunner } from './plan-resources.js';
 
@@ -11,8 +11,7 @@ export function checkArgumentSizes(resources: Resource[], runners: ReadonlyMap<s
   for (const r of resources) {
     const runner = runners.get(r.type);
     if (!runner || runner.description?.persistent === true) continue;
-    const args = Object.entries(r.attrs).flatMap(([key, value]) => encodeValues(value).map((text) => `${key}=${text}`));
-    const long = tooLongArgument([r.name, ...args]);
+    const long = tooLongArgument([r.name, ...encodeArgs(r.attrs)]);
     if (long === undefined) continue;
     const key = long.slice(0, Math.max(0, long.indexOf('=')));
     const size = `${(Buffer.byteLength(long) / 1024).toFixed(0)} KiB`;

@@ -61,8 +61,9 @@ export async function parseStateFiles(texts: StateFileText[], cache: ParseCache 
     }
     const result = toResources(text.file, scanTopLevel(text.rendered), parsed, lines, resources.length);
     const tainted = taintResources(result.resources, text.sensitiveFacts ?? []);
-    // A file that holds a secret is parsed every time rather than kept on disk.
-    if (!known && !tainted && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, parsed);
+    // A file that holds a secret is parsed every time rather than kept on disk (one with problems too:
+    // a resource refused there may have been a sensitive one).
+    if (!known && !tainted && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, parsed);
     problems.push(...result.problems);
     resources.push(...result.resources);
   }
