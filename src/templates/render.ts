@@ -3,7 +3,7 @@
 // parallel), and the templates render again, until a pass needs nothing new.
 import { formatProblem, UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
-import { isSensitiveFact } from '../shared/sensitive.js';
+import { isSensitiveFact, maskText } from '../shared/sensitive.js';
 import { compileTemplate, TemplateError, withLine, type CompiledTemplate, type PartialLookup } from './engine.js';
 import { factHelpers, type FactUse } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
@@ -76,7 +76,9 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
         outputs.push({ ...unmarkLines(text), sensitiveFacts: used });
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
-        problems.push(...e.problems.map((p) => described(p, inputs[i])));
+        // A helper's message may quote a sensitive fact's value (`yesno: "..." is not a boolean`).
+        const secrets = used.map((use) => use.value).filter((value) => value !== '');
+        problems.push(...e.problems.map((p) => described({ ...p, message: maskText(p.message, secrets) }, inputs[i])));
       }
     }
     if (pending.empty) {
