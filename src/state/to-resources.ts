@@ -3,10 +3,10 @@
 import path from 'node:path';
 import type { Location, Problem } from '../shared/errors.js';
 import type { AttrValue, Attributes } from '../shared/protocol.js';
+import { masker, SENSITIVE } from '../shared/sensitive.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
 import { allNumbersFinite } from './finite.js';
 import { ExpressionError, literalValue } from './hcl.js';
-import { masker, SENSITIVE } from '../shared/sensitive.js';
 import { ORDERING_KEYS, rref, SENSITIVE_KEY, TAG, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type OrderingKey, type Resource } from './resource.js';
 import type { TopLevelItem } from './scan-blocks.js';
 import type { SourceLines } from './source-lines.js';

@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../shared/errors.js';
+import type { PartialLookup } from './engine.js';
+import { readSourceFile } from './source-file.js';
 
 /** The extension a template or partial may be named without (`nginx/headers` finds `nginx/headers.hbs`). */
 export const TEMPLATE_EXTENSION = '.hbs';
@@ -35,4 +37,19 @@ export function locateTemplate(nameOrPath: string, dirs: string[]): string {
   const found = findTemplate(nameOrPath, dirs, process.cwd());
   if ('missing' in found) throw new UserError(`template ${nameOrPath}: ${found.missing}`);
   return found.file;
+}
+
+/** Partials are found by name in the templates directories, read as any template is. */
+export function partialLookup(dirs: readonly string[]): PartialLookup {
+  return (name) => {
+    if (isTemplatePath(name)) return { missing: 'a partial is named as in the templates directories, not by path' };
+    const found = findTemplate(name, dirs, '/');
+    if ('missing' in found) return found;
+    try {
+      return { file: found.file, source: readSourceFile(found.file) };
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      return { missing: e.message };
+    }
+  };
 }

@@ -4,26 +4,10 @@
 import { UserError, type Problem } from '../shared/errors.js';
 import { masker } from '../shared/sensitive.js';
 import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
-import type { PartialLookup } from './engine.js';
-import { findTemplate, isTemplatePath } from './locate.js';
 import type { FactSources } from './fact-sources.js';
-import { renderWithLines, type TemplateInput } from './render.js';
+import { findTemplate, partialLookup } from './locate.js';
+import { renderWithLines, type RenderedText, type TemplateInput } from './render.js';
 import { readSourceFile } from './source-file.js';
-
-/** Partials are found by name in the templates directories, read as any template is. */
-export function partialLookup(dirs: readonly string[]): PartialLookup {
-  return (name) => {
-    if (isTemplatePath(name)) return { missing: 'a partial is named as in the templates directories, not by path' };
-    const found = findTemplate(name, dirs, '/');
-    if ('missing' in found) return found;
-    try {
-      return { file: found.file, source: readSourceFile(found.file) };
-    } catch (e) {
-      if (!(e instanceof UserError)) throw e;
-      return { missing: e.message };
-    }
-  };
-}
 
 /**
  * The resources with their templates rendered into `contents` (the others as they are). A template
@@ -53,7 +37,7 @@ export async function renderResourceTemplates(resources: Resource[], dirs: reado
       problems.push(...e.problems.map((p) => ({ ...p, message: `${r.ref}: template: ${p.message}` })));
     }
   }
-  let rendered: Awaited<ReturnType<typeof renderWithLines>> = [];
+  let rendered: RenderedText[] = [];
   try {
     rendered = await renderWithLines(inputs, sources);
   } catch (e) {
