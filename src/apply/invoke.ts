@@ -2,6 +2,7 @@
 // shell, the GOVERN_* environment, result lines from stdout, everything else kept as log.
 import { encodeArgs, parseResult, type CallVariable } from '../shared/protocol.js';
 import { describeFailure, lastLines, runCommand, type RunResult } from '../shared/process.js';
+import { hiddenKey, SENSITIVE } from '../shared/sensitive.js';
 import { displayCommand } from '../shared/shell-display.js';
 import type { Resource } from '../state/resource.js';
 import { runnerBaseEnv } from './runner-env.js';
@@ -53,9 +54,11 @@ export function callEnv(call: Call, noop: boolean): Partial<Record<CallVariable,
   return env;
 }
 
-/** The invocation as a user could paste it, with the variables that belong to the call. */
+/** The invocation as a user could paste it, with the variables that belong to the call; hidden values as `key=<sensitive>`. */
 export function displayCall(call: Call, noop: boolean): string {
-  return displayCommand([call.executable, ...callArgv(call)], callEnv(call, noop));
+  const { resource } = call;
+  const shown = Object.fromEntries(Object.entries(resource.attrs).map(([key, value]) => [key, hiddenKey(resource, key) ? SENSITIVE : value]));
+  return displayCommand([call.executable, resource.name, ...encodeArgs(shown)], callEnv(call, noop));
 }
 
 /** One call, one process: the one-shot protocol. */

@@ -49,7 +49,7 @@ export async function sendNotifications(plan: Plan, reports: ReadonlyMap<string,
       const resource = plan.byRef.get(n.to)!;
       const call: Call = { resource, executable: options.runners.get(resource.type)!.executable, signal: n.signal };
       options.onStart?.(call);
-      report = sentNotification(n, await safeCall(options.call, call));
+      report = sentNotification(n, await safeCall(options.call, call), resource);
     }
     results.push(report);
     options.onDone?.(report);

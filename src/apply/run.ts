@@ -7,6 +7,7 @@ import type { KnownRunner } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
 import type { PhaseClock } from '../report/timing.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
+import { tooLongArgument } from '../shared/protocol.js';
 import { applyPlan } from './apply.js';
 import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
@@ -42,7 +43,8 @@ export interface RunEntries {
  */
 export class RunSession {
   private readonly ctx: RunContext;
-  private readonly pool: RunnerPool | undefined;
+  /** In one-shot mode, made when a call first needs it (offCommandLine). */
+  private pool: RunnerPool | undefined;
   private readonly removeRunDir: () => void;
   private closed = false;
 
@@ -51,7 +53,11 @@ export class RunSession {
     this.removeRunDir = () => fs.rmSync(runDir, { recursive: true, force: true });
     process.once('exit', this.removeRunDir); // an interrupted run (SIGINT) leaves nothing behind either
     this.ctx = { ...options, runDir };
-    this.pool = options.runnerMode === 'persistent' ? new RunnerPool(runnerProcessEnv(this.ctx), options.jobs, options.timeoutMs) : undefined;
+    this.pool = options.runnerMode === 'persistent' ? this.newPool() : undefined;
+  }
+
+  private newPool(): RunnerPool {
+    return new RunnerPool(runnerProcessEnv(this.ctx), this.options.jobs, this.options.timeoutMs);
   }
 
   /** Starts these persistent runners now (in oneshot mode, nothing). */
@@ -60,13 +66,16 @@ export class RunSession {
   }
 
   async execute(plan: Plan, options: RunOptions): Promise<RunEntries> {
-    const { pool, ctx } = this;
+    const { ctx } = this;
     const persistent = new Set([...options.runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable));
     const used = plan.resources.filter((r) => !options.selected || options.selected.has(r.ref)).map((r) => options.runners.get(r.type)!.executable);
     this.warm([...new Set(used)].filter((executable) => persistent.has(executable)));
-    const queues = (executable: string) => pool !== undefined && persistent.has(executable);
-    const call = (c: Call): Promise<CallResult> =>
-      pool && persistent.has(c.executable) ? pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, ctx.noop) }) : invokeRunner(c, ctx);
+    const queues = (executable: string) => this.options.runnerMode === 'persistent' && persistent.has(executable);
+    const call = (c: Call): Promise<CallResult> => {
+      if (!persistent.has(c.executable) || (!this.pool && !offCommandLine(c))) return invokeRunner(c, ctx);
+      this.pool ??= this.newPool();
+      return this.pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, ctx.noop) });
+    };
     return applyAndNotify(plan, { ...options, jobs: this.options.jobs, noop: ctx.noop }, call, queues);
   }
 
@@ -81,6 +90,15 @@ export class RunSession {
       this.removeRunDir();
     }
   }
+}
+
+/**
+ * Even in one-shot mode, a call goes through the persistent protocol (stdin) when a value is too long
+ * for a command line, or when the resource is sensitive: every local user can read a command line
+ * in /proc. Planning refused such a call to a runner that cannot take it (describe/check-sizes.ts).
+ */
+function offCommandLine(c: Call): boolean {
+  return c.resource.sensitive === true || tooLongArgument(callArgv(c)) !== undefined;
 }
 
 async function applyAndNotify(

@@ -13,12 +13,13 @@ import { closest } from '../shared/suggest.js';
  * - `flag`: on or off; `counter`: a flag that may repeat (`-vv` is 2)
  * - `text`: a string; `command`: a command line, split into words as a shell would (nothing expanded)
  * - `list`: repeatable, each value also split at commas (`--tags web,tls --tags db`)
+ * - `texts`: repeatable, each value as it is (`--var motd=a,b --var port=80`)
  * - `dirs`: repeatable directories added in front of a search path; the variable, colon-separated,
  *   is the whole path instead
  * - `duration`: `30s`, `5m`, `1h30m` (milliseconds once resolved); `number`: a positive whole number
  * - `choice`: one of `choices`
  */
-export type OptionKind = 'flag' | 'counter' | 'text' | 'command' | 'list' | 'dirs' | 'duration' | 'number' | 'choice';
+export type OptionKind = 'flag' | 'counter' | 'text' | 'command' | 'list' | 'texts' | 'dirs' | 'duration' | 'number' | 'choice';
 
 export interface OptionSpec {
   /** Long name, without dashes. */
@@ -52,7 +53,7 @@ export function takesValue(spec: OptionSpec): boolean {
 }
 
 export function repeatable(spec: OptionSpec): boolean {
-  return spec.kind === 'counter' || spec.kind === 'list' || spec.kind === 'dirs';
+  return spec.kind === 'counter' || spec.kind === 'list' || spec.kind === 'texts' || spec.kind === 'dirs';
 }
 
 interface KindValue {
@@ -61,6 +62,7 @@ interface KindValue {
   text: string;
   command: string[];
   list: string[];
+  texts: string[];
   dirs: DirList;
   duration: number;
   number: number;
@@ -69,7 +71,7 @@ interface KindValue {
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 type Value<S extends OptionSpec> = S extends { kind: 'choice'; choices: readonly (infer C)[] } ? C : KindValue[S['kind']];
-type AlwaysSet = 'flag' | 'counter' | 'list' | 'dirs';
+type AlwaysSet = 'flag' | 'counter' | 'list' | 'texts' | 'dirs';
 type Resolved<S extends OptionSpec> = S['kind'] extends AlwaysSet ? Value<S> : S extends { default: string } ? Value<S> : Value<S> | undefined;
 
 /** The resolved options of a table: `--runner-timeout` becomes `runnerTimeout`, and so on. */
@@ -157,6 +159,8 @@ function resolveOne(spec: OptionSpec, given: (string | true)[], env: NodeJS.Proc
       return given.length;
     case 'list':
       return (given.length > 0 ? (given as string[]) : fromEnv !== undefined ? [fromEnv] : []).flatMap((v) => v.split(',')).filter((v) => v !== '');
+    case 'texts':
+      return given.length > 0 ? (given as string[]) : fromEnv !== undefined ? [fromEnv] : [];
     case 'dirs':
       return { added: given as string[], path: fromEnv?.split(':').filter((d) => d !== '') };
   }

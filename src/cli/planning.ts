@@ -11,6 +11,7 @@ import { didYouMean } from '../shared/suggest.js';
 import { parseStateFiles, renderStateFiles } from '../state/load.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
 import type { FactSources } from '../templates/fact-sources.js';
+import { renderResourceTemplates } from '../templates/resource-templates.js';
 import { warn } from './command.js';
 import { factsOptions, localFacts, runnersOptions, searchPaths, templatesOptions } from './common-options.js';
 import { optionTable, type Options } from './options.js';
@@ -69,7 +70,8 @@ export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promi
     remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
   };
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
-  const resources = await clock.time('parse', () => parseStateFiles(texts, inputs.cache));
+  const parsed = await clock.time('parse', () => parseStateFiles(texts, inputs.cache));
+  const resources = await clock.time('render', () => renderResourceTemplates(parsed, inputs.paths.templates, timed));
   return clock.time('plan', async () => {
     const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache });
     const filter = { tags: inputs.options.tags, skipTags: inputs.options.skipTags };

@@ -4,6 +4,7 @@ import { checkArguments } from '../shared/arguments.js';
 import type { RunnerDescription } from '../shared/description.js';
 import type { Problem } from '../shared/errors.js';
 import { paramsOf } from '../shared/protocol.js';
+import { masker } from '../shared/sensitive.js';
 import { keyLocation, type Resource } from '../state/resource.js';
 
 export function checkResources(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): Problem[] {
@@ -11,8 +12,9 @@ export function checkResources(resources: Resource[], descriptionOf: (type: stri
   for (const r of resources) {
     const description = descriptionOf(r.type);
     if (!description) continue;
+    const mask = masker(r); // a sensitive resource's values stay out of messages about it
     for (const p of checkArguments(r.type, description, r.name, paramsOf(r.attrs)).problems) {
-      problems.push({ ...keyLocation(r, p.key), message: `${r.ref}: ${p.message}` });
+      problems.push({ ...keyLocation(r, p.key), message: mask(`${r.ref}: ${p.message}`) });
     }
   }
   return problems;

@@ -11,6 +11,7 @@ import type { Resource } from '../state/resource.js';
 import { autorequireEdges } from './autorequire.js';
 import { DescriptionCache } from './cache.js';
 import { checkResources } from './check-resources.js';
+import { checkArgumentSizes } from './check-sizes.js';
 import { describeRunner } from './describe-runner.js';
 import { findRunners } from './find-runners.js';
 
@@ -48,7 +49,7 @@ export async function planResources(resources: Resource[], options: PlanOptions)
     runners.set(type, { executable, description: answer.kind === 'described' ? answer.description : undefined });
   });
   const descriptionOf = (type: string) => runners.get(type)?.description;
-  problems.push(...checkResources(resources, descriptionOf));
+  problems.push(...checkResources(resources, descriptionOf), ...checkArgumentSizes(resources, runners));
 
   let plan: Plan | undefined;
   try {

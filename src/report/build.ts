@@ -3,19 +3,31 @@
 // are rendered from what is built here (report/text.ts, report/json.ts).
 import type { CallResult } from '../apply/invoke.js';
 import { formatLocation, UserError } from '../shared/errors.js';
+import { masker } from '../shared/sensitive.js';
 import type { Resource } from '../state/resource.js';
 import type { PhaseTimings } from './timing.js';
 import type { NotificationReport, ReportError, ResourceReport, RunMeta, RunReport, RunSummary } from './types.js';
 
 export function resourceReport(resource: Resource, result: CallResult): ResourceReport {
+  const shown = shownResult(resource, result);
   return {
     ref: resource.ref,
     status: !result.ok ? 'failed' : result.changed ? 'changed' : 'unchanged',
-    message: result.message,
+    message: shown.message,
     duration_ms: result.durationMs,
-    log: result.log,
-    ...(result.diff ? { diff: result.diff } : {}),
+    log: shown.log,
+    ...(shown.diff ? { diff: shown.diff } : {}),
     where: formatLocation(resource.at),
+  };
+}
+
+/** What the report may show of a runner's answer: a sensitive resource's values hidden, and its diff left out. */
+function shownResult(resource: Resource, result: CallResult): Pick<CallResult, 'message' | 'log' | 'diff'> {
+  const mask = masker(resource);
+  return {
+    message: mask(result.message),
+    log: result.log.map(mask),
+    diff: resource.sensitive || result.diff === undefined ? undefined : mask(result.diff),
   };
 }
 
@@ -31,8 +43,10 @@ export interface PendingNotification {
   signal: string;
 }
 
-export function sentNotification(n: PendingNotification, result: CallResult): NotificationReport {
-  return { ...n, status: result.ok ? 'sent' : 'failed', message: result.message, duration_ms: result.durationMs, log: result.log };
+/** `receiver`: the resource the signal went to, whose values its runner's answer may hold. */
+export function sentNotification(n: PendingNotification, result: CallResult, receiver: Resource): NotificationReport {
+  const shown = shownResult(receiver, result);
+  return { ...n, status: result.ok ? 'sent' : 'failed', message: shown.message, duration_ms: result.durationMs, log: shown.log };
 }
 
 export function unsentNotification(n: PendingNotification, status: 'skipped' | 'noop', message: string): NotificationReport {

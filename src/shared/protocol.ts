@@ -33,6 +33,26 @@ export function encodeArgs(attrs: Attributes): string[] {
   return argv;
 }
 
+/** Linux's limit on one command-line argument (MAX_ARG_STRLEN), its NUL included: more gives E2BIG. */
+export const MAX_ARGUMENT_BYTES = 128 * 1024;
+/** What govern puts on one command line at most: half of the kernel's usual 2 MiB, the rest left to the environment. */
+export const MAX_COMMAND_LINE_BYTES = 1024 * 1024;
+
+/**
+ * The first argument too long for a command line (or the last one, past the total), or undefined
+ * when they all fit. A call that does not fit reaches its runner through the persistent protocol
+ * (docs/runners.md, "Large values").
+ */
+export function tooLongArgument(argv: readonly string[]): string | undefined {
+  let total = 0;
+  for (const arg of argv) {
+    const bytes = Buffer.byteLength(arg) + 1;
+    total += bytes;
+    if (bytes > MAX_ARGUMENT_BYTES || total > MAX_COMMAND_LINE_BYTES) return arg;
+  }
+  return undefined;
+}
+
 /** Attributes as the runner will read them back. */
 export function paramsOf(attrs: Attributes): Params {
   return new Params(Object.entries(attrs).flatMap(([key, value]) => encodeValues(value).map((text): [string, string] => [key, text])));

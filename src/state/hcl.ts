@@ -42,11 +42,27 @@ function parseErrorProblems(file: string, message: string): Problem[] {
   if (parts.length === 0) return [{ file, message: `HCL syntax error: ${message}` }];
   return parts.map((part) => {
     const m = /^(\d+),(\d+)(?:-\d+(?:,\d+)?)?: ([\s\S]*)$/.exec(part.trim());
-    return m ? { file, line: Number(m[1]), column: Number(m[2]), message: m[3].trim() } : { file, message: part.trim() };
+    return m ? { file, line: Number(m[1]), column: Number(m[2]), message: withEscapeHint(m[3].trim()) } : { file, message: part.trim() };
   });
 }
 
-export class ExpressionError extends Error {}
+/** HCL reads `%{` and `${` in any string as the start of a directive or interpolation: name the escapes. */
+function withEscapeHint(message: string): string {
+  if (/^Invalid template (control keyword|directive)|^Extra characters after interpolation|^Invalid template interpolation/.test(message)) {
+    return `${message.replace(/\.$/, '')}: a literal "%{" is written "%%{" in a state file (and "\${" is written "$\${"), as in LogFormat "%%{Referer}i"`;
+  }
+  return message;
+}
+
+export class ExpressionError extends Error {
+  /** The message without the value (for a sensitive resource). */
+  constructor(
+    message: string,
+    readonly quiet: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A string from hcl2json's output as plain text; throws ExpressionError on `${...}` or `%{...}`. */
 export function literalText(value: string): string {
@@ -61,10 +77,8 @@ export function literalText(value: string): string {
       from = at;
       continue;
     }
-    throw new ExpressionError(
-      `${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '...' : value)} contains the HCL expression "${ch}{": govern does not evaluate HCL expressions; ` +
-        `use Handlebars ({{fact "..."}}), or write "${ch}${ch}{" for a literal "${ch}{"`,
-    );
+    const why = `contains the HCL expression "${ch}{": govern does not evaluate HCL expressions; use Handlebars ({{fact "..."}}), or write "${ch}${ch}{" for a literal "${ch}{"`;
+    throw new ExpressionError(`${JSON.stringify(value.length > 200 ? value.slice(0, 200) + '...' : value)} ${why}`, why);
   }
   parts.push(value.slice(from));
   return parts.join('');

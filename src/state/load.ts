@@ -1,5 +1,6 @@
 // State files to resources: read, render (Handlebars), parse (HCL), recover the source order.
 import { formatLocation, UserError, type Problem } from '../shared/errors.js';
+import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../templates/source-file.js';
@@ -9,6 +10,7 @@ import { noCache, type ParseCache } from './parse-cache.js';
 import type { Resource } from './resource.js';
 import { scanTopLevel } from './scan-blocks.js';
 import { SourceLines } from './source-lines.js';
+import { taintResources } from './taint.js';
 import { toResources } from './to-resources.js';
 
 export interface StateFileText {
@@ -17,6 +19,8 @@ export interface StateFileText {
   rendered: string;
   /** The source line of each rendered line, when known (see templates/line-marks.ts). */
   sourceLines: (number | undefined)[];
+  /** Sensitive facts the file used: they taint the resources they reach (taint.ts). */
+  sensitiveFacts?: FactUse[];
 }
 
 export async function renderStateFiles(target: string, facts: FactSources): Promise<StateFileText[]> {
@@ -32,7 +36,7 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
   }
   if (problems.length > 0) throw new UserError(problems);
   const rendered = await renderWithLines(inputs, facts);
-  return inputs.map((input, i) => ({ ...input, rendered: rendered[i].text, sourceLines: rendered[i].sourceLines }));
+  return inputs.map((input, i) => ({ ...input, rendered: rendered[i].text, sourceLines: rendered[i].sourceLines, sensitiveFacts: rendered[i].sensitiveFacts }));
 }
 
 /** Every resource of the state tree, in definition order; all problems are reported at once. */
@@ -47,28 +51,25 @@ export async function parseStateFiles(texts: StateFileText[], cache: ParseCache 
   for (const text of texts) {
     const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
     let parsed: Record<string, unknown>;
+    const known = cache.get(text.rendered);
     try {
-      parsed = await parseCached(text, cache);
+      parsed = known ?? (await parseHcl(text.file, text.rendered));
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(...e.problems.map((p) => lines.relocate(p)));
       continue;
     }
     const result = toResources(text.file, scanTopLevel(text.rendered), parsed, lines, resources.length);
+    const tainted = taintResources(result.resources, text.sensitiveFacts ?? []);
+    // A file that holds a secret is parsed every time rather than kept on disk (one with problems too:
+    // a resource refused there may have been a sensitive one).
+    if (!known && !tainted && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, parsed);
     problems.push(...result.problems);
     resources.push(...result.resources);
   }
   problems.push(...duplicates(resources));
   if (problems.length > 0) throw new UserError(problems);
   return resources;
-}
-
-async function parseCached(text: StateFileText, cache: ParseCache): Promise<Record<string, unknown>> {
-  const known = cache.get(text.rendered);
-  if (known) return known;
-  const parsed = await parseHcl(text.file, text.rendered);
-  cache.put(text.rendered, parsed);
-  return parsed;
 }
 
 function duplicates(resources: Resource[]): Problem[] {

@@ -1,6 +1,6 @@
 // A resource as the state files declare it, before the graph is built.
 import type { Location } from '../shared/errors.js';
-import type { Attributes } from '../shared/protocol.js';
+import type { AttrValue, Attributes } from '../shared/protocol.js';
 
 /** Keys the core uses for ordering; they are not passed to runners. */
 export const ORDERING_KEYS = ['before', 'after', 'notify', 'subscribe'] as const;
@@ -11,6 +11,18 @@ export const TAGS_KEY = 'tags';
 /** A tag as written in `tags` (Puppet's rule): letters, digits and _, then also `.`, `:` and `-`. */
 export const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
 
+/** Core keys of any resource, not passed to the runner: `sensitive = true` hides its values (shared/sensitive.ts). */
+export const SENSITIVE_KEY = 'sensitive';
+/** Core keys of a file's content from a template: rendered into `contents` while planning (templates/resource-templates.ts). */
+export const TEMPLATE_KEY = 'template';
+export const VARS_KEY = 'vars';
+
+export interface ResourceTemplate {
+  /** As written: a name in the templates directories, or a path (`./x`, `../x`, `/x`). */
+  name: string;
+  vars: { [key: string]: AttrValue };
+}
+
 export interface Resource {
   /** RREF: `runner:name`. */
   ref: string;
@@ -20,6 +32,10 @@ export interface Resource {
   attrs: Attributes;
   /** The ordering keys as written (strings), resolved when the graph is built. */
   links: Record<OrderingKey, string[]>;
+  /** `sensitive = true`, or a value from a sensitive fact: govern never shows or stores its values. */
+  sensitive?: boolean;
+  /** `template` and `vars`, until planning renders them into `contents`. */
+  template?: ResourceTemplate;
   /** The `tags` key as written (the runner name and the RREF are tags too: see graph/select.ts). */
   tags: string[];
   /** Where it was declared (its block header), for messages and the report. */

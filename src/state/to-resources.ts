@@ -3,10 +3,11 @@
 import path from 'node:path';
 import type { Location, Problem } from '../shared/errors.js';
 import type { AttrValue, Attributes } from '../shared/protocol.js';
+import { masker, SENSITIVE } from '../shared/sensitive.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
 import { allNumbersFinite } from './finite.js';
 import { ExpressionError, literalValue } from './hcl.js';
-import { ORDERING_KEYS, rref, TAG, TAGS_KEY, type OrderingKey, type Resource } from './resource.js';
+import { ORDERING_KEYS, rref, SENSITIVE_KEY, TAG, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type OrderingKey, type Resource } from './resource.js';
 import type { TopLevelItem } from './scan-blocks.js';
 import type { SourceLines } from './source-lines.js';
 
@@ -84,9 +85,15 @@ function bodyToResource(
   const attrs: Attributes = {};
   const links = { before: [], after: [], notify: [], subscribe: [] } as Record<OrderingKey, string[]>;
   let tags: string[] = [];
+  let sensitive = false;
+  let templateName: string | undefined;
+  let vars: { [key: string]: AttrValue } | undefined;
   let ok = true;
+  const mine: Problem[] = [];
+  /** For a sensitive resource: messages that quote a value which is not among its attributes. */
+  const quietly = new Map<Problem, string>();
   for (const [key, raw] of Object.entries(body)) {
-    const problem = (message: string) => problems.push({ ...(keyAt[key] ?? at), message: `${ref}: ${message}` });
+    const problem = (message: string) => mine.push({ ...(keyAt[key] ?? at), message: `${ref}: ${message}` });
     if (!ATTRIBUTE_KEY.test(key)) {
       problem(`"${key}" is not a valid argument name`);
       ok = false;
@@ -98,6 +105,7 @@ function bodyToResource(
     } catch (e) {
       if (!(e instanceof ExpressionError)) throw e;
       problem(`${key}: ${e.message}`);
+      quietly.set(mine[mine.length - 1], `${ref}: ${key}: ${SENSITIVE} ${e.quiet}`);
       ok = false;
       continue;
     }
@@ -123,11 +131,42 @@ function bodyToResource(
         problem('tags must be a list of tags such as ["web", "tls"] (letters, digits, _, then also . : -)');
         ok = false;
       } else tags = list;
+    } else if (key === SENSITIVE_KEY) {
+      if (typeof value !== 'boolean') {
+        problem('sensitive must be true or false');
+        ok = false;
+      } else sensitive = value;
+    } else if (key === TEMPLATE_KEY) {
+      if (typeof value !== 'string' || value === '') {
+        problem('template must be the name of a template (nginx/vhost.conf) or a path (./files/app.conf.hbs)');
+        ok = false;
+      } else templateName = value;
+    } else if (key === VARS_KEY) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        problem('vars must be a map of the template\'s variables, such as { port = 8080, hosts = ["a", "b"] }');
+        ok = false;
+      } else vars = value;
     } else {
       attrs[key] = value;
     }
   }
-  return ok ? { ref, type, name, attrs, links, tags, at, keyAt } : undefined;
+  const problemAt = (key: string, message: string) => mine.push({ ...(keyAt[key] ?? at), message: `${ref}: ${message}` });
+  if (vars !== undefined && templateName === undefined) {
+    problemAt(VARS_KEY, 'vars are the variables of a template: give template too, or leave vars out');
+    ok = false;
+  }
+  if (templateName !== undefined) {
+    for (const other of ['contents', 'source'].filter((k) => k in attrs)) {
+      problemAt(other, `give only one of template and ${other}: the template is rendered into the file's contents`);
+      ok = false;
+    }
+  }
+  const template = templateName !== undefined ? { name: templateName, vars: vars ?? {} } : undefined;
+  // A sensitive resource's values stay out of messages about it too.
+  const mask = masker({ attrs, sensitive, template });
+  problems.push(...mine.map((p) => ({ ...p, message: sensitive && quietly.has(p) ? quietly.get(p)! : mask(p.message) })));
+  if (!ok) return undefined;
+  return { ref, type, name, attrs, links, tags, at, keyAt, ...(sensitive ? { sensitive } : {}), ...(template ? { template } : {}) };
 }
 
 /**

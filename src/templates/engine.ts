@@ -1,8 +1,9 @@
 // Handlebars as govern uses it: no HTML escaping, strict lookups, and a static check that every
 // helper and variable a template names exists, so a typo is an error with the file and line rather
-// than an empty string. Two of Handlebars' own helpers are replaced: `lookup`, which gives an empty
-// string for a missing key even in strict mode, and `log`, which writes to stdout (where
-// `govern render` and `govern run --json` write their results).
+// than an empty string. Partials (`{{> name}}`) are allowed where the caller finds them (file
+// templates, docs/templates.md), checked the same way. Two of Handlebars' own helpers are replaced:
+// `lookup`, which gives an empty string for a missing key even in strict mode, and `log`, which
+// writes to stdout (where `govern render` and `govern run --json` write their results).
 import type HandlebarsModule from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
@@ -21,11 +22,34 @@ export class TemplateError extends UserError {}
 export type TemplateLog = (line: number | undefined, text: string) => void;
 
 /** The rendered text, carrying the marks of its source lines (line-marks.ts). */
-export type RenderFn = (helpers: Record<string, HelperFn>, log: TemplateLog) => string;
+export type RenderFn = (helpers: Record<string, HelperFn>, log: TemplateLog, vars?: Record<string, unknown>) => string;
 
 export interface CompiledTemplate {
   file: string;
   render: RenderFn;
+}
+
+/** A partial's text, or why there is none (`not found in ...`). */
+export type PartialLookup = (name: string) => { file: string; source: string } | { missing: string };
+
+export interface CompileOptions {
+  /** The variables the template is rendered with (its context); none for a state file. */
+  variables?: readonly string[];
+  /** Where `{{> name}}` is found; without it, partials are refused. */
+  partials?: PartialLookup;
+  /** Mark the rendered text with its source lines (state files: line-marks.ts); default true. */
+  marks?: boolean;
+}
+
+type TemplateFn = (context: unknown, options: Record<string, unknown>) => string;
+
+/** The partials a template uses, compiled once each, shared by the partials they use in turn. */
+interface PartialSet {
+  lookup: PartialLookup;
+  compiled: Map<string, TemplateFn>;
+  /** The partials being compiled: one that reaches itself again is a loop. */
+  open: string[];
+  problems: Problem[];
 }
 
 const BUILTIN_HELPERS = ['if', 'unless', 'each', 'with', 'lookup', 'log'];
@@ -35,35 +59,90 @@ const CONTEXT_HELPERS = new Set(['each', 'with']);
 type Node = hbs.AST.Node & Record<string, unknown>;
 
 /** Parses and checks a template; helperNames are every helper that will be passed at render time. */
-export function compileTemplate(file: string, source: string, helperNames: string[]): CompiledTemplate {
+export function compileTemplate(file: string, source: string, helperNames: string[], options: CompileOptions = {}): CompiledTemplate {
   // Without a mustache, Handlebars would give back the text as it is: skip its compiler.
   if (!source.includes('{{')) return { file, render: () => source };
+  const helpers = new Set([...BUILTIN_HELPERS, ...helperNames]);
+  const partials: PartialSet | undefined = options.partials && { lookup: options.partials, compiled: new Map(), open: [], problems: [] };
+  let template: TemplateFn;
+  try {
+    template = compileChecked(file, source, helpers, options, partials);
+  } catch (e) {
+    // The template's own problems, and those of the partials it names, together.
+    if (e instanceof TemplateError && partials) throw new TemplateError([...e.problems, ...partials.problems]);
+    throw e;
+  }
+  if (partials && partials.problems.length > 0) throw new TemplateError(partials.problems);
+  const context = Object.fromEntries((options.variables ?? []).map((name) => [name, undefined]));
+  return {
+    file,
+    render: (helperFns, log, vars: Record<string, unknown> = context) => {
+      try {
+        const all = { ...helperFns, lookup: withLine(strictLookup), log: logTo(log) };
+        return template(vars, { helpers: all, partials: Object.fromEntries(partials?.compiled ?? []), allowProtoPropertiesByDefault: false });
+      } catch (e) {
+        throw asTemplateError(e, file, source);
+      }
+    },
+  };
+}
+
+/** Parses, checks and compiles one template or partial; a partial's errors name its own file. */
+function compileChecked(file: string, source: string, helpers: Set<string>, options: CompileOptions, partials: PartialSet | undefined, inContext = false): TemplateFn {
   let ast: hbs.AST.Program;
   try {
     ast = handlebars().parse(source);
-    checkNames(ast, file, new Set([...BUILTIN_HELPERS, ...helperNames]));
-    markSourceLines(ast, source);
+    const use = partials && ((name: string, line: number | undefined, dynamic: boolean) => usePartial(partials, name, file, line, dynamic, helpers, options));
+    checkNames(ast, file, helpers, options.variables ?? [], use, inContext);
+    if (options.marks ?? true) markSourceLines(ast, source);
   } catch (e) {
     if (e instanceof TemplateError) throw e;
     if (e instanceof RangeError) throw tooDeep(file, source);
     throw new TemplateError({ file, line: parseErrorLine(e), message: `template syntax error: ${firstLine(e)}` });
   }
-  const template = handlebars().compile(ast, { strict: true, noEscape: true });
-  return {
-    file,
-    render: (helpers, log) => {
+  return handlebars().compile(ast, { strict: true, noEscape: true }) as unknown as TemplateFn;
+}
+
+/** Compiles a partial the first time it is named; a missing one, or a loop, is a problem at the line naming it. */
+function usePartial(set: PartialSet, name: string, file: string, line: number | undefined, inContext: boolean, helpers: Set<string>, options: CompileOptions): void {
+  if (set.open.includes(name)) {
+    set.problems.push({ file, line, message: `partial "${name}" includes itself (${[...set.open.slice(set.open.indexOf(name)), name].join(' -> ')})` });
+    return;
+  }
+  if (set.compiled.has(name)) return;
+  const found = set.lookup(name);
+  if ('missing' in found) {
+    set.problems.push({ file, line, message: `partial "${name}": ${found.missing}` });
+    return;
+  }
+  set.open.push(name);
+  set.compiled.set(name, () => ''); // known while it compiles, so a loop is found once
+  try {
+    // In a changed context ({{#each}}) or with a context argument, its variables are checked as it renders.
+    const fn = compileChecked(found.file, found.source, helpers, { ...options, marks: false }, set, inContext);
+    set.compiled.set(name, (context, runtime) => {
       try {
-        const all = { ...helpers, lookup: withLine(strictLookup), log: logTo(log) };
-        return template({}, { helpers: all, allowProtoPropertiesByDefault: false });
+        return fn(context, runtime);
       } catch (e) {
-        if (e instanceof RangeError) throw tooDeep(file, source);
-        const err = e as Error & { lineNumber?: number };
-        const line = err.lineNumber ?? (err as Error & { templateLine?: number }).templateLine;
-        const message = err.message.replace(/ - \d+:\d+$/, '').replace(/ not defined in \[object Object\]/, ' is not defined');
-        throw new TemplateError({ file, line, message });
+        throw asTemplateError(e, found.file, found.source);
       }
-    },
-  };
+    });
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    set.problems.push(...e.problems);
+  } finally {
+    set.open.pop();
+  }
+}
+
+/** An error while rendering, as a problem of the file being rendered (a partial's own, when it came from one). */
+function asTemplateError(e: unknown, file: string, source: string): TemplateError {
+  if (e instanceof TemplateError) return e;
+  if (e instanceof RangeError) return tooDeep(file, source);
+  const err = e as Error & { lineNumber?: number };
+  const line = err.lineNumber ?? (err as Error & { templateLine?: number }).templateLine;
+  const message = err.message.replace(/ - \d+:\d+$/, '').replace(/ not defined in \[object Object\]/, ' is not defined');
+  return new TemplateError({ file, line, message });
 }
 
 /**
@@ -130,7 +209,11 @@ export function withLine(fn: HelperFn): HelperFn {
   };
 }
 
-function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>): void {
+/** Called for each `{{> name}}`: inContext when its variables can only be checked as it renders. */
+type PartialUse = (name: string, line: number | undefined, inContext: boolean) => void;
+
+/** inContext: the template renders in a context known only then (a partial inside {{#each}}): bare names are checked as it renders. */
+function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>, variables: readonly string[], usePartialAt: PartialUse | undefined, inContext: boolean): void {
   const problems: Problem[] = [];
   const line = (node: hbs.AST.Node) => node.loc?.start.line;
 
@@ -196,17 +279,31 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>): v
         visitProgram(b.inverse, scope, inContext);
         break;
       }
-      case 'PartialStatement':
+      case 'PartialStatement': {
+        const p = node as unknown as hbs.AST.PartialStatement;
+        if (!usePartialAt) {
+          problems.push({ file, line: line(node), message: 'partials are supported only in file templates (a file resource\'s template), not in state files' });
+          break;
+        }
+        if (p.name.type !== 'PathExpression') {
+          problems.push({ file, line: line(node), message: 'a partial is named by its path in the templates directories ({{> nginx/headers}}), not computed' });
+          break;
+        }
+        for (const param of p.params) visitExpr(param, scope, inContext);
+        for (const pair of p.hash?.pairs ?? []) visitExpr(pair.value, scope, inContext);
+        usePartialAt((p.name as hbs.AST.PathExpression).original, line(node), inContext || p.params.length > 0 || (p.hash?.pairs.length ?? 0) > 0);
+        break;
+      }
       case 'PartialBlockStatement':
       case 'DecoratorBlock':
       case 'Decorator':
-        problems.push({ file, line: line(node), message: 'partials and decorators are not supported in govern templates' });
+        problems.push({ file, line: line(node), message: 'partial blocks ({{#> name}}) and decorators are not supported in govern templates' });
         break;
       default:
         break; // content and comments
     }
   };
 
-  visitProgram(ast, new Set(), false);
+  visitProgram(ast, new Set(variables), inContext);
   if (problems.length > 0) throw new TemplateError(problems);
 }

@@ -14,7 +14,19 @@ function valueOf(result: FactResult, describe: string): string {
   return result.value;
 }
 
-export function factHelpers(sources: FactSources, pending: PendingFacts): Record<string, HelperFn> {
+/** A fact's value as a template used it: `host` for a fact of another host; `line` of the call. */
+export interface FactUse {
+  name: string;
+  host?: string;
+  value: string;
+  line?: number;
+}
+
+function lineOf(all: unknown[]): number | undefined {
+  return (all[all.length - 1] as { loc?: { start: { line: number } } } | undefined)?.loc?.start.line;
+}
+
+export function factHelpers(sources: FactSources, pending: PendingFacts, onUse: (use: FactUse) => void = () => undefined): Record<string, HelperFn> {
   return {
     fact: (...all) => {
       if (all.length !== 2) throw new HelperError(`fact takes 1 argument (a fact name), got ${all.length - 1}`);
@@ -24,7 +36,9 @@ export function factHelpers(sources: FactSources, pending: PendingFacts): Record
         pending.addLocal(name);
         return '';
       }
-      return valueOf(result, `fact "${name}"`);
+      const value = valueOf(result, `fact "${name}"`);
+      onUse({ name, value, line: lineOf(all) });
+      return value;
     },
     hostfact: (...all) => {
       if (all.length !== 3) throw new HelperError(`hostfact takes 2 arguments (a host and a fact name), got ${all.length - 1}`);
@@ -38,7 +52,9 @@ export function factHelpers(sources: FactSources, pending: PendingFacts): Record
         pending.addRemote(host, name);
         return '';
       }
-      return valueOf(result, `hostfact "${host}" "${name}"`);
+      const value = valueOf(result, `hostfact "${host}" "${name}"`);
+      onUse({ name, host, value, line: lineOf(all) });
+      return value;
     },
   };
 }

@@ -2,8 +2,10 @@
 // records the facts it is missing, those are fetched (local ones serially, remote hosts in
 // parallel), and the templates render again, until a pass needs nothing new.
 import { formatProblem, UserError, type Problem } from '../shared/errors.js';
-import { compileTemplate, TemplateError, withLine, type CompiledTemplate } from './engine.js';
-import { factHelpers } from './fact-helpers.js';
+import type { AttrValue } from '../shared/protocol.js';
+import { isSensitiveFact, maskText } from '../shared/sensitive.js';
+import { compileTemplate, TemplateError, withLine, type CompiledTemplate, type PartialLookup } from './engine.js';
+import { factHelpers, type FactUse } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
 import { HelperError, pureHelpers, type HelperFn } from './helpers.js';
 import { unmarkLines, type UnmarkedText } from './line-marks.js';
@@ -11,6 +13,18 @@ import { unmarkLines, type UnmarkedText } from './line-marks.js';
 export interface TemplateInput {
   file: string;
   source: string;
+  /** A file template's variables (its context); a state file has none. */
+  vars?: { [key: string]: AttrValue };
+  /** Where its `{{> name}}` partials are found; without it, partials are refused (state files). */
+  partials?: PartialLookup;
+  /** Rewrites the messages of this input's problems (to name what it is rendered for). */
+  describe?: (message: string) => string;
+}
+
+/** A rendered template: its text, where each line came from, and the sensitive facts it used. */
+export interface RenderedText extends UnmarkedText {
+  /** Uses of facts whose names make them sensitive (shared/sensitive.ts), in the order of the calls. */
+  sensitiveFacts: FactUse[];
 }
 
 /** A fact whose value names another fact, and so on: stop somewhere. */
@@ -23,10 +37,11 @@ export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
   const compiled: CompiledTemplate[] = [];
   for (const input of inputs) {
     try {
-      compiled.push(compileTemplate(input.file, input.source, HELPER_NAMES));
+      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: false } : { partials: input.partials };
+      compiled.push(compileTemplate(input.file, input.source, HELPER_NAMES, options));
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
-      problems.push(...e.problems);
+      problems.push(...e.problems.map((p) => described(p, input)));
     }
   }
   if (problems.length > 0) throw new UserError(problems);
@@ -45,20 +60,25 @@ export async function renderTemplates(inputs: TemplateInput[], sources: FactSour
  * Renders every template, and tells which source line each rendered line came from. `{{log}}` lines
  * are given to onLog after the last pass only (earlier passes are thrown away, and would repeat them).
  */
-export async function renderWithLines(inputs: TemplateInput[], sources: FactSources, onLog: (line: string) => void = toStderr): Promise<UnmarkedText[]> {
+export async function renderWithLines(inputs: TemplateInput[], sources: FactSources, onLog: (line: string) => void = toStderr): Promise<RenderedText[]> {
   const compiled = compileAll(inputs);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const pending = new PendingFacts();
-    const helpers = wrapAll({ ...pureHelpers, ...factHelpers(sources, pending) });
-    const outputs: UnmarkedText[] = [];
+    let used: FactUse[] = [];
+    const helpers = wrapAll({ ...pureHelpers, ...factHelpers(sources, pending, (use) => isSensitiveFact(use.name) && used.push(use)) });
+    const outputs: RenderedText[] = [];
     const problems: Problem[] = [];
     const logs: string[] = [];
-    for (const template of compiled) {
+    for (const [i, template] of compiled.entries()) {
+      used = [];
       try {
-        outputs.push(unmarkLines(template.render(helpers, (line, text) => logs.push(formatProblem({ file: template.file, line, message: text })))));
+        const text = template.render(helpers, (line, text) => logs.push(formatProblem({ file: template.file, line, message: text })), inputs[i].vars);
+        outputs.push({ ...unmarkLines(text), sensitiveFacts: used });
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
-        problems.push(...e.problems);
+        // A helper's message may quote a sensitive fact's value (`yesno: "..." is not a boolean`).
+        const secrets = used.map((use) => use.value).filter((value) => value !== '');
+        problems.push(...e.problems.map((p) => described({ ...p, message: maskText(p.message, secrets) }, inputs[i])));
       }
     }
     if (pending.empty) {
@@ -69,6 +89,10 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
     await Promise.all([sources.local.load(pending.local), sources.remote?.load(pending.remote)]);
   }
   throw new UserError(`templates kept asking for new facts after ${MAX_PASSES} passes (a fact naming a host or fact that names another, and so on?)`);
+}
+
+function described(p: Problem, input: TemplateInput): Problem {
+  return input.describe ? { ...p, message: input.describe(p.message) } : p;
 }
 
 function wrapAll(helpers: Record<string, HelperFn>): Record<string, HelperFn> {

@@ -1,6 +1,12 @@
-// `govern render TEMPLATE`: renders one template to stdout, to check templates and facts.
-import { treeRoot } from '../../config/paths.js';
-import { locateTemplate } from '../../templates/locate.js';
+// `govern render TEMPLATE`: renders one template to stdout, to check templates and facts. A state
+// file (*.hcl) renders as `govern run` renders it; any other template as a file's `template` does,
+// with the variables given by --var and --vars-json, and its partials.
+import path from 'node:path';
+import { TREE_DIRS, treeRoot } from '../../config/paths.js';
+import { UserError } from '../../shared/errors.js';
+import type { AttrValue } from '../../shared/protocol.js';
+import { ATTRIBUTE_KEY } from '../../shared/validate.js';
+import { locateTemplate, partialLookup } from '../../templates/locate.js';
 import { renderTemplates } from '../../templates/render.js';
 import { readSourceFile } from '../../templates/source-file.js';
 import { defineCommand, out, theOperand } from '../command.js';
@@ -8,21 +14,64 @@ import { factsOptions, helpOptions, localFacts, searchPaths, templatesOptions } 
 import { optionTable } from '../options.js';
 import { remoteFactOptions, remoteFacts } from '../remote-options.js';
 
+const varsOptions = optionTable([
+  { name: 'var', kind: 'texts', placeholder: 'KEY=VALUE', help: "a variable of the template (a string); a file resource's vars give the same" },
+  { name: 'vars-json', kind: 'text', placeholder: 'JSON', help: 'variables as a JSON object, for numbers, lists and maps: \'{"port": 80, "hosts": ["a", "b"]}\'' },
+]);
+
 export const renderCommand = defineCommand({
   name: 'render',
   usage: 'govern render [OPTIONS] TEMPLATE',
   summary: 'render a template (a path, or a name in the templates directories) to stdout',
   details:
     "A template given by path is rendered with its own directory's facts.d/ and templates.d/ searched\n" +
-    'first, as govern run searches a state tree\'s: `govern render states/web.hcl` shows what run parses.',
-  options: optionTable([...templatesOptions, ...factsOptions, ...remoteFactOptions, ...helpOptions]),
+    'first, as govern run searches a state tree\'s: `govern render states/web.hcl` shows what run parses.\n' +
+    'Any other template renders as a file resource\'s template does: with variables (--var, --vars-json)\n' +
+    'and partials ({{> name}}) from the templates directories.',
+  options: optionTable([...varsOptions, ...templatesOptions, ...factsOptions, ...remoteFactOptions, ...helpOptions]),
   async run(o, operands) {
     const name = theOperand(operands, this.usage, 'TEMPLATE');
-    const paths = searchPaths(o, treeRoot(name)); // a name that is not a path has no tree
+    const paths = searchPaths(o, templateTree(name));
     const file = locateTemplate(name, paths.templates);
     const source = readSourceFile(file);
-    const [text] = await renderTemplates([{ file, source }], { local: localFacts(o, paths), remote: remoteFacts(o) });
+    const vars = templateVars(o.var, o.varsJson);
+    const stateFile = file.endsWith('.hcl');
+    if (stateFile && Object.keys(vars).length > 0) throw new UserError(`${file} is a state file, which has no variables: --var and --vars-json are for the templates of files`);
+    const input = stateFile ? { file, source } : { file, source, vars, partials: partialLookup(paths.templates) };
+    const [text] = await renderTemplates([input], { local: localFacts(o, paths), remote: remoteFacts(o) });
     await out(text);
     return 0;
   },
 });
+
+/**
+ * The state tree a template belongs to: the tree holding it in its templates.d/ (so that its partials
+ * are found as `govern run` finds them), else its own directory; a name that is not a path has none.
+ */
+function templateTree(name: string): string | undefined {
+  const at = path.resolve(name).lastIndexOf(`${path.sep}${TREE_DIRS.templates}${path.sep}`);
+  return at >= 0 ? path.resolve(name).slice(0, at) || '/' : treeRoot(name);
+}
+
+/** --vars-json, then each --var over it; every problem at once. */
+function templateVars(pairs: string[], json: string | undefined): { [key: string]: AttrValue } {
+  const problems: string[] = [];
+  let vars: { [key: string]: AttrValue } = {};
+  if (json !== undefined) {
+    try {
+      const parsed = JSON.parse(json) as unknown;
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) problems.push('--vars-json must be a JSON object ({"port": 80})');
+      else vars = parsed as { [key: string]: AttrValue };
+    } catch (e) {
+      problems.push(`--vars-json is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    const key = pair.slice(0, Math.max(eq, 0));
+    if (eq < 0 || !ATTRIBUTE_KEY.test(key)) problems.push(`--var ${JSON.stringify(pair)} is not KEY=VALUE (a key is letters, digits, _ and -)`);
+    else vars[key] = pair.slice(eq + 1);
+  }
+  if (problems.length > 0) throw new UserError(problems.map((message) => ({ message })));
+  return vars;
+}

@@ -1,0 +1,56 @@
+// A file's content from a template (`template` and `vars`, docs/templates.md): rendered by the core
+// while planning, before anything is applied, into the `contents` the file runner receives. Every
+// missing template, partial or variable of the whole tree is reported at once, with its file and line.
+import { UserError, type Problem } from '../shared/errors.js';
+import { masker } from '../shared/sensitive.js';
+import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
+import type { FactSources } from './fact-sources.js';
+import { findTemplate, partialLookup } from './locate.js';
+import { renderWithLines, type RenderedText, type TemplateInput } from './render.js';
+import { readSourceFile } from './source-file.js';
+
+/**
+ * The resources with their templates rendered into `contents` (the others as they are). A template
+ * that uses a sensitive fact makes its resource sensitive.
+ */
+export async function renderResourceTemplates(resources: Resource[], dirs: readonly string[], sources: FactSources): Promise<Resource[]> {
+  const templated = resources.filter((r) => r.template !== undefined);
+  if (templated.length === 0) return resources;
+  const problems: Problem[] = [];
+  const inputs: TemplateInput[] = [];
+  const owners: Resource[] = [];
+  const partials = partialLookup(dirs);
+  for (const r of templated) {
+    const at = keyLocation(r, TEMPLATE_KEY);
+    const found = findTemplate(r.template!.name, dirs, r.stateDir);
+    if ('missing' in found) {
+      problems.push({ ...at, message: `${r.ref}: template "${r.template!.name}": ${found.missing}` });
+      continue;
+    }
+    try {
+      const mask = masker(r);
+      const describe = (message: string) => mask(`${message} (template of ${r.ref})`);
+      inputs.push({ file: found.file, source: readSourceFile(found.file), vars: r.template!.vars, partials, describe });
+      owners.push(r);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      problems.push(...e.problems.map((p) => ({ ...p, message: `${r.ref}: template: ${p.message}` })));
+    }
+  }
+  let rendered: RenderedText[] = [];
+  try {
+    rendered = await renderWithLines(inputs, sources);
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    problems.push(...e.problems);
+  }
+  if (problems.length > 0) throw new UserError(problems);
+  const contents = new Map(owners.map((r, i) => [r, rendered[i]]));
+  return resources.map((r) => {
+    const out = contents.get(r);
+    if (!out) return r;
+    const sensitive = r.sensitive || out.sensitiveFacts.length > 0;
+    // The rendered content is the resource's `contents`, and a message about it points at `template`.
+    return { ...r, attrs: { ...r.attrs, contents: out.text }, keyAt: { ...r.keyAt, contents: keyLocation(r, TEMPLATE_KEY) }, ...(sensitive ? { sensitive } : {}) };
+  });
+}
