@@ -21,6 +21,7 @@ function site(files: Record<string, string>, mode: string): Site {
   const out = path.join(dir, 'out');
   fs.mkdirSync(out);
   writeFile(path.join(dir, 'tree/facts.d/site/name'), 'shop');
+  writeFile(path.join(dir, 'tree/facts.d/secret/token'), 'tok-4f1d9c-secret');
   for (const [name, content] of Object.entries(files)) writeFile(path.join(dir, 'tree', name), content.replaceAll('OUT', out));
   const cache = path.join(dir, 'cache');
   return { dir, out, run: (extra = []) => govern(['run', path.join(dir, 'tree'), '--runner-mode', mode, '--cache-dir', cache, ...extra]) };
@@ -51,12 +52,25 @@ exec "reload" {
   command      = "/usr/bin/touch OUT/reloaded"
   refresh_only = true
 }
+
+file "OUT/current.conf" {
+  ensure = "link"
+  target = "shop.conf"
+}
+
+file "OUT/token" {
+  ensure   = "present"
+  contents = "{{fact "secret/token"}}"
+  owner    = "root"
+  group    = "root"
+  mode     = "0600"
+}
 `;
 
 describe('file templates (template, vars)', () => {
   for (const mode of MODES) {
     describe(`in ${mode} mode`, () => {
-      it('renders vars, a list, a partial and a fact; a second run changes nothing; a changed variable diffs in noop and notifies on apply', async () => {
+      it('renders vars, a list, a partial and a fact, with a link and a secret; a second run changes nothing; a changed variable diffs in noop and notifies on apply', async () => {
         const s = site(
           {
             'templates.d/nginx/vhost.conf': VHOST,
@@ -71,10 +85,14 @@ describe('file templates (template, vars)', () => {
         expect(fs.readFileSync(path.join(s.out, 'shop.conf'), 'utf8')).to.equal(
           'server {\n  server_name shop.example.org;\n  listen 8080;\n  add_header X-Served-By shop.example.org;\n  server 10.0.0.5:9000;\n  server 10.0.0.6:9000;\n  # site shop\n}\n',
         );
+        expect(fs.readFileSync(path.join(s.out, 'current.conf'), 'utf8')).to.include('listen 8080;');
+        expect(fs.readFileSync(path.join(s.out, 'token'), 'utf8')).to.equal('tok-4f1d9c-secret');
+        expect(first.stdout).to.not.include('tok-4f1d9c-secret');
         fs.rmSync(path.join(s.out, 'reloaded'));
 
-        const second = await s.run(['--json']);
-        expect(json(second.stdout).summary).to.include({ changed: 0, unchanged: 2, notifications_sent: 0 });
+        const second = await s.run(['--json', '-vv']);
+        expect(json(second.stdout).summary).to.include({ changed: 0, unchanged: 4, notifications_sent: 0 });
+        expect(second.stdout + second.stderr).to.not.include('tok-4f1d9c-secret');
 
         writeFile(path.join(s.dir, 'tree/site.hcl'), SHOP(8081).replaceAll('OUT', s.out));
         const noop = await s.run(['--noop', '--json']);
