@@ -1,7 +1,9 @@
-// Runs one external command without a shell: stdin closed (or fed), output captured up to a limit,
-// and a timeout that kills the command's whole process group, so nothing it spawned outlives it.
+// Runs one external command without a shell: stdin closed (or fed), output captured up to a limit
+// (or only its head and tail, for output that is only shown), and a timeout that kills the
+// command's whole process group, so nothing it spawned outlives it.
 import spawn from 'cross-spawn';
 import type { ChildProcess } from 'node:child_process';
+import { HeadAndTail } from './bounded-output.js';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -12,6 +14,11 @@ export interface RunOptions {
   input?: string;
   /** Keep at most this many bytes of each stream; past it the command is killed. Default 64 MiB. */
   maxOutputBytes?: number;
+  /**
+   * For output that is only shown (a log): keep this many bytes at each end of each stream and
+   * drop the middle, with a note of how much; the command runs to its end (maxOutputBytes unused).
+   */
+  headAndTail?: number;
 }
 
 export interface RunResult {
@@ -68,10 +75,8 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       detached: true, // its own process group, so a timeout can kill everything it started
     });
     live.add(child);
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outBytes = 0;
-    let errBytes = 0;
+    const out = new Collected(options.headAndTail ?? limit, options.headAndTail === undefined);
+    const err = new Collected(options.headAndTail ?? limit, options.headAndTail === undefined);
     let timedOut = false;
     let overflowed = false;
     let spawnError: Error | undefined;
@@ -92,14 +97,10 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       }
     };
     child.stdout?.on('data', (chunk: Buffer) => {
-      outBytes += chunk.length;
-      if (outBytes > limit) return overflow();
-      out.push(chunk);
+      if (!out.push(chunk)) overflow();
     });
     child.stderr?.on('data', (chunk: Buffer) => {
-      errBytes += chunk.length;
-      if (errBytes > limit) return overflow();
-      err.push(chunk);
+      if (!err.push(chunk)) overflow();
     });
     if (options.input !== undefined && child.stdin) {
       child.stdin.on('error', () => undefined); // the command may exit without reading its input
@@ -130,8 +131,8 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       resolve({
         code: spawnError ? null : code,
         signal,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
+        stdout: out.text(),
+        stderr: err.text(),
         timedOut,
         overflowed,
         spawnError,
@@ -139,6 +140,35 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       });
     }
   });
+}
+
+/** One stream's output: all of it up to a limit (false past it), or its head and tail. */
+class Collected {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  private readonly ends: HeadAndTail | undefined;
+
+  constructor(
+    private readonly limit: number,
+    exact: boolean,
+  ) {
+    this.ends = exact ? undefined : new HeadAndTail(limit);
+  }
+
+  push(chunk: Buffer): boolean {
+    if (this.ends) {
+      this.ends.push(chunk);
+      return true;
+    }
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) return false;
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  text(): string {
+    return this.ends ? this.ends.result().text : Buffer.concat(this.chunks).toString('utf8');
+  }
 }
 
 /** "exit 3", "killed by SIGKILL", "timed out after 10s", "program not found: /x": why a command did not succeed. */
