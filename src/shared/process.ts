@@ -4,6 +4,7 @@
 import spawn from 'cross-spawn';
 import type { ChildProcess } from 'node:child_process';
 import { HeadAndTail } from './bounded-output.js';
+import { unwatchGroup, watchGroup } from './child-guard.js';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -43,7 +44,11 @@ export const KILL_GRACE_MS = 2000;
 /** Adds a process started elsewhere (a persistent runner) to those killAllChildren reaches; returns the undo. */
 export function trackChild(child: ChildProcess): () => void {
   live.add(child);
-  return () => live.delete(child);
+  watchGroup(child.pid);
+  return () => {
+    live.delete(child);
+    unwatchGroup(child.pid);
+  };
 }
 
 /** Kills every process group still running: for govern's own SIGINT/SIGTERM handler. */
@@ -75,6 +80,7 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       detached: true, // its own process group, so a timeout can kill everything it started
     });
     live.add(child);
+    watchGroup(child.pid); // killed even if govern is, by the watcher (child-guard.ts)
     const out = new Collected(options.headAndTail ?? limit, options.headAndTail === undefined);
     const err = new Collected(options.headAndTail ?? limit, options.headAndTail === undefined);
     let timedOut = false;
@@ -128,6 +134,7 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       live.delete(child);
       // Whatever the command left running in its group goes with it.
       if (timedOut || overflowed) killGroup(child, 'SIGKILL');
+      unwatchGroup(child.pid);
       resolve({
         code: spawnError ? null : code,
         signal,
