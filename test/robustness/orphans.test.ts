@@ -78,7 +78,7 @@ describe('no orphan when govern dies', function () {
       it(`the exec runner and its command go with govern (${signal}, ${mode} runners)`, async () => {
         const dir = tempDir();
         writeFile(path.join(dir, 'states', 'main.hcl'), 'exec "wait" {\n  command = "sleep 4242"\n  timeout = "0"\n}\n');
-        await killMidRun(['run', path.join(dir, 'states'), '--runners-dir', RUNNERS_DIR, '--runner-mode', mode, '--runner-timeout', '0'], signal);
+        await killMidRun(['run', path.join(dir, 'states'), '--runners-dir', RUNNERS_DIR, '--runner-mode', mode], signal);
       });
     }
   }
