@@ -4,7 +4,7 @@
 import { DESCRIPTION_FORMAT, VALUE_TYPES } from '../shared/description.js';
 import { didYouMean } from '../shared/suggest.js';
 import { ATTRIBUTE_KEY, RUNNER_NAME, SIGNAL_NAME } from '../shared/validate.js';
-import { parseValue, wholeMatch } from '../shared/values.js';
+import { parseValue, regexProblem, wholeMatch } from '../shared/values.js';
 import { ORDERING_KEYS } from '../state/resource.js';
 
 type Json = Record<string, unknown>;
@@ -105,7 +105,7 @@ function checkValueSpec(spec: unknown, where: string, allowed: string[], say: (w
       if (typeof s[field] !== 'string') throw new Error('not a string');
       compile(s[field] as string);
     } catch (e) {
-      say(`${where}.${field}`, `not a valid regular expression (${(e as Error).message})`);
+      say(`${where}.${field}`, `not a valid regular expression (${regexProblem(e)})`);
     }
   }
   for (const field of ['min', 'max']) optional(s, field, 'number', `${where}.${field}`, say);

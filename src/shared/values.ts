@@ -41,7 +41,7 @@ export function parseValue(spec: ValueSpec, text: string): Parsed {
         new RegExp(text, 'u');
         return { ok: true, value: text };
       } catch (e) {
-        return fail(spec, (e as Error).message.replace(/^Invalid regular expression: /, ''));
+        return fail(spec, regexProblem(e));
       }
     case 'map':
       return parseMap(spec, text);
@@ -155,4 +155,12 @@ function parseMap(spec: ValueSpec, text: string): Parsed {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(spec);
   return { ok: true, value: value as { [key: string]: AttrValue } };
+}
+
+/**
+ * Why a regular expression does not compile ("Unterminated group"), without the expression and
+ * flags V8 puts before it, which differ between Node versions.
+ */
+export function regexProblem(e: unknown): string {
+  return (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
 }

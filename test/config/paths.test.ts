@@ -15,6 +15,7 @@ describe('default directories follow the install prefix', () => {
       shippedFacts: path.join(lib, 'facts.d'),
       userFacts: '/etc/govern/facts.d',
       templates: '/etc/govern/templates.d',
+      states: '/etc/govern/states',
     });
   });
 

@@ -73,7 +73,7 @@ describe('describing a runner', () => {
     })).to.deep.equal([
       'keys.notify: this key belongs to govern, not to a runner',
       'keys.n.default: "many" is not an integer',
-      'keys.p.pattern: not a valid regular expression (Invalid regular expression: /^(?:()$/su: Unterminated group)',
+      'keys.p.pattern: not a valid regular expression (Unterminated group)',
       'keys.l.items: a list of lists cannot be passed as arguments',
       'keys.e.values: an enum needs its values',
       'signals[0]: a signal is letters, digits, _ . and -',

@@ -11,7 +11,7 @@ import { startSshLab } from '../support/sshd.js';
 import { tempDir } from '../support/tmp.js';
 import { gitLab, type GitLab } from './git-lab.js';
 
-const stateFile = (marker: string) => `file "${marker}" {\n  ensure = "present"\n  contents = "x"\n}\n`;
+const stateFile = (marker: string) => `file "${marker}" {\n  ensure = "present"\n  contents = "x"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`;
 
 describe('govern pull', function () {
   this.timeout(120_000);

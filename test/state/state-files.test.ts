@@ -97,13 +97,13 @@ describe('state files: values a runner cannot take', () => {
       const r = await govern(['run', file, '--runners-dir', RUNNERS_DIR, '--no-cache', '--runner-mode', mode], { timeoutMs: 30_000 });
       expect(r.code, mode).to.equal(1);
       expect(r.stderr).to.equal(
-        `govern: ${file}:4: exec:second: command: contains a NUL byte (U+0000), which no command-line argument or environment can carry: ` +
+        `govern: ${file}:5: exec:second: command: contains a NUL byte (U+0000), which no command-line argument or environment can carry: ` +
           `refused whatever the runner mode (binary file content can come from the file runner's source)\n`,
       );
       expect(r.stdout).to.equal('');
     }
     writeFile(file, `x "a" {\n  env = { A = "\\u0000" }\n}\n`);
-    expect((await t.run(file)).stderr).to.contain(`${file}:1: x:a: env: contains a NUL byte`);
+    expect((await t.run(file)).stderr).to.contain(`${file}:2: x:a: env: contains a NUL byte`);
     expect(t.calls()).to.deep.equal([]);
   });
 
