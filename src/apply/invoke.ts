@@ -1,5 +1,6 @@
 // Invokes a runner for one resource, exactly per the runner protocol (DESIGN.md): argv without a
 // shell, the GOVERN_* environment, result lines from stdout, everything else kept as log.
+import { LOG_KEEP_BYTES } from '../shared/bounded-output.js';
 import { encodeArgs, parseResult, type CallVariable } from '../shared/protocol.js';
 import { describeFailure, lastLines, runCommand, type RunResult } from '../shared/process.js';
 import { hiddenKey, SENSITIVE } from '../shared/sensitive.js';
@@ -64,7 +65,8 @@ export function displayCall(call: Call, noop: boolean): string {
 /** One call, one process: the one-shot protocol. */
 export async function invokeRunner(call: Call, ctx: RunContext): Promise<CallResult> {
   const env = { ...runnerProcessEnv(ctx), ...callEnv(call, ctx.noop) };
-  const result = await runCommand(call.executable, callArgv(call), { env, timeoutMs: ctx.timeoutMs });
+  // Only the head and tail of a runner's output are kept: its result lines come last, by convention.
+  const result = await runCommand(call.executable, callArgv(call), { env, timeoutMs: ctx.timeoutMs, headAndTail: LOG_KEEP_BYTES });
   const parsed = parseResult(result.stdout);
   const stderr = result.stderr.split('\n').filter((l) => l !== '');
   const log = [...parsed.log, ...stderr];

@@ -2,6 +2,7 @@
 import { defaultStateTree } from '../config/paths.js';
 import { priorityWriter, type Priority } from '../journal/priority.js';
 import { UserError } from '../shared/errors.js';
+import { terminalLine } from '../shared/terminal-text.js';
 import { resolveOptions, type CommandLine, type OptionSpec, type Options } from './options.js';
 
 export interface Command {
@@ -42,10 +43,10 @@ export function out(text: string): Promise<void> {
 
 let stderrWriter: ((text: string, priority: Priority) => void) | undefined;
 
-/** A line on stderr, with its priority when stderr is the journal. */
+/** A line on stderr, with its priority when stderr is the journal; control characters escaped. */
 function say(text: string, priority: Priority): void {
   stderrWriter ??= priorityWriter(process.stderr, 2, process.env);
-  stderrWriter(`govern: ${text}\n`, priority);
+  stderrWriter(`govern: ${terminalLine(text)}\n`, priority);
 }
 
 export function warn(text: string): void {

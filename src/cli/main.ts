@@ -1,7 +1,8 @@
 // govern's command line: dispatches to a command and turns errors into messages and exit codes.
 import { governVersion } from '../config/paths.js';
 import { UserError } from '../shared/errors.js';
-import { killAllChildren } from '../shared/process.js';
+import { guardChildren } from '../shared/child-guard.js';
+import { KILL_GRACE_MS, killAllChildren } from '../shared/process.js';
 import { closest } from '../shared/suggest.js';
 import { out, printError, type Command } from './command.js';
 import { factsCommand } from './commands/facts.js';
@@ -32,6 +33,7 @@ export function main(argv: string[]): void {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;
   });
+  guardChildren(KILL_GRACE_MS); // even a SIGKILL of govern takes its runners and commands down
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       killAllChildren('SIGTERM');

@@ -1,6 +1,7 @@
 // Turns one fact source into its value: a plain file's contents or an executable's stdout, trimmed.
 import fs from 'node:fs';
 import { describeFailure, lastLines, runCommand } from '../shared/process.js';
+import { trustedProgram } from '../shared/trust.js';
 import type { FactSource } from './scan.js';
 
 /** The largest fact value govern accepts, from a file or an executable (documented in the README). */
@@ -16,7 +17,9 @@ export interface EvaluateOptions {
 
 export async function evaluateFact(source: FactSource, options: EvaluateOptions): Promise<FactResult> {
   if (!source.executable) return readFactFile(source.path);
-  const result = await runCommand(source.path, [], {
+  const trusted = trustedProgram(source.path); // run as root: only what root (or we) alone can change
+  if ('refused' in trusted) return { ok: false, error: trusted.refused };
+  const result = await runCommand(trusted.path, [], {
     env: options.env,
     timeoutMs: options.timeoutMs,
     maxOutputBytes: MAX_FACT_BYTES,

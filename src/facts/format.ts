@@ -1,8 +1,10 @@
 // How `govern facts` prints facts: `name<TAB>value`, one per line, with a value's backslashes,
-// newlines, carriage returns and tabs escaped so each fact stays on one line.
+// newlines, carriage returns and tabs escaped so each fact stays on one line, and any other control
+// character as `\xHH`, so a fact cannot drive the terminal.
+import { terminalLine } from '../shared/terminal-text.js';
 
 export function escapeFactValue(value: string): string {
-  return value.replace(/[\\\n\r\t]/g, (ch) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[ch]!);
+  return terminalLine(value.replace(/[\\\n\r\t]/g, (ch) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[ch]!));
 }
 
 export function formatFactLines(facts: Map<string, string>): string {

@@ -1,9 +1,10 @@
 // The human report: every line of text govern run prints comes from here, one report entry at a
 // time as the run goes (resources, notifications, invocations), then the summary. What is shown
 // follows the view: -q failures only, the default every change, -v everything with logs, -vv the
-// invocations too.
+// invocations too. What runners wrote (names, messages, logs, diffs) is shown escaped (terminalLine).
 import { displayCall, type Call } from '../apply/invoke.js';
 import { formatSeconds } from '../shared/duration.js';
+import { terminalLine } from '../shared/terminal-text.js';
 import { diffStyle, paint, type Style } from './colour.js';
 import type { NotificationReport, ResourceReport, RunReport } from './types.js';
 
@@ -42,7 +43,7 @@ export function notificationLines(n: NotificationReport, view: TextView): string
 
 /** -vv: the runner invocation about to run, shell-quoted as a user could paste it. */
 export function invocationLines(call: Call, view: TextView): string[] {
-  return view.verbosity >= 2 ? [`${'running'.padEnd(9)} ${displayCall(call, view.noop)}`] : [];
+  return view.verbosity >= 2 ? [`${'running'.padEnd(9)} ${terminalLine(displayCall(call, view.noop))}`] : [];
 }
 
 export function summaryLine(report: RunReport): string {
@@ -64,18 +65,19 @@ export function summaryLine(report: RunReport): string {
 }
 
 function head(status: string, what: string, message: string, durationMs: number, view: TextView): string {
-  return `${paint(status.padEnd(9), status as Style, view.color)} ${what}${message ? `  ${message}` : ''}  (${formatSeconds(durationMs)})`;
+  return `${paint(status.padEnd(9), status as Style, view.color)} ${terminalLine(what)}${message ? `  ${terminalLine(message)}` : ''}  (${formatSeconds(durationMs)})`;
 }
 
 function diffLines(diff: string, view: TextView): string[] {
   let inHunk = false;
-  return diff.split('\n').map((line) => {
-    inHunk ||= line.startsWith('@@');
-    const style = diffStyle(line, inHunk);
+  return diff.split('\n').map((raw) => {
+    inHunk ||= raw.startsWith('@@');
+    const style = diffStyle(raw, inHunk);
+    const line = terminalLine(raw);
     return INDENT + (style ? paint(line, style, view.color) : line);
   });
 }
 
 function logLines(log: string[]): string[] {
-  return log.map((l) => `${INDENT}| ${l}`);
+  return log.map((l) => `${INDENT}| ${terminalLine(l)}`);
 }

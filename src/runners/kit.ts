@@ -3,6 +3,7 @@
 // GOVERN_DESCRIBE question, its arguments checked and read by their types, signals checked, both
 // runner protocols, and errors turned into a message and a non-zero exit. The runner itself is a
 // function from a request to a result; it never touches process.argv, process.env or stdout.
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { checkArguments, refusedSignal } from '../shared/arguments.js';
@@ -143,6 +144,39 @@ export function runnerMain<D extends RunnerDescription>(definition: RunnerDefini
   });
   if (process.env[PERSISTENT_ENV] === '1') serveRequests(definition);
   else runOnce(definition);
+  stopWhenOrphaned();
+}
+
+/**
+ * govern gone (killed, even with SIGKILL) means no one waits for this answer: the runner stops as
+ * on SIGTERM, its commands with it. A persistent runner sees its stdin close with a request still
+ * unanswered (govern closes it only when all are answered); any runner sees its parent change.
+ */
+function stopWhenOrphaned(): void {
+  const parent = parentPid();
+  if (parent === undefined) return;
+  const stop = () => process.kill(process.pid, 'SIGTERM');
+  setInterval(() => {
+    if (parentPid() !== parent) stop();
+  }, ORPHAN_CHECK_MS).unref();
+  if (process.env[PERSISTENT_ENV] === '1') {
+    process.stdin.on('end', () => {
+      if (inFlight && !inFlight.answered) stop();
+    });
+  }
+}
+
+/** How often a runner looks whether govern is still there. */
+const ORPHAN_CHECK_MS = 1000;
+
+/** The parent's pid as it is now (process.ppid is read once, at start). */
+function parentPid(): number | undefined {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The request a persistent runner is working on. */

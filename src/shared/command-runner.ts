@@ -1,6 +1,7 @@
 // How the runners' providers run commands, in one place: a command runner passed in (tests may
 // record instead), every command shown in the log as a user could paste it, and a failure worded
 // by the one formatter. Never through a shell.
+import { LOG_KEEP_BYTES } from './bounded-output.js';
 import { commandFailure } from './command-failure.js';
 import { UserError } from './errors.js';
 import { runCommand, type RunOptions, type RunResult } from './process.js';
@@ -30,8 +31,8 @@ export interface CommandOptions {
   hint?(result: RunResult): string | undefined;
 }
 
-function options(context: ProviderContext, extra: CommandOptions): RunOptions {
-  return { env: extra.env ? { ...context.env, ...extra.env } : context.env, timeoutMs: extra.timeoutMs };
+function options(context: ProviderContext, extra: CommandOptions, keep?: number): RunOptions {
+  return { env: extra.env ? { ...context.env, ...extra.env } : context.env, timeoutMs: extra.timeoutMs, ...(keep !== undefined ? { headAndTail: keep } : {}) };
 }
 
 /**
@@ -52,7 +53,7 @@ export async function act(context: ProviderContext, argv: string[], extra: Comma
   const [command, ...args] = argv;
   const shown = displayCommand(extra.shown ?? argv);
   context.log(`$ ${shown}`);
-  const result = await context.run(command, args, options(context, extra));
+  const result = await context.run(command, args, options(context, extra, LOG_KEEP_BYTES)); // output only logged
   for (const line of `${result.stdout}${result.stderr}`.split('\n')) if (line.trim() !== '') context.log(line);
   if (result.code === 0 && !result.spawnError) return result;
   throw new UserError(commandFailure(shown, result, { timeoutMs: extra.timeoutMs, hint: extra.hint?.(result) }));

@@ -4,6 +4,7 @@
 // directory is root's alone, and checked before every use.
 import fs from 'node:fs';
 import { UserError } from './errors.js';
+import { ownedAndPrivate } from './trust.js';
 
 export const LOCK_DIR = '/run/govern';
 
@@ -15,7 +16,7 @@ export function ensureLockDir(dir: string = LOCK_DIR): void {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UserError(`cannot create the lock directory ${dir}: ${(e as Error).message}`);
   }
   const st = fs.lstatSync(dir);
-  if (!st.isDirectory() || st.uid !== (process.getuid?.() ?? st.uid) || (st.mode & 0o022) !== 0) {
+  if (!st.isDirectory() || !ownedAndPrivate(st)) {
     throw new UserError(`refusing the lock directory ${dir}: it must be a directory owned by this user that no one else can write`);
   }
 }

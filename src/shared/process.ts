@@ -1,7 +1,10 @@
-// Runs one external command without a shell: stdin closed (or fed), output captured up to a limit,
-// and a timeout that kills the command's whole process group, so nothing it spawned outlives it.
+// Runs one external command without a shell: stdin closed (or fed), output captured up to a limit
+// (or only its head and tail, for output that is only shown), and a timeout that kills the
+// command's whole process group, so nothing it spawned outlives it.
 import spawn from 'cross-spawn';
 import type { ChildProcess } from 'node:child_process';
+import { HeadAndTail } from './bounded-output.js';
+import { unwatchGroup, watchGroup } from './child-guard.js';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -12,6 +15,11 @@ export interface RunOptions {
   input?: string;
   /** Keep at most this many bytes of each stream; past it the command is killed. Default 64 MiB. */
   maxOutputBytes?: number;
+  /**
+   * For output that is only shown (a log): keep this many bytes at each end of each stream and
+   * drop the middle, with a note of how much; the command runs to its end (maxOutputBytes unused).
+   */
+  headAndTail?: number;
 }
 
 export interface RunResult {
@@ -36,7 +44,11 @@ export const KILL_GRACE_MS = 2000;
 /** Adds a process started elsewhere (a persistent runner) to those killAllChildren reaches; returns the undo. */
 export function trackChild(child: ChildProcess): () => void {
   live.add(child);
-  return () => live.delete(child);
+  watchGroup(child.pid);
+  return () => {
+    live.delete(child);
+    unwatchGroup(child.pid);
+  };
 }
 
 /** Kills every process group still running: for govern's own SIGINT/SIGTERM handler. */
@@ -68,10 +80,9 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       detached: true, // its own process group, so a timeout can kill everything it started
     });
     live.add(child);
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outBytes = 0;
-    let errBytes = 0;
+    watchGroup(child.pid); // killed even if govern is, by the watcher (child-guard.ts)
+    const out = new Collected(options.headAndTail ?? limit, options.headAndTail === undefined);
+    const err = new Collected(options.headAndTail ?? limit, options.headAndTail === undefined);
     let timedOut = false;
     let overflowed = false;
     let spawnError: Error | undefined;
@@ -92,14 +103,10 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       }
     };
     child.stdout?.on('data', (chunk: Buffer) => {
-      outBytes += chunk.length;
-      if (outBytes > limit) return overflow();
-      out.push(chunk);
+      if (!out.push(chunk)) overflow();
     });
     child.stderr?.on('data', (chunk: Buffer) => {
-      errBytes += chunk.length;
-      if (errBytes > limit) return overflow();
-      err.push(chunk);
+      if (!err.push(chunk)) overflow();
     });
     if (options.input !== undefined && child.stdin) {
       child.stdin.on('error', () => undefined); // the command may exit without reading its input
@@ -127,11 +134,12 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       live.delete(child);
       // Whatever the command left running in its group goes with it.
       if (timedOut || overflowed) killGroup(child, 'SIGKILL');
+      unwatchGroup(child.pid);
       resolve({
         code: spawnError ? null : code,
         signal,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
+        stdout: out.text(),
+        stderr: err.text(),
         timedOut,
         overflowed,
         spawnError,
@@ -139,6 +147,35 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       });
     }
   });
+}
+
+/** One stream's output: all of it up to a limit (false past it), or its head and tail. */
+class Collected {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  private readonly ends: HeadAndTail | undefined;
+
+  constructor(
+    private readonly limit: number,
+    exact: boolean,
+  ) {
+    this.ends = exact ? undefined : new HeadAndTail(limit);
+  }
+
+  push(chunk: Buffer): boolean {
+    if (this.ends) {
+      this.ends.push(chunk);
+      return true;
+    }
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) return false;
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  text(): string {
+    return this.ends ? this.ends.result().text : Buffer.concat(this.chunks).toString('utf8');
+  }
 }
 
 /** "exit 3", "killed by SIGKILL", "timed out after 10s", "program not found: /x": why a command did not succeed. */

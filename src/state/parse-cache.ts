@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openDirectoryHandle, ownedAndPrivate, type DirectoryHandle } from '../shared/trust.js';
 import { allNumbersFinite } from './finite.js';
 
 const FORMAT = 'govern-hcl-cache-2';
@@ -31,11 +32,6 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 function hcl2jsonVersion(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('@cdktf/hcl2json/package.json') as { version: string }).version;
-}
-
-/** Safe to trust: owned by us, and not writable by group or others. */
-function ownedAndPrivate(st: fs.Stats): boolean {
-  return st.uid === (process.getuid?.() ?? st.uid) && (st.mode & 0o022) === 0;
 }
 
 /** `kind` names the entries (`hcl-...json`), and only those are pruned. */
@@ -82,11 +78,6 @@ export function openParseCache(dir: string, kind = 'hcl'): ParseCache {
   };
 }
 
-interface DirectoryHandle {
-  /** The path of an entry, reached through the open directory rather than by its name. */
-  at(name: string): string;
-}
-
 /**
  * The cache directory, opened once (not through a link in its place) and checked through that
  * handle. Every entry is then reached as /proc/self/fd/N/NAME: whoever can write the directory's
@@ -94,20 +85,15 @@ interface DirectoryHandle {
  * directory that was checked, which only its owner can write. Without /proc, no cache.
  */
 function openPrivateDirectory(dir: string): DirectoryHandle | undefined {
-  let fd: number | undefined;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
-    const st = fs.fstatSync(fd);
-    const through = fs.statSync(`/proc/self/fd/${fd}`);
-    if (!ownedAndPrivate(st) || through.dev !== st.dev || through.ino !== st.ino) throw new Error('not usable');
   } catch {
-    if (fd !== undefined) fs.closeSync(fd);
     return undefined;
   }
-  // Kept open for the whole run (not inherited by runners: Node opens files close-on-exec).
-  const base = `/proc/self/fd/${fd}`;
-  return { at: (name) => `${base}/${name}` };
+  const handle = openDirectoryHandle(dir);
+  if (handle === undefined || ownedAndPrivate(handle.stat)) return handle; // kept open for the whole run (close-on-exec)
+  fs.closeSync(handle.fd);
+  return undefined;
 }
 
 function prune(dir: DirectoryHandle, prefix: string): void {

@@ -2,6 +2,7 @@
 import { readLastRun } from '../../record/last-run.js';
 import { lastRunStatus } from '../../record/status.js';
 import { UserError } from '../../shared/errors.js';
+import { terminalLine } from '../../shared/terminal-text.js';
 import { defineCommand, out } from '../command.js';
 import { helpOptions, varDirOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
@@ -23,7 +24,7 @@ export const statusCommand = defineCommand({
   async run(o, operands) {
     if (operands.length > 0) throw new UserError(`govern status takes no operands (usage: ${this.usage})`);
     const answer = lastRunStatus(readLastRun(o.varDir), Date.now(), o.maxAge);
-    await out(`${answer.line}\n`);
+    await out(`${terminalLine(answer.line)}\n`);
     return answer.code;
   },
 });

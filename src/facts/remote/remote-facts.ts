@@ -12,6 +12,8 @@ import { checkFactName, checkHost } from './names.js';
 export const DEFAULT_PARALLEL = 8;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_HOST_TIMEOUT_MS = 60_000;
+/** The most a host's answer may hold (docs/hostfact.md); past it, the ssh is killed and the host fails. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export interface RemoteFactsOptions extends SshSettings {
   /** Hosts asked at once. */
@@ -49,7 +51,7 @@ export class RemoteFacts implements RemoteFactSource {
     checkHost(host);
     for (const name of names) checkFactName(name);
     const [command, ...args] = sshArgv(this.options, host, names);
-    const result = await runCommand(command, args, { env: this.options.env ?? process.env, timeoutMs: this.options.hostTimeoutMs });
+    const result = await runCommand(command, args, { env: this.options.env ?? process.env, timeoutMs: this.options.hostTimeoutMs, maxOutputBytes: MAX_ANSWER_BYTES });
     return readAnswer(result, names.length > 0 ? names : 'all', this.options.hostTimeoutMs);
   }
 

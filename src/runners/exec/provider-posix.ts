@@ -4,6 +4,7 @@
 // literal argument the user did not mean.
 import path from 'node:path';
 import { parse, type ParseEntry } from 'shell-quote';
+import { LOG_KEEP_BYTES } from '../../shared/bounded-output.js';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import { findExecutable } from '../../shared/find-program.js';
@@ -22,7 +23,7 @@ export function posixProvider(context: ProviderContext): ExecProvider {
   return {
     argv: splitCommand,
     run([program, ...args], spec) {
-      return context.run(findProgram(program, spec.env.PATH), args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs });
+      return context.run(findProgram(program, spec.env.PATH), args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs, headAndTail: LOG_KEEP_BYTES });
     },
   };
 }

@@ -1,0 +1,54 @@
+// When govern itself is killed (SIGKILL, the OOM killer), it cannot kill what it started: a small
+// watcher started with it does. govern tells it each process group it starts and ends ("+PGID",
+// "-PGID" lines on its stdin); when that pipe closes, whatever the reason govern went, the watcher
+// sends SIGTERM to the groups still listed, then SIGKILL after the grace a runner has to take its
+// own commands down (docs/security.md, "No orphans"). Node has no prctl(PR_SET_PDEATHSIG).
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** The watcher, in sh: it costs a millisecond to start and a few hundred kilobytes to keep. */
+const watcherScript = (graceSeconds: number) => `
+trap '' INT TERM HUP PIPE
+groups=' '
+while read -r op id; do
+  case $op in
+    +) groups="$groups$id " ;;
+    -) case $groups in *" $id "*) groups="\${groups%%" $id "*} \${groups#*" $id "}" ;; esac ;;
+  esac
+done
+set -- $groups
+[ $# -gt 0 ] || exit 0
+for g; do kill -TERM -$g 2>/dev/null; done
+sleep ${graceSeconds}
+for g; do kill -KILL -$g 2>/dev/null; done
+`;
+
+let graceSeconds: number | undefined;
+let watcher: ChildProcess | undefined;
+
+/** From now on, the process groups this process starts are killed when it dies, however it dies. */
+export function guardChildren(graceMs: number): void {
+  graceSeconds = Math.ceil(graceMs / 1000);
+}
+
+function started(): ChildProcess | undefined {
+  if (graceSeconds === undefined) return undefined;
+  if (watcher === undefined) {
+    // Its own process group: a Ctrl-C meant for govern, or a kill of govern's group, leaves it to do its work.
+    watcher = spawn('/bin/sh', ['-c', watcherScript(graceSeconds)], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    watcher.on('error', () => undefined);
+    watcher.stdin!.on('error', () => undefined);
+    watcher.unref();
+    (watcher.stdin as unknown as { unref?(): void }).unref?.();
+  }
+  return watcher;
+}
+
+/** A process group just started (its leader's pid). */
+export function watchGroup(pgid: number | undefined): void {
+  if (pgid !== undefined) started()?.stdin!.write(`+ ${pgid}\n`);
+}
+
+/** A process group that ended, or was ended: no longer the watcher's to kill. */
+export function unwatchGroup(pgid: number | undefined): void {
+  if (pgid !== undefined && watcher !== undefined) watcher.stdin!.write(`- ${pgid}\n`);
+}
