@@ -1,11 +1,12 @@
 // Which persistent runners a run of a state tree will need, known before the tree is planned: those
 // the last run of the same tree used, kept in the parse cache's directory (under its rules), so that
 // they can start while govern renders and parses. Only a runner file unchanged since it described
-// itself as persistent, owned by root or the user running govern and writable by no one else, is
+// itself as persistent, and passing the trust check every program govern runs passes (shared/trust.ts:
+// the file and every directory and link above it only root or the running user can change), is
 // started early; planning then checks everything as always, and a runner not forecast starts then.
-import fs from 'node:fs';
 import path from 'node:path';
 import { DescriptionCache } from '../describe/cache.js';
+import { trustedProgram } from '../shared/trust.js';
 import type { ParseCache } from '../state/parse-cache.js';
 
 const FORMAT = 'govern-runners-used-1';
@@ -18,7 +19,7 @@ export function forecastRunners(cache: ParseCache, target: string): string[] {
   const descriptions = new DescriptionCache(cache.area('runner'));
   return executables.filter((executable) => {
     const answer = descriptions.kept(executable);
-    return answer?.kind === 'described' && answer.description.persistent === true && trusted(executable);
+    return answer?.kind === 'described' && answer.description.persistent === true && 'path' in trustedProgram(executable);
   });
 }
 
@@ -28,13 +29,4 @@ export function rememberRunners(cache: ParseCache, target: string, executables: 
   const kept = area.get(keyOf(target))?.executables;
   const sorted = [...new Set(executables)].sort();
   if (JSON.stringify(kept) !== JSON.stringify(sorted)) area.put(keyOf(target), { executables: sorted });
-}
-
-function trusted(executable: string): boolean {
-  try {
-    const st = fs.statSync(executable);
-    return (st.uid === 0 || st.uid === process.getuid?.()) && (st.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
 }
