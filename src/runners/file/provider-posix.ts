@@ -104,6 +104,7 @@ async function readSource(file: string): Promise<Buffer> {
  */
 async function store(path: string, content: StoreContent, attrs: Attributes, replacing: Replacing, recursive: boolean): Promise<void> {
   const dir = nodePath.dirname(path);
+  await removeStaleTemps(path);
   const temp = tempPath(path);
   let fh: FileHandle;
   try {
@@ -114,8 +115,15 @@ async function store(path: string, content: StoreContent, attrs: Attributes, rep
   let renamed = false;
   try {
     try {
-      if (content === 'keep-current') await copyCurrent(path, fh);
-      else await fh.writeFile(content);
+      try {
+        if (content === 'keep-current') await copyCurrent(path, fh);
+        else await fh.writeFile(content);
+      } catch (e) {
+        const code = errno(e);
+        if (code !== 'ENOSPC' && code !== 'EDQUOT') throw e;
+        const why = code === 'ENOSPC' ? 'no space left on the device' : 'the disk quota is exhausted';
+        throw new UserError(`cannot write ${path}: ${why} (${code}); ${replacing === 'nothing' ? 'nothing was created' : 'the old content is unchanged'} and the temporary file was removed`);
+      }
       // Owner before mode: chown may clear mode bits; both before the name is visible.
       await fh.chown(attrs.uid, attrs.gid);
       await fh.chmod(attrs.mode);
@@ -135,6 +143,7 @@ async function store(path: string, content: StoreContent, attrs: Attributes, rep
 /** Like store: a temporary directory with its attributes set, renamed into place. */
 async function createDirectory(path: string, attrs: Attributes, replacing: 'nothing' | 'file'): Promise<void> {
   const dir = nodePath.dirname(path);
+  await removeStaleTemps(path);
   const temp = tempPath(path);
   try {
     await fsp.mkdir(temp, 0o700);
@@ -215,6 +224,7 @@ async function remove(path: string, type: 'file' | 'directory' | 'link', recursi
  */
 async function createLink(path: string, target: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>, replacing: Replacing, recursive: boolean): Promise<void> {
   const dir = nodePath.dirname(path);
+  await removeStaleTemps(path);
   const temp = tempPath(path);
   try {
     await fsp.symlink(target, temp);
@@ -316,8 +326,32 @@ async function syncDirectory(dir: string): Promise<void> {
 
 /** Beside the target (rename stays in one filesystem), hidden, and not guessable. */
 function tempPath(path: string): string {
-  const base = nodePath.basename(path).slice(0, 100);
-  return nodePath.join(nodePath.dirname(path), `.${base}.govern-${crypto.randomBytes(8).toString('hex')}`);
+  return nodePath.join(nodePath.dirname(path), `${tempPrefix(path)}${crypto.randomBytes(8).toString('hex')}`);
+}
+
+function tempPrefix(path: string): string {
+  return `.${nodePath.basename(path).slice(0, 100)}.govern-`;
+}
+
+/** A temporary entry this old was left by a runner that was killed: no write takes this long. */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/**
+ * Removes what a killed earlier write of this path left beside it: entries named as tempPath names
+ * them (`.NAME.govern-` and 16 hex digits), owned by us and older than STALE_TEMP_MS, so a write under
+ * way in another process is never touched. Links inside a left directory are removed, not followed.
+ */
+async function removeStaleTemps(path: string): Promise<void> {
+  const dir = nodePath.dirname(path);
+  const prefix = tempPrefix(path);
+  const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(prefix) && /^[0-9a-f]{16}$/.test(n.slice(prefix.length)));
+  const cutoff = Date.now() - STALE_TEMP_MS;
+  for (const name of names) {
+    const entry = nodePath.join(dir, name);
+    const st = await lstatOrUndefined(entry);
+    if (!st || st.uid !== (process.getuid?.() ?? st.uid) || st.mtimeMs > cutoff) continue;
+    await fsp.rm(entry, { recursive: st.isDirectory(), force: true }).catch(() => undefined);
+  }
 }
 
 /** Reading for a status or noop run should not even change access times. */

@@ -1,8 +1,11 @@
 // Symbolic links through `govern run` and the real file runner, in both runner modes: created,
 // kept, retargeted atomically, removed without touching their targets, and refused over a file or
-// directory unless forced; a parent directory that is a link is followed, as Puppet does.
+// directory unless forced; a parent directory that is a link is followed, as Puppet does. Then the
+// disk's faults: a full file system (a real tmpfs) and temporary files a killed run left.
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { RunReport } from '../../../src/report/types.js';
 import { govern } from '../../support/cli.js';
@@ -146,5 +149,52 @@ describe('govern run with file links', function () {
     expect(r.code, r.stderr).to.equal(0);
     expect(fs.readFileSync(path.join(t.dir, 'real', 'conf'), 'utf8')).to.equal('through the link\n');
     expect(fs.lstatSync(path.join(t.dir, 'via')).isSymbolicLink()).to.equal(true);
+  });
+});
+
+describe('file runner on a full disk, and what a killed run left', function () {
+  this.timeout(60_000);
+  let mountpoint: string;
+
+  before(() => {
+    // Not a tempDir: those are removed after each test, and a mount point is busy until after().
+    mountpoint = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-file-full-'));
+    const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountpoint]);
+    expect(r.status, String(r.stderr)).to.equal(0);
+  });
+  after(() => {
+    spawnSync('umount', [mountpoint]);
+    fs.rmdirSync(mountpoint);
+  });
+
+  it('a write that fills the disk fails clearly, leaves the old file intact and no temporary file', async () => {
+    const file = path.join(mountpoint, 'app.conf');
+    fs.writeFileSync(file, 'old\n');
+    const big = 'x'.repeat(512 * 1024);
+    const states = tempDir('govern-file-full-states-');
+    writeFile(path.join(states, 'a.hcl'), `file "${file}" {\n  ensure = "present"\n  contents = "${big}"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`);
+    const r = await govern(['run', states, '--json']);
+    expect(r.code).to.equal(1);
+    const report = JSON.parse(r.stdout) as RunReport;
+    expect(report.resources[0].message).to.equal(`cannot write ${file}: no space left on the device (ENOSPC); the old content is unchanged and the temporary file was removed`);
+    expect(fs.readFileSync(file, 'utf8')).to.equal('old\n');
+    expect(fs.readdirSync(mountpoint)).to.deep.equal(['app.conf']);
+  });
+
+  it("removes a killed run's temporary entries of the same path when it writes it, and nothing else", async () => {
+    const dir = tempDir('govern-file-stale-');
+    const file = path.join(dir, 'app.conf');
+    const stale = path.join(dir, '.app.conf.govern-0123456789abcdef');
+    const fresh = path.join(dir, '.app.conf.govern-fedcba9876543210');
+    const other = path.join(dir, '.other.conf.govern-0123456789abcdef');
+    for (const p of [stale, fresh, other]) fs.writeFileSync(p, 'partial');
+    const hourAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    fs.utimesSync(stale, hourAgo, hourAgo);
+    fs.utimesSync(other, hourAgo, hourAgo);
+    const states = tempDir('govern-file-stale-states-');
+    writeFile(path.join(states, 'a.hcl'), `file "${file}" {\n  ensure = "present"\n  contents = "new\\n"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`);
+    const r = await govern(['run', states]);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(fs.readdirSync(dir).sort()).to.deep.equal(['.app.conf.govern-fedcba9876543210', '.other.conf.govern-0123456789abcdef', 'app.conf']);
   });
 });
