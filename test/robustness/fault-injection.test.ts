@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunReport } from '../../src/report/types.js';
 import { govern, GOVERN, RUNNERS_DIR, TEST_VAR_DIR } from '../support/cli.js';
-import { processAlive } from '../support/proc.js';
+import { processesWithEnv } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const ROUNDS = Number(process.env.GOVERN_FAULT_ROUNDS ?? 4);
@@ -23,18 +23,7 @@ const oldContent = (i: number) => `old ${i}\n`;
 const newContent = (i: number) => `new ${i}\n`;
 const isBig = (i: number) => i % BIG_EVERY === 0;
 
-function markedProcesses(token: string): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`${MARK}=${token}`) && processAlive(Number(entry))) found.push(Number(entry));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
+const markedProcesses = (token: string): number[] => processesWithEnv(MARK, token);
 
 function setup() {
   const dir = tempDir();

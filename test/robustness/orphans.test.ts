@@ -6,24 +6,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GOVERN, RUNNERS_DIR, shRunner, TEST_VAR_DIR } from '../support/cli.js';
-import { processAlive } from '../support/proc.js';
+import { processesWithEnv } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const MARK = 'GOVERN_TEST_ORPHAN_MARK';
 
-/** Pids of the live processes whose environment holds the marker. */
-function marked(token: string): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`${MARK}=${token}`) && processAlive(Number(entry))) found.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
-}
+const marked = (token: string): number[] => processesWithEnv(MARK, token);
 
 function commandLine(pid: number): string {
   try {

@@ -12,3 +12,17 @@ export function processAlive(pid: number): boolean {
   const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
   return state !== 'Z' && state !== 'X';
 }
+
+/** Pids of the live processes whose environment holds `NAME=value` (a run's marker). */
+export function processesWithEnv(name: string, value: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`${name}=${value}`) && processAlive(Number(entry))) found.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}

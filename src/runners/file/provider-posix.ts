@@ -112,8 +112,7 @@ async function store(path: string, content: StoreContent, attrs: Attributes, rep
   } catch (e) {
     throw new UserError(`cannot write ${path}: creating a temporary file in ${dir} failed (${errno(e) ?? (e as Error).message})`);
   }
-  let renamed = false;
-  try {
+  await renameIntoPlace(path, temp, async () => {
     try {
       try {
         if (content === 'keep-current') await copyCurrent(path, fh);
@@ -132,12 +131,7 @@ async function store(path: string, content: StoreContent, attrs: Attributes, rep
       await fh.close();
     }
     await clearForReplacement(path, replacing, recursive, false);
-    await fsp.rename(temp, path);
-    renamed = true;
-    await syncDirectory(dir);
-  } finally {
-    if (!renamed) await fsp.rm(temp, { force: true }).catch(() => undefined);
-  }
+  });
 }
 
 /** Like store: a temporary directory with its attributes set, renamed into place. */
@@ -150,8 +144,7 @@ async function createDirectory(path: string, attrs: Attributes, replacing: 'noth
   } catch (e) {
     throw new UserError(`cannot create ${path}: creating a temporary directory in ${dir} failed (${errno(e) ?? (e as Error).message})`);
   }
-  let renamed = false;
-  try {
+  await renameIntoPlace(path, temp, async () => {
     const fh = await fsp.open(temp, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
     try {
       await fh.chown(attrs.uid, attrs.gid);
@@ -162,12 +155,7 @@ async function createDirectory(path: string, attrs: Attributes, replacing: 'noth
     }
     // rename() cannot put a directory over a file: the file goes first.
     await clearForReplacement(path, replacing, false, true);
-    await fsp.rename(temp, path);
-    renamed = true;
-    await syncDirectory(dir);
-  } finally {
-    if (!renamed) await fsp.rm(temp, { recursive: true, force: true }).catch(() => undefined);
-  }
+  });
 }
 
 /**
@@ -231,16 +219,10 @@ async function createLink(path: string, target: string, owner: Partial<Pick<Attr
   } catch (e) {
     throw new UserError(`cannot create ${path}: creating a temporary link in ${dir} failed (${errno(e) ?? (e as Error).message})`);
   }
-  let renamed = false;
-  try {
+  await renameIntoPlace(path, temp, async () => {
     await lchownPart(temp, owner);
     await clearForReplacement(path, replacing, recursive, false);
-    await fsp.rename(temp, path);
-    renamed = true;
-    await syncDirectory(dir);
-  } finally {
-    if (!renamed) await fsp.rm(temp, { force: true }).catch(() => undefined);
-  }
+  });
 }
 
 async function updateLink(path: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>): Promise<void> {
@@ -311,6 +293,23 @@ async function copyCurrent(path: string, out: FileHandle): Promise<void> {
     }
   } finally {
     await input.close();
+  }
+}
+
+/**
+ * How every write ends: finish the temporary entry and check that the path still holds what the
+ * decision saw (prepare), rename the entry over the path, and sync the directory. When a step fails
+ * the temporary entry goes, and the path is as it was.
+ */
+async function renameIntoPlace(path: string, temp: string, prepare: () => Promise<void>): Promise<void> {
+  let renamed = false;
+  try {
+    await prepare();
+    await fsp.rename(temp, path);
+    renamed = true;
+    await syncDirectory(nodePath.dirname(path));
+  } finally {
+    if (!renamed) await fsp.rm(temp, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
