@@ -1,0 +1,37 @@
+// What the line runner accepts, declared once: govern checks state files against it, and the runner
+// reads its arguments with it (docs/line.md).
+import type { RunnerDescription } from '../../shared/description.js';
+
+export const description = {
+  help: 'one line in a text file that something else owns: present (added, or replacing the lines a regular expression matches) or absent',
+  keys: {
+    path: {
+      type: 'path',
+      clean: true,
+      pattern: '/.+',
+      what: 'a clean absolute path other than "/" (no "." or ".." component, no "//", no trailing "/")',
+      required: true,
+      help: 'the file to edit',
+    },
+    line: {
+      type: 'string',
+      pattern: '[^\\n\\r]*',
+      what: 'one line of text (no line break)',
+      required: true,
+      help: 'the line, without its line break',
+    },
+    match: { type: 'regex', help: 'the lines to replace (present) or remove (absent), a regular expression tested against each line without its line break' },
+    ensure: { type: 'enum', values: ['present', 'absent'], default: 'present', help: 'present, or absent: every line matching `match` (or, without it, equal to `line`) is removed' },
+    after: { type: 'regex', help: 'where a new line goes: after the last line this regular expression matches (none matches: at the end of the file)' },
+    create: { type: 'boolean', default: false, help: 'create a missing file (owned by root, mode 0644) holding the line; false: a missing file is an error' },
+    multiple: { type: 'boolean', default: false, help: 'replace every line matching `match`; false: several lines matching it is an error' },
+  },
+  rules: [
+    { only_when: { ensure: ['present'] }, keys: ['after', 'create', 'multiple'] },
+  ],
+  signals: [],
+  autorequire: [
+    // The file resource that manages the path (its owner, mode, or existence) first.
+    { runner: 'file', key: 'path' },
+  ],
+} as const satisfies RunnerDescription;

@@ -1,0 +1,61 @@
+// The line runner: read -> decide -> write -> re-check. It uses only the request (no process
+// globals), so a long-lived runner process can call it many times.
+import crypto from 'node:crypto';
+import { UserError } from '../../shared/errors.js';
+import type { RunnerResult } from '../../shared/protocol.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { isBinary, unifiedDiff } from '../file/diff.js';
+import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';
+import { description } from './description.js';
+import { lineProperties } from './properties.js';
+import { readFile, writeFile } from './provider-posix.js';
+
+export function lineRunner(): RunnerDefinition<typeof description> {
+  return {
+    name: 'line',
+    description,
+    run: (request) => apply(request).catch((e: unknown) => Promise.reject(asUserError(e))),
+  };
+}
+
+async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+  const props = lineProperties(request);
+  const found = await readFile(props.path);
+  const plan = decide(props, found.current, request.noop);
+  for (const warning of plan.warnings) request.log(warning);
+  const diffText = plan.content && found.current.type === 'file' ? contentDiff(request, props.path, found.current.content, plan.content) : undefined;
+  const diff = diffText !== undefined ? { diff: diffText } : {};
+  if (request.noop || !plan.changed || !plan.content) return { changed: plan.changed, message: planMessage(plan, request.noop), ...diff };
+
+  await writeFile(props.path, plan.content, found.attrs);
+  await check(props.path, plan, found.current);
+  return { changed: true, message: planMessage(plan, false), ...diff };
+}
+
+/** The file read again holds exactly the content written. */
+async function check(path: string, plan: Plan, before: LineCurrent): Promise<void> {
+  const after = await readFile(path);
+  const expected = crypto.createHash('sha256').update(plan.content!).digest('hex');
+  if (after.current.type !== 'file' || after.sha256 !== expected) {
+    const what = before.type === 'absent' ? 'created' : 'rewritten';
+    throw new UserError(`${path} did not hold the ${what} content after govern ${plan.summary}; another process may have changed it, run again`);
+  }
+}
+
+/** A unified diff of the edit; none (and a log line saying why) for binary content. */
+function contentDiff(request: Pick<RunnerRequest<unknown>, 'log'>, path: string, before: Buffer, after: Buffer): string | undefined {
+  if (isBinary(before) || isBinary(after)) {
+    request.log('content changed (diff not shown: binary content)');
+    return undefined;
+  }
+  const lines = unifiedDiff(before.toString('utf8'), after.toString('utf8'), `${path}\tcurrent`, `${path}\tdesired`);
+  if (lines === undefined) request.log('content changed (diff not shown: too many changes)');
+  return lines && lines.length > 0 ? lines.join('\n') : undefined;
+}
+
+/** A system call's failure ("EACCES: permission denied, open '/etc/x'") is the user's to act on. */
+function asUserError(e: unknown): unknown {
+  const errno = e as NodeJS.ErrnoException;
+  if (e instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') return new UserError(e.message);
+  return e;
+}
