@@ -21,8 +21,6 @@ export interface Plan {
   summary: string;
   /** The file's new content, when it changes (or is created). */
   content?: Buffer;
-  /** The file does not exist and is created. */
-  creates: boolean;
   /** Worth a log line, not an error. */
   warnings: string[];
 }
@@ -36,29 +34,29 @@ export function decide(desired: Desired, current: LineCurrent, noop: boolean): P
   const { path } = desired;
   const warnings: string[] = [];
   if (desired.match && desired.ensure === 'present' && !desired.match.test(desired.line)) {
-    warnings.push(`the line does not match \`match\` (${desired.match.source}): once it replaces the matching lines, \`match\` no longer finds it`);
+    warnings.push(`the line does not match ${quote(desired.match)}: once it replaces the matching lines, match finds none`);
   }
   if (current.type === 'symlink') throw symlinkError(path, current.target);
   if (current.type === 'other') throw new UserError(`${path} is ${current.kind}, not a regular file; a line can only be managed in a regular file`);
 
   if (current.type === 'absent') {
     if (desired.ensure === 'absent') return unchanged(`${path} does not exist: the line is absent`, warnings);
-    if (current.parent !== 'directory') {
-      const problem = `the directory of ${path} ${current.parent === 'missing' ? 'does not exist' : 'is not a directory'}`;
-      if (!noop) throw new UserError(problem);
-      warnings.push(`${problem} (an earlier resource may create it; otherwise the real run fails)`);
-    } else if (!desired.create) {
-      const problem = `${path} does not exist (set create = true to create it with the line)`;
-      if (!noop) throw new UserError(problem);
-      warnings.push(`${problem}; an earlier resource may create it, otherwise the real run fails`);
-    }
-    return { changed: true, summary: `created ${path} with the line`, content: joinLines([Buffer.from(desired.line)]), creates: true, warnings };
+    const problem = !desired.create
+      ? `${path} does not exist (set create = true to create it with the line)`
+      : current.parent !== 'directory'
+        ? `the directory of ${path} ${current.parent === 'missing' ? 'does not exist' : 'is not a directory'}`
+        : undefined;
+    if (problem === undefined) return { changed: true, summary: `created ${path} with the line`, content: joinLines([Buffer.from(desired.line)]), warnings };
+    // In noop mode an earlier resource, not applied, may be what creates it.
+    if (!noop) throw new UserError(problem);
+    warnings.push(`${problem}; an earlier resource may create it, otherwise the real run fails`);
+    return { changed: true, summary: `added the line to ${path}, which does not exist yet`, warnings };
   }
 
   const lines = splitLines(current.content);
   const wanted = Buffer.from(desired.line);
   const isLine = (l: Line) => l.bytes.equals(wanted);
-  const edit = (summary: string, kept: Buffer[]): Plan => ({ changed: true, summary, content: joinLines(kept), creates: false, warnings });
+  const edit = (summary: string, kept: Buffer[]): Plan => ({ changed: true, summary, content: joinLines(kept), warnings });
 
   if (desired.ensure === 'absent') {
     const gone = numbersOf(lines, (l) => (desired.match ? desired.match.test(l.text) : isLine(l)));
@@ -72,7 +70,7 @@ export function decide(desired: Desired, current: LineCurrent, noop: boolean): P
     const differing = matching.filter((n) => !isLine(lines[n - 1]));
     if (differing.length > 0) {
       if (matching.length > 1 && !desired.multiple) {
-        throw new UserError(`${matching.length} lines of ${path} match \`match\` (${lineWords(matching)}); set multiple = true to replace them all`);
+        throw new UserError(`${matching.length} lines of ${path} match ${quote(desired.match)} (${lineWords(matching)}); set multiple = true to replace them all`);
       }
       const replaced = new Set(differing);
       return edit(`replaced ${lineWords(differing)}`, lines.map((l, i) => (replaced.has(i + 1) ? wanted : l.bytes)));
@@ -84,14 +82,14 @@ export function decide(desired: Desired, current: LineCurrent, noop: boolean): P
   const anchor = desired.after ? numbersOf(lines, (l) => desired.after!.test(l.text)).pop() : undefined;
   const kept = lines.map((l) => l.bytes);
   if (anchor === undefined) {
-    const where = desired.after ? 'at the end (no line matches `after`)' : 'at the end';
+    const where = desired.after ? `at the end (no line matches ${quote(desired.after)})` : 'at the end';
     return edit(`added the line ${where}`, [...kept, wanted]);
   }
   return edit(`added the line after line ${anchor}`, [...kept.slice(0, anchor), wanted, ...kept.slice(anchor)]);
 }
 
 function unchanged(summary: string, warnings: string[]): Plan {
-  return { changed: false, summary, creates: false, warnings };
+  return { changed: false, summary, warnings };
 }
 
 /** 1-based numbers of the lines that pass the test. */
@@ -101,6 +99,11 @@ function numbersOf(lines: Line[], test: (line: Line) => boolean): number[] {
     if (test(l)) numbers.push(i + 1);
   });
   return numbers;
+}
+
+/** A regular expression as the state file gives it: "^\\s*Port". */
+function quote(re: RegExp): string {
+  return JSON.stringify(re.source);
 }
 
 /** Messages name at most this many line numbers. */

@@ -29,7 +29,7 @@ export const description = {
   rules: [
     { only_when: { ensure: ['present'] }, keys: ['after', 'create', 'multiple'] },
   ],
-  signals: [],
+  signals: ['refresh'],
   autorequire: [
     // The file resource that manages the path (its owner, mode, or existence) first.
     { runner: 'file', key: 'path' },

@@ -14,7 +14,11 @@ export function lineRunner(): RunnerDefinition<typeof description> {
   return {
     name: 'line',
     description,
-    run: (request) => apply(request).catch((e: unknown) => Promise.reject(asUserError(e))),
+    run(request) {
+      // The only signal accepted, so that a line can subscribe like any resource: nothing to refresh.
+      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a line' });
+      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
+    },
   };
 }
 
