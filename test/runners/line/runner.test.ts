@@ -1,0 +1,184 @@
+// The real runners/line against real files in a temporary directory, in both runner modes: every row
+// of the decision table (noop first, changing nothing; then the real run; then a second run that
+// changes nothing), and what a rewrite keeps: owner, group, mode, other lines' bytes, a trailing newline.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '../../support/tmp.js';
+import { leftovers, sha256, snapshot } from '../file/support.js';
+import { lineRunner, MODES } from './support.js';
+
+const SWAP = ['line=vm.swappiness = 10', 'match=^\\s*vm\\.swappiness\\s*='];
+
+interface Row {
+  row: string;
+  /** The file's content before; undefined: no file. */
+  before?: string;
+  args: string[];
+  /** The message of the real run; with `error`, the failure's message. */
+  message: string;
+  error?: boolean;
+  /** The content after the real run (undefined: no file). Unchanged when not given. */
+  after?: string;
+  /** The noop run's message when it is not "Would have " + message. */
+  noopMessage?: string;
+}
+
+/** The decision table of docs/line.md; F is the file's path. */
+function rows(F: string): Row[] {
+  return [
+    { row: 'present, the matching line is the line', before: 'a\nvm.swappiness = 10\n', args: SWAP, message: 'line present' },
+    { row: 'present, one matching line differs', before: 'a\n vm.swappiness=60\nb\n', args: SWAP, message: 'replaced line 2', after: 'a\nvm.swappiness = 10\nb\n' },
+    {
+      row: 'present, several matching lines, multiple = true',
+      before: 'vm.swappiness = 1\nx\nvm.swappiness = 10\nvm.swappiness=2\n',
+      args: [...SWAP, 'multiple=true'],
+      message: 'replaced lines 1 and 4',
+      after: 'vm.swappiness = 10\nx\nvm.swappiness = 10\nvm.swappiness = 10\n',
+    },
+    {
+      row: 'present, several matching lines, multiple = false',
+      before: 'vm.swappiness = 1\nx\nvm.swappiness = 2\n',
+      args: SWAP,
+      error: true,
+      message: `2 lines of ${F} match "^\\\\s*vm\\\\.swappiness\\\\s*=" (lines 1 and 3); set multiple = true to replace them all`,
+    },
+    { row: 'present, several matching lines all equal to the line', before: 'vm.swappiness = 10\nvm.swappiness = 10\n', args: SWAP, message: 'line present' },
+    { row: 'present, no match given, the line is there', before: 'a\nb\n', args: ['line=b'], message: 'line present' },
+    { row: 'present, nothing matches, the line is there (it does not match `match`)', before: 'a\nPort 22\n', args: ['line=Port 22', 'match=^#Port'], message: 'line present' },
+    { row: 'present, inserted after the last line `after` matches', before: '# tuning\na\n# tuning\nb\n', args: [...SWAP, 'after=^# tuning'], message: 'added the line after line 3', after: '# tuning\na\n# tuning\nvm.swappiness = 10\nb\n' },
+    { row: 'present, appended at the end', before: 'a\n', args: SWAP, message: 'added the line at the end', after: 'a\nvm.swappiness = 10\n' },
+    { row: 'present, `after` matches nothing: at the end', before: 'a\n', args: [...SWAP, 'after=^# nowhere'], message: 'added the line at the end (no line matches "^# nowhere")', after: 'a\nvm.swappiness = 10\n' },
+    { row: 'present, an empty file', before: '', args: ['line=only'], message: 'added the line at the end', after: 'only\n' },
+    { row: 'present, missing file, create = true', args: ['line=hello', 'create=true'], message: `created ${F} with the line`, after: 'hello\n' },
+    {
+      row: 'present, missing file, create = false',
+      args: ['line=hello'],
+      error: true,
+      message: `${F} does not exist (set create = true to create it with the line)`,
+      noopMessage: `Would have added the line to ${F}, which does not exist yet`,
+    },
+    { row: 'absent, lines matching `match`', before: 'legacy_a = 1\nkeep\nlegacy_b = 2\n', args: ['line=unused', 'match=^legacy_', 'ensure=absent'], message: 'removed lines 1 and 3', after: 'keep\n' },
+    { row: 'absent, lines equal to the line', before: 'x\n10.0.0.9 mirror\ny\n10.0.0.9 mirror\n10.0.0.9 mirrors\n', args: ['line=10.0.0.9 mirror', 'ensure=absent'], message: 'removed lines 2 and 4', after: 'x\ny\n10.0.0.9 mirrors\n' },
+    { row: 'absent, every line goes: an empty file stays', before: 'x\n', args: ['line=x', 'ensure=absent'], message: 'removed line 1', after: '' },
+    { row: 'absent, no such line', before: 'x\n', args: ['line=y', 'ensure=absent'], message: 'line absent' },
+    { row: 'absent, missing file', args: ['line=y', 'ensure=absent'], message: `${F} does not exist: the line is absent` },
+  ];
+}
+
+describe('line runner: the decision table, real files', function () {
+  this.timeout(120_000);
+
+  for (const mode of MODES) {
+    describe(`${mode} runner`, () => {
+      for (const row of rows('F')) {
+        it(row.row, async () => {
+          const dir = tempDir('govern-line-');
+          const F = path.join(dir, 'f.conf');
+          const r = rows(F).find((x) => x.row === row.row)!;
+          if (r.before !== undefined) fs.writeFileSync(F, r.before);
+          const changes = !r.error && r.after !== undefined;
+
+          const before = snapshot(dir);
+          const noop = await lineRunner(mode, 'x', [`path=${F}`, ...r.args], { GOVERN_NOOP: '1' });
+          const noopFails = r.error && r.noopMessage === undefined;
+          expect(noop, noop.log).to.include({ ok: !noopFails, changed: !noopFails && (changes || r.noopMessage !== undefined) });
+          expect(noop.message).to.equal(r.noopMessage ?? (changes ? `Would have ${r.message}` : r.message));
+          expect(snapshot(dir), 'noop changed nothing, not even an access time').to.deep.equal(before);
+
+          const real = await lineRunner(mode, 'x', [`path=${F}`, ...r.args]);
+          expect(real, real.log).to.include({ ok: !r.error, changed: changes, message: r.message });
+          if (r.error || !changes) expect(snapshot(dir), 'nothing changed').to.deep.equal(before);
+          else expect(fs.readFileSync(F, 'utf8')).to.equal(r.after);
+          expect(leftovers(dir)).to.deep.equal([]);
+          if (changes && r.before !== undefined) expect(real.diff, 'a diff').to.be.a('string').and.equal(noop.diff);
+
+          if (!r.error) {
+            const settled = snapshot(dir);
+            const again = await lineRunner(mode, 'x', [`path=${F}`, ...r.args]);
+            expect(again, again.log).to.include({ ok: true, changed: false });
+            expect(snapshot(dir), 'the second run changed nothing').to.deep.equal(settled);
+          }
+        });
+      }
+
+      it('a symbolic link at the path is refused and neither it nor its target changes', async () => {
+        const dir = tempDir('govern-line-');
+        const target = path.join(dir, 'real.conf');
+        fs.writeFileSync(target, 'a\n');
+        const link = path.join(dir, 'link.conf');
+        fs.symlinkSync(target, link);
+        const before = snapshot(dir);
+        for (const env of [{ GOVERN_NOOP: '1' }, {}] as Record<string, string>[]) {
+          const r = await lineRunner(mode, 'x', [`path=${link}`, 'line=b'], env);
+          expect(r).to.include({ ok: false, changed: false, message: `${link} is a symbolic link (to ${target}); govern does not follow or replace a symbolic link at a managed path` });
+        }
+        expect(snapshot(dir)).to.deep.equal(before);
+      });
+
+      it('a directory at the path, or a missing directory with create = true, is refused', async () => {
+        const dir = tempDir('govern-line-');
+        const r = await lineRunner(mode, 'x', [`path=${dir}`, 'line=b']);
+        expect(r).to.include({ ok: false, message: `${dir} is a directory, not a regular file; a line can only be managed in a regular file` });
+        const nested = path.join(dir, 'no', 'f');
+        const missing = await lineRunner(mode, 'x', [`path=${nested}`, 'line=b', 'create=true']);
+        expect(missing).to.include({ ok: false, message: `the directory of ${nested} does not exist` });
+        expect(fs.readdirSync(dir)).to.deep.equal([]);
+      });
+
+      it('a rewrite keeps owner, group and mode (setgid included), every other byte, and ends the file with a newline', async () => {
+        const dir = tempDir('govern-line-');
+        const F = path.join(dir, 'f');
+        // Latin-1 bytes (not UTF-8) and a last line without a newline.
+        const before = Buffer.concat([Buffer.from('caf\xe9 = 1\r\n', 'latin1'), Buffer.from('port = 80\n\n  spaced  \nlast')]);
+        fs.writeFileSync(F, before);
+        fs.chownSync(F, 4321, 4322);
+        fs.chmodSync(F, 0o2640);
+        const r = await lineRunner(mode, 'x', [`path=${F}`, 'line=port = 8080', 'match=^port\\s*=']);
+        expect(r, r.log).to.include({ ok: true, changed: true, message: 'replaced line 2' });
+        expect(r.diff, 'no diff of a file that is not UTF-8').to.equal(undefined);
+        expect(r.log).to.contain('content changed (diff not shown: binary content)');
+        const after = fs.readFileSync(F);
+        expect(after.equals(Buffer.concat([Buffer.from('caf\xe9 = 1\r\n', 'latin1'), Buffer.from('port = 8080\n\n  spaced  \nlast\n')]))).to.equal(true);
+        const st = fs.statSync(F);
+        expect([st.uid, st.gid, st.mode & 0o7777]).to.deep.equal([4321, 4322, 0o2640]);
+      });
+
+      it('a file left alone keeps its missing trailing newline; a created file is 0644, owned by the runner', async () => {
+        const dir = tempDir('govern-line-');
+        const F = path.join(dir, 'f');
+        fs.writeFileSync(F, 'a\nb');
+        expect(await lineRunner(mode, 'x', [`path=${F}`, 'line=b'])).to.include({ ok: true, changed: false });
+        expect(sha256(fs.readFileSync(F))).to.equal(sha256('a\nb'));
+        const G = path.join(dir, 'g');
+        expect(await lineRunner(mode, 'x', [`path=${G}`, 'line=g', 'create=true'])).to.include({ ok: true, changed: true });
+        const st = fs.statSync(G);
+        expect([st.uid, st.gid, st.mode & 0o7777]).to.deep.equal([process.getuid!(), process.getgid!(), 0o644]);
+      });
+
+      it('with `match`, a line that does not match it is logged, and the run is still idempotent', async () => {
+        const dir = tempDir('govern-line-');
+        const F = path.join(dir, 'f');
+        fs.writeFileSync(F, '#Port 22\n');
+        const first = await lineRunner(mode, 'x', [`path=${F}`, 'line=Port 2222', 'match=^#Port']);
+        expect(first).to.include({ ok: true, changed: true, message: 'replaced line 1' });
+        expect(first.log).to.contain('the line does not match "^#Port"');
+        expect(await lineRunner(mode, 'x', [`path=${F}`, 'line=Port 2222', 'match=^#Port'])).to.include({ ok: true, changed: false, message: 'line present' });
+        expect(fs.readFileSync(F, 'utf8')).to.equal('Port 2222\n');
+      });
+
+      it('refresh does nothing; bad arguments are refused with every problem, naming the key', async () => {
+        const dir = tempDir('govern-line-');
+        const F = path.join(dir, 'f');
+        fs.writeFileSync(F, 'a\n');
+        expect(await lineRunner(mode, 'x', [`path=${F}`, 'line=b'], { GOVERN_SIGNAL: 'refresh' })).to.include({ ok: true, changed: false, message: 'refresh: nothing to do for a line' });
+        const bad = await lineRunner(mode, 'x', [`path=${F}`, 'line=b\nc', 'match=(', 'after=[', 'ensure=absent']);
+        expect(bad.ok).to.equal(false);
+        expect(bad.message).to.equal(
+          'line "b\\nc" is not one line of text (no line break); match "(" is not a regular expression (Unterminated group); after "[" is not a regular expression (Unterminated character class); after is only for ensure = "present", not ensure = "absent"',
+        );
+        expect(fs.readFileSync(F, 'utf8')).to.equal('a\n');
+      });
+    });
+  }
+});
