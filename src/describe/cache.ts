@@ -45,8 +45,9 @@ export class DescriptionCache {
 
     const answer = await ask(executable);
     const sources = sourcesOf(answer).map(identity);
-    // A runner that changed while it was asked, or a source that is gone, is asked again next time.
-    const stable = identity(executable) === before && sources.every((s) => s !== undefined);
+    // A runner that changed while it was asked, or a source that is gone, is asked again next time;
+    // so is one whose description is invalid: it names no sources, and its fix may be in one of them.
+    const stable = answer.kind !== 'invalid' && identity(executable) === before && sources.every((s) => s !== undefined);
     if (stable) this.store.put(`${FORMAT}\0${before}`, { answer, sources } as unknown as Record<string, unknown>);
     return answer;
   }

@@ -53,6 +53,15 @@ describe('the description cache', () => {
     expect(asked()).to.equal(1);
   });
 
+  it('keeps no invalid description: the runner is asked again, so a fix in a module it loads is seen', async () => {
+    const dir = tempDir();
+    const cache = new DescriptionCache(openParseCache(path.join(dir, 'cache')));
+    const { runner, asked } = countingRunner(dir, '{"govern_runner": 1, "keys": {"after": {"type": "string"}}}');
+    expect((await cache.answer(runner, ask)).kind).to.equal('invalid');
+    expect((await cache.answer(runner, ask)).kind).to.equal('invalid');
+    expect(asked()).to.equal(2);
+  });
+
   it('keeps nothing without a cache (--no-cache)', async () => {
     const dir = tempDir();
     const { runner, asked } = countingRunner(dir, '{"govern_runner": 1}');
