@@ -82,7 +82,7 @@ export function decide(desired: Desired, current: LineCurrent, noop: boolean): P
   const anchor = desired.after ? numbersOf(lines, (l) => desired.after!.test(l.text)).pop() : undefined;
   const kept = lines.map((l) => l.bytes);
   if (anchor === undefined) {
-    const where = desired.after ? `at the end (no line matches ${quote(desired.after)})` : 'at the end';
+    const where = desired.after ? `at the end (no line matches insert_after ${quote(desired.after)})` : 'at the end';
     return edit(`added the line ${where}`, [...kept, wanted]);
   }
   return edit(`added the line after line ${anchor}`, [...kept.slice(0, anchor), wanted, ...kept.slice(anchor)]);

@@ -22,12 +22,13 @@ export const description = {
     },
     match: { type: 'regex', help: 'the lines to replace (present) or remove (absent), a regular expression tested against each line without its line break' },
     ensure: { type: 'enum', values: ['present', 'absent'], default: 'present', help: 'present, or absent: every line matching `match` (or, without it, equal to `line`) is removed' },
-    after: { type: 'regex', help: 'where a new line goes: after the last line this regular expression matches (none matches: at the end of the file)' },
+    // Not `after`: that key orders resources, for every runner.
+    insert_after: { type: 'regex', help: 'where a new line goes: after the last line this regular expression matches (none matches: at the end of the file)' },
     create: { type: 'boolean', default: false, help: 'create a missing file (owned by root, mode 0644) holding the line; false: a missing file is an error' },
     multiple: { type: 'boolean', default: false, help: 'replace every line matching `match`; false: several lines matching it is an error' },
   },
   rules: [
-    { only_when: { ensure: ['present'] }, keys: ['after', 'create', 'multiple'] },
+    { only_when: { ensure: ['present'] }, keys: ['insert_after', 'create', 'multiple'] },
   ],
   signals: ['refresh'],
   autorequire: [

@@ -10,6 +10,7 @@ export interface LineProperties {
   line: string;
   match?: RegExp;
   ensure: 'present' | 'absent';
+  /** insert_after. */
   after?: RegExp;
   create: boolean;
   multiple: boolean;
@@ -26,7 +27,7 @@ export function lineProperties(request: Pick<RunnerRequest<Values<typeof descrip
     line: v.line,
     match: v.match === undefined ? undefined : new RegExp(v.match, REGEX_FLAGS),
     ensure: v.ensure,
-    after: v.after === undefined ? undefined : new RegExp(v.after, REGEX_FLAGS),
+    after: v.insert_after === undefined ? undefined : new RegExp(v.insert_after, REGEX_FLAGS),
     create: v.create,
     multiple: v.multiple,
   };

@@ -46,9 +46,9 @@ function rows(F: string): Row[] {
     { row: 'present, several matching lines all equal to the line', before: 'vm.swappiness = 10\nvm.swappiness = 10\n', args: SWAP, message: 'line present' },
     { row: 'present, no match given, the line is there', before: 'a\nb\n', args: ['line=b'], message: 'line present' },
     { row: 'present, nothing matches, the line is there (it does not match `match`)', before: 'a\nPort 22\n', args: ['line=Port 22', 'match=^#Port'], message: 'line present' },
-    { row: 'present, inserted after the last line `after` matches', before: '# tuning\na\n# tuning\nb\n', args: [...SWAP, 'after=^# tuning'], message: 'added the line after line 3', after: '# tuning\na\n# tuning\nvm.swappiness = 10\nb\n' },
+    { row: 'present, inserted after the last line `insert_after` matches', before: '# tuning\na\n# tuning\nb\n', args: [...SWAP, 'insert_after=^# tuning'], message: 'added the line after line 3', after: '# tuning\na\n# tuning\nvm.swappiness = 10\nb\n' },
     { row: 'present, appended at the end', before: 'a\n', args: SWAP, message: 'added the line at the end', after: 'a\nvm.swappiness = 10\n' },
-    { row: 'present, `after` matches nothing: at the end', before: 'a\n', args: [...SWAP, 'after=^# nowhere'], message: 'added the line at the end (no line matches "^# nowhere")', after: 'a\nvm.swappiness = 10\n' },
+    { row: 'present, `insert_after` matches nothing: at the end', before: 'a\n', args: [...SWAP, 'insert_after=^# nowhere'], message: 'added the line at the end (no line matches insert_after "^# nowhere")', after: 'a\nvm.swappiness = 10\n' },
     { row: 'present, an empty file', before: '', args: ['line=only'], message: 'added the line at the end', after: 'only\n' },
     { row: 'present, missing file, create = true', args: ['line=hello', 'create=true'], message: `created ${F} with the line`, after: 'hello\n' },
     {
@@ -172,10 +172,10 @@ describe('line runner: the decision table, real files', function () {
         const F = path.join(dir, 'f');
         fs.writeFileSync(F, 'a\n');
         expect(await lineRunner(mode, 'x', [`path=${F}`, 'line=b'], { GOVERN_SIGNAL: 'refresh' })).to.include({ ok: true, changed: false, message: 'refresh: nothing to do for a line' });
-        const bad = await lineRunner(mode, 'x', [`path=${F}`, 'line=b\nc', 'match=(', 'after=[', 'ensure=absent']);
+        const bad = await lineRunner(mode, 'x', [`path=${F}`, 'line=b\nc', 'match=(', 'insert_after=[', 'ensure=absent']);
         expect(bad.ok).to.equal(false);
         expect(bad.message).to.equal(
-          'line "b\\nc" is not one line of text (no line break); match "(" is not a regular expression (Unterminated group); after "[" is not a regular expression (Unterminated character class); after is only for ensure = "present", not ensure = "absent"',
+          'line "b\\nc" is not one line of text (no line break); match "(" is not a regular expression (Unterminated group); insert_after "[" is not a regular expression (Unterminated character class); insert_after is only for ensure = "present", not ensure = "absent"',
         );
         expect(fs.readFileSync(F, 'utf8')).to.equal('a\n');
       });
