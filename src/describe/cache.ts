@@ -33,7 +33,7 @@ export class DescriptionCache {
     const before = identity(executable);
     if (before === undefined) return undefined;
     const kept = this.store.get(`${FORMAT}\0${before}`) as Entry | undefined;
-    return kept && Array.isArray(kept.sources) && sourcesOf(kept.answer).every((file, i) => identity(file) === kept.sources[i]) ? kept.answer : undefined;
+    return kept && kept.answer.kind !== 'invalid' && Array.isArray(kept.sources) && sourcesOf(kept.answer).every((file, i) => identity(file) === kept.sources[i]) ? kept.answer : undefined;
   }
 
   /** The answer kept for this runner file, or the runner's own (`ask`), then kept. */
