@@ -26,7 +26,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const props = lineProperties(request);
   const found = await readFile(props.path);
   const plan = decide(props, found.current, request.noop);
-  for (const warning of plan.warnings) request.log(warning);
+  for (const warning of plan.warnings) request.log(`warning: ${warning}`);
   const diffText = plan.content && found.current.type === 'file' ? contentDiff(request, props.path, found.current.content, plan.content) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
   if (request.noop || !plan.changed || !plan.content) return { changed: plan.changed, message: planMessage(plan, request.noop), ...diff };
