@@ -32,7 +32,7 @@ async function runExec(request: RunnerRequest<Values<typeof description>>): Prom
   const spec: RunSpec = { env: commandEnvironment(request.env, desired), cwd: desired.cwd, timeoutMs: desired.timeoutMs };
   const status: ExecStatus = {
     signal: request.signal,
-    createsExists: desired.creates !== undefined && (await existsSafely(desired.creates)),
+    createsExists: desired.creates !== undefined && existsSafely(desired.creates),
     unlessExits: [],
     onlyifExits: [],
   };
@@ -88,7 +88,7 @@ async function execute(request: RunnerRequest<unknown>, provider: ExecProvider, 
     const why = exited ? `exit ${result.code}, expected ${desired.returns.join(' or ')}` : undefined;
     throw new UserError(commandFailure(JSON.stringify(desired.command), result, { why, timeoutMs: spec.timeoutMs, lines: TAIL_LINES }));
   }
-  if (desired.creates !== undefined && !(await existsSafely(desired.creates))) {
+  if (desired.creates !== undefined && !existsSafely(desired.creates)) {
     request.log(`warning: ${desired.creates} (creates) still does not exist, so the command will run again next time`);
   }
   return { changed: true, message: `executed (exit ${result.code})` };

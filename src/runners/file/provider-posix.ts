@@ -44,7 +44,7 @@ interface Place {
  * the path as the user wrote it, not the handle's /proc name.
  */
 async function inPlace<T>(path: string, act: (p: Place) => Promise<T>, parentGone?: (state: ParentState) => T): Promise<T> {
-  const chased = await chase(path, { followLast: false });
+  const chased = chase(path, { followLast: false });
   if (chased.kind !== 'found') {
     if (parentGone) return parentGone(chased.kind === 'missing' ? 'missing' : 'not-directory');
     throw new UserError(`cannot change ${path}: ${chased.at} ${chased.kind === 'missing' ? 'does not exist' : 'is not a directory'}`);
@@ -56,7 +56,7 @@ async function inPlace<T>(path: string, act: (p: Place) => Promise<T>, parentGon
   } catch (e) {
     throw shownByName(e, place);
   } finally {
-    await held.close();
+    held.close();
   }
 }
 
@@ -127,7 +127,7 @@ async function linkStatus(p: Place, st: Stats): Promise<Current> {
  * only root may read.
  */
 async function readSource(file: string): Promise<Buffer> {
-  const chased = await chase(file, { followLast: true });
+  const chased = chase(file, { followLast: true });
   if (chased.kind !== 'found') throw new UserError(`source file ${file} does not exist${chased.kind === 'not-directory' ? ` (${chased.at} is not a directory)` : ''}`);
   const place = { path: file, dir: chased.dir.shown, at: `${chased.dir.proc}/${chased.name}`, inDir: chased.dir.proc };
   try {
@@ -149,7 +149,7 @@ async function readSource(file: string): Promise<Buffer> {
   } catch (e) {
     throw shownByName(e, place);
   } finally {
-    await chased.dir.close();
+    chased.dir.close();
   }
 }
 
