@@ -116,6 +116,23 @@ describe('line runner: the decision table, real files', function () {
         expect(snapshot(dir)).to.deep.equal(before);
       });
 
+      it('a parent directory reached through a link an unprivileged user owns is refused, as the file runner refuses it', async () => {
+        const dir = tempDir('govern-line-');
+        const user = path.join(dir, 'user');
+        const owned = path.join(dir, 'root');
+        fs.mkdirSync(user);
+        fs.mkdirSync(owned);
+        fs.writeFileSync(path.join(owned, 'f.conf'), 'a\n');
+        fs.chownSync(user, 4321, 4321);
+        fs.symlinkSync(owned, path.join(user, 'link'));
+        fs.lchownSync(path.join(user, 'link'), 4321, 4321);
+        const before = snapshot(dir);
+        const r = await lineRunner(mode, 'x', [`path=${path.join(user, 'link', 'f.conf')}`, 'line=b']);
+        expect(r.ok).to.equal(false);
+        expect(r.message).to.contain(`refusing to go through ${path.join(user, 'link')}`);
+        expect(snapshot(dir)).to.deep.equal(before);
+      });
+
       it('a directory at the path, or a missing directory with create = true, is refused', async () => {
         const dir = tempDir('govern-line-');
         const r = await lineRunner(mode, 'x', [`path=${dir}`, 'line=b']);
