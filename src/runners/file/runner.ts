@@ -7,6 +7,7 @@ import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { chooseProvider, type ProviderOption } from '../provider-choice.js';
 import { decide, mismatches, planMessage, type Action, type Plan } from './decide.js';
+import { asUserError } from './errors.js';
 import { description } from './description.js';
 import { isBinary, unifiedDiff } from './diff.js';
 import { fileProperties, type FileProperties } from './properties.js';
@@ -127,11 +128,4 @@ function contentDiff(request: RunnerRequest<unknown>, desired: Desired, current:
   const lines = unifiedDiff(current.content.toString('utf8'), desired.content.bytes.toString('utf8'), `${desired.path}\tcurrent`, `${desired.path}\tdesired`);
   if (lines === undefined) return none('too many changes');
   return lines.length > 0 ? lines.join('\n') : undefined;
-}
-
-/** A system call's failure ("EACCES: permission denied, open '/etc/x'") is the user's to act on. */
-function asUserError(e: unknown): unknown {
-  const errno = e as NodeJS.ErrnoException;
-  if (e instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') return new UserError(e.message);
-  return e;
 }

@@ -5,6 +5,7 @@ import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { isBinary, unifiedDiff } from '../file/diff.js';
+import { asUserError } from '../file/errors.js';
 import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';
 import { description } from './description.js';
 import { lineProperties } from './properties.js';
@@ -55,11 +56,4 @@ function contentDiff(request: Pick<RunnerRequest<unknown>, 'log'>, path: string,
   const lines = unifiedDiff(before.toString('utf8'), after.toString('utf8'), `${path}\tcurrent`, `${path}\tdesired`);
   if (lines === undefined) request.log('content changed (diff not shown: too many changes)');
   return lines && lines.length > 0 ? lines.join('\n') : undefined;
-}
-
-/** A system call's failure ("EACCES: permission denied, open '/etc/x'") is the user's to act on. */
-function asUserError(e: unknown): unknown {
-  const errno = e as NodeJS.ErrnoException;
-  if (e instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') return new UserError(e.message);
-  return e;
 }
