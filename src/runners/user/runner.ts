@@ -52,9 +52,9 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
 function resolve(props: UserProperties, groups: GroupEntry[], request: RunnerRequest<unknown>): DesiredUser {
   const missing: string[] = [];
   const group = props.group && resolveGroup(props.group, groups, missing);
-  for (const name of props.ensure === 'present' ? props.groups ?? [] : []) if (!groups.some((g) => g.name === name)) missing.push(`group ${name} (in groups)`);
+  for (const name of props.ensure === 'present' ? props.groups ?? [] : []) if (!groups.some((g) => g.name === name)) missing.push(name);
   if (props.ensure === 'present' && missing.length > 0) {
-    const problem = `${missing.join(', ')} does not exist (getent group found no entry)`;
+    const problem = `unknown group ${missing.join(', ')} (getent group found no entry)`;
     if (!request.noop) throw new UserError(problem);
     request.log(`warning: ${problem}`);
   }
@@ -65,7 +65,7 @@ function resolve(props: UserProperties, groups: GroupEntry[], request: RunnerReq
 function resolveGroup(spec: GroupSpec, groups: GroupEntry[], missing: string[]): ResolvedGroup {
   if (spec.kind === 'id') return { label: String(spec.id), gid: spec.id };
   const entry = groups.find((g) => g.name === spec.name);
-  if (!entry) missing.push(`group ${spec.name}`);
+  if (!entry) missing.push(spec.name);
   return { label: spec.name, gid: entry?.gid };
 }
 
