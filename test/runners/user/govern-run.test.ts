@@ -162,8 +162,8 @@ describe('govern run with the user and group runners', function () {
       const text = r.stdout + r.stderr;
       expect(text).to.match(/a\.hcl:5: .*password is not a crypt\(3\) hash/);
       expect(text).to.match(/a\.hcl:8: .*"Bad Name" is not an account name/);
-      expect(text).to.match(/a\.hcl:11: .*password is not a crypt\(3\) hash/);
-      expect(text).to.match(/a\.hcl:12: .*"Nope" is not an account name/);
+      expect(text).to.match(/a\.hcl:12: .*password is not a crypt\(3\) hash/);
+      expect(text).to.match(/a\.hcl:13: .*"Nope" is not an account name/);
       expect(text).not.to.include('hunter2-clear');
       expect(text).not.to.include('tooshort');
       expect(accountChecksums()).to.deep.equal(before);
