@@ -5,8 +5,7 @@
 // extra fails a resource with a message instead of being taken for another's. A process that
 // crashes, times out or breaks the protocol fails the request it was handling; the requests sent
 // after it go to a new process.
-import type { ChildProcess } from 'node:child_process';
-import spawn from 'cross-spawn';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readBoundedLines } from '../shared/bounded-lines.js';
 import { answerShaped, MAX_LINE_CHARS, PERSISTENT_ENV, readAnswer, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { KILL_GRACE_MS, trackChild } from '../shared/process.js';

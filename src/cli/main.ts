@@ -5,19 +5,11 @@ import { guardChildren } from '../shared/child-guard.js';
 import { KILL_GRACE_MS, killAllChildren } from '../shared/process.js';
 import { closest } from '../shared/suggest.js';
 import { out, printError, type Command } from './command.js';
-import { factsCommand } from './commands/facts.js';
-import { graphCommand } from './commands/graph.js';
-import { pullCommand } from './commands/pull.js';
-import { renderCommand } from './commands/render.js';
-import { runCommand } from './commands/run.js';
-import { statusCommand } from './commands/status.js';
-import { versioncmpCommand } from './commands/versioncmp.js';
+import { COMMANDS } from './command-index.js';
 import { formatOptionHelp, parseCommandLine } from './options.js';
 
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
-
 function usage(): string {
-  const lines = commands.map((c) => `  ${c.usage.padEnd(44)} ${c.summary}`);
+  const lines = COMMANDS.map((c) => `  ${c.usage.padEnd(44)} ${c.summary}`);
   return (
     `govern: configuration management for the local host\n\nusage:\n${lines.join('\n')}\n` +
     `  ${'govern help COMMAND'.padEnd(44)} a command's options (also govern COMMAND --help)\n  govern --version\n`
@@ -71,10 +63,10 @@ async function dispatch(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === 'help') {
-    await out(commandHelp(findCommand(rest[0])));
+    await out(commandHelp(await findCommand(rest[0])));
     return 0;
   }
-  const command = findCommand(name);
+  const command = await findCommand(name);
   const line = parseCommandLine(rest, command.options, command.name);
   if (line.given.has('help')) {
     await out(commandHelp(command));
@@ -95,9 +87,9 @@ async function dispatch(argv: string[]): Promise<number> {
   }
 }
 
-function findCommand(name: string): Command {
-  const command = commands.find((c) => c.name === name);
-  if (command) return command;
-  const meant = commands.find((c) => c.otherNames?.includes(name))?.name ?? closest(name, commands.map((c) => c.name));
+function findCommand(name: string): Promise<Command> {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (entry) return entry.load();
+  const meant = COMMANDS.find((c) => c.otherNames?.includes(name))?.name ?? closest(name, COMMANDS.map((c) => c.name));
   throw new UserError(`unknown command "${name}"${meant ? ` (did you mean "${meant}"?)` : ''}; see govern --help`);
 }

@@ -1,9 +1,11 @@
 // The resource graph in Graphviz DOT: nodes labelled with RREFs (numbered in apply order), edges
 // labelled by kind; resources left out of the selection (--tags) dashed and grey.
+import { terminalText } from '../shared/terminal-text.js';
 import type { Plan } from './plan.js';
 
+/** A DOT string; other control characters shown escaped, as in every text govern prints. */
 function quoteDot(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  return `"${terminalText(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
 export function toDot(plan: Plan, selected?: ReadonlySet<string>): string {

@@ -1,6 +1,6 @@
 // The one place that reads the CLI's command and option tables for the man page and the
 // completion: a new command or option appears in both without an edit here.
-import { commands } from '../cli/main.js';
+import { commands } from '../cli/all-commands.js';
 import { repeatable, takesValue } from '../cli/options.js';
 import type { ManualCommand } from './model.js';
 

@@ -1,8 +1,7 @@
 // Runs one external command without a shell: stdin closed (or fed), output captured up to a limit
 // (or only its head and tail, for output that is only shown), and a timeout that kills the
 // command's whole process group, so nothing it spawned outlives it.
-import spawn from 'cross-spawn';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadAndTail } from './bounded-output.js';
 import { unwatchGroup, watchGroup } from './child-guard.js';
 

@@ -1,5 +1,9 @@
 // Help and mistakes at the command line: `govern help COMMAND`, and one-line suggestions.
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { commands } from '../../src/cli/all-commands.js';
+import { COMMANDS } from '../../src/cli/command-index.js';
 import { govern } from '../support/cli.js';
 
 describe('govern help and suggestions', () => {
@@ -14,6 +18,19 @@ describe('govern help and suggestions', () => {
     expect(run).to.match(/^ {2}-j, --jobs N +apply up to N independent resources at once \(default 1;\s+GOVERN_JOBS\)$/m);
     expect(run).to.match(/^ {6}--color WHEN +colour the text output; [^(]*\(auto, always or never; default auto; GOVERN_COLOR\)$/m);
     expect((await govern(['help'])).stdout).to.match(/^ {2}govern help COMMAND/m);
+  });
+
+  it('lists every command from the index, and loads no command module for govern --help', async () => {
+    expect(commands.map((c) => c.name)).to.deep.equal(COMMANDS.map((c) => c.name));
+    for (const entry of COMMANDS) expect(await entry.load(), entry.name).to.equal(commands.find((c) => c.name === entry.name));
+    const help = (await govern(['--help'])).stdout;
+    for (const c of commands) expect(help).to.contain(`  ${c.usage.padEnd(44)} ${c.summary}\n`);
+    const main = path.resolve(__dirname, '../../src/cli/main.js');
+    const loaded = spawnSync(process.execPath, ['-e', `process.on('exit', () => console.error(Object.keys(require.cache).join('\\n'))); require(${JSON.stringify(main)}).main(['--help'])`], {
+      encoding: 'utf8',
+    }).stderr;
+    expect(loaded).to.contain(`${path.sep}cli${path.sep}command-index.js`);
+    expect(loaded.split('\n').filter((m) => m.includes(`${path.sep}commands${path.sep}`))).to.deep.equal([]);
   });
 
   it('answers an unknown command or option in one line, with the closest one', async () => {

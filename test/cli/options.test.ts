@@ -1,6 +1,6 @@
 // Options read once at the edge: flag, else GOVERN_* variable, else default; every problem at once.
 import { expect } from 'chai';
-import { commands } from '../../src/cli/main.js';
+import { commands } from '../../src/cli/all-commands.js';
 import { formatOptionHelp, optionTable, parseCommandLine, resolveOptions, takesValue } from '../../src/cli/options.js';
 
 const table = optionTable([

@@ -134,4 +134,10 @@ describe('buildPlan', () => {
     expect(dot).to.contain('"file:/a \\"b\\"" -> "pkg:nginx" [label="before"];');
     expect(dot.startsWith('digraph govern {')).to.equal(true);
   });
+
+  it('shows control characters in DOT escaped, so printing the graph cannot drive the terminal', () => {
+    const dot = toDot(plan(['file:/a\u001b]0;title\u0007', {}]));
+    expect(dot).to.not.match(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(dot).to.contain('[label="1. file:/a\\\\x1b]0;title\\\\x07"]');
+  });
 });

@@ -2,6 +2,7 @@
 import type { LocalFacts } from '../../facts/local-facts.js';
 import { formatFactJson, formatFactLines } from '../../facts/format.js';
 import { UserError } from '../../shared/errors.js';
+import { described } from '../command-index.js';
 import { defineCommand, out, warn } from '../command.js';
 import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
 import { optionTable, type Options } from '../options.js';
@@ -21,9 +22,7 @@ const options = optionTable([
 ]);
 
 export const factsCommand = defineCommand({
-  name: 'facts',
-  usage: 'govern facts [OPTIONS] [NAME...]',
-  summary: 'print facts: name<TAB>value, sorted by name',
+  ...described('facts'),
   details:
     'Without names, every fact. A fact that fails (non-zero exit, timeout, over 1 MiB) is reported on stderr\n' +
     'and left out, and govern exits 1 after printing the rest. A multi-line value is printed with \\n, \\t, \\r\n' +

@@ -3,15 +3,14 @@ import { defaultStateTree } from '../../config/paths.js';
 import { toDot } from '../../graph/dot.js';
 import { pulledTree } from '../../pull/store.js';
 import { PhaseClock } from '../../report/timing.js';
+import { described } from '../command-index.js';
 import { defineCommand, out, treeOperand } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { planningInputs, planningOptions, planTree } from '../planning.js';
 
 export const graphCommand = defineCommand({
-  name: 'graph',
-  usage: 'govern graph [OPTIONS] [PATH]',
-  summary: 'print the resource graph of a state tree in Graphviz DOT (numbered in apply order)',
+  ...described('graph'),
   details:
     'Render it with: govern graph states/ | dot -Tsvg > graph.svg\n' +
     'Takes the planning options of govern run; resources left out by --tags or --skip-tags are drawn dashed.\n' +

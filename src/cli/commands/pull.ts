@@ -3,14 +3,13 @@
 import { defaultStateTree } from '../../config/paths.js';
 import { pull } from '../../pull/pull.js';
 import { UserError } from '../../shared/errors.js';
+import { described } from '../command-index.js';
 import { defineCommand, out } from '../command.js';
 import { helpOptions, varDirOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 
 export const pullCommand = defineCommand({
-  name: 'pull',
-  usage: 'govern pull [OPTIONS] REPO [DIR]',
-  summary: 'bring a state tree to the newest commit of a git repository, atomically',
+  ...described('pull'),
   details:
     `DIR defaults to the state tree govern run applies without PATH, ${defaultStateTree()}.\n` +
     'DIR becomes a symlink to a checked-out tree kept in VAR_DIR/pull/, switched in one rename: a run\n' +

@@ -9,6 +9,7 @@ import { ATTRIBUTE_KEY } from '../../shared/validate.js';
 import { locateTemplate, partialLookup } from '../../templates/locate.js';
 import { renderTemplates } from '../../templates/render.js';
 import { readSourceFile } from '../../templates/source-file.js';
+import { described } from '../command-index.js';
 import { defineCommand, out, theOperand } from '../command.js';
 import { factsOptions, helpOptions, localFacts, searchPaths, templatesOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
@@ -20,9 +21,7 @@ const varsOptions = optionTable([
 ]);
 
 export const renderCommand = defineCommand({
-  name: 'render',
-  usage: 'govern render [OPTIONS] TEMPLATE',
-  summary: 'render a template (a path, or a name in the templates directories) to stdout',
+  ...described('render'),
   details:
     "A template given by path is rendered with its own directory's facts.d/ and templates.d/ searched\n" +
     'first, as govern run searches a state tree\'s: `govern render states/web.hcl` shows what run parses.\n' +

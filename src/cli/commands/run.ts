@@ -15,6 +15,7 @@ import { summaryLine, type TextView } from '../../report/text.js';
 import { PhaseClock, sinceStart, startedAt } from '../../report/timing.js';
 import type { RunMeta, RunReport } from '../../report/types.js';
 import { UserError } from '../../shared/errors.js';
+import { described } from '../command-index.js';
 import { defineCommand, note, out, printError, treeOperand } from '../command.js';
 import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
 import { optionTable, type CommandLine, type Options } from '../options.js';
@@ -76,9 +77,7 @@ export const runOptions = optionTable([
 ]);
 
 export const runCommand = defineCommand({
-  name: 'run',
-  usage: 'govern run [OPTIONS] [PATH]',
-  summary: 'apply a state file, or every *.hcl under a directory',
+  ...described('run'),
   details:
     `Without PATH, applies ${defaultStateTree()}. One run at a time: a run waits for the one under way.\n` +
     'After a run that is not --noop, its report is kept as VAR_DIR/last-run.json for govern status.\n' +
@@ -87,7 +86,6 @@ export const runCommand = defineCommand({
     'Exit status: 0 success, 1 a failure (or an error before anything was applied).\n' +
     'With --detailed-exitcodes: 0 no changes, 2 changes, 4 failures, 6 changes and failures\n' +
     '(errors before anything was applied still exit 1).',
-  otherNames: ['apply'],
   options: runOptions,
   async run(o, operands) {
     const target = treeOperand(operands, this.usage);

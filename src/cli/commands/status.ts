@@ -3,14 +3,13 @@ import { readLastRun } from '../../record/last-run.js';
 import { lastRunStatus } from '../../record/status.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
+import { described } from '../command-index.js';
 import { defineCommand, out } from '../command.js';
 import { helpOptions, varDirOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 
 export const statusCommand = defineCommand({
-  name: 'status',
-  usage: 'govern status [OPTIONS]',
-  summary: 'one line about the last run, with the exit codes of a monitoring plugin',
+  ...described('status'),
   details:
     'Reads VAR_DIR/last-run.json, which every govern run that is not --noop writes.\n' +
     'Exit status: 0 OK; 1 WARNING, the last run is older than --max-age; 2 CRITICAL, it had failures\n' +

@@ -1,14 +1,13 @@
 // `govern versioncmp A B`: compares two versions the way the pkg runner does.
 import { UserError } from '../../shared/errors.js';
 import { compareVersions, VERSION_SCHEMES } from '../../shared/version/index.js';
+import { described } from '../command-index.js';
 import { defineCommand, out } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 
 export const versioncmpCommand = defineCommand({
-  name: 'versioncmp',
-  usage: 'govern versioncmp [OPTIONS] A B',
-  summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',
+  ...described('versioncmp'),
   details:
     'Schemes: debian (Debian Policy, as dpkg --compare-versions), rpm (rpmvercmp with epoch and release),\n' +
     'generic (Puppet-style, the default). --ignore-trailing-zeroes (generic only) makes 1.0.0 equal 1.0.\n' +

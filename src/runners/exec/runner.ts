@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { commandFailure } from '../../shared/command-failure.js';
 import { providerContext } from '../../shared/command-runner.js';
+import { existsSafely } from '../../shared/chase.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunResult } from '../../shared/process.js';
 import type { RunnerResult } from '../../shared/protocol.js';
@@ -31,7 +32,7 @@ async function runExec(request: RunnerRequest<Values<typeof description>>): Prom
   const spec: RunSpec = { env: commandEnvironment(request.env, desired), cwd: desired.cwd, timeoutMs: desired.timeoutMs };
   const status: ExecStatus = {
     signal: request.signal,
-    createsExists: desired.creates !== undefined && fs.existsSync(desired.creates),
+    createsExists: desired.creates !== undefined && existsSafely(desired.creates),
     unlessExits: [],
     onlyifExits: [],
   };
@@ -87,7 +88,7 @@ async function execute(request: RunnerRequest<unknown>, provider: ExecProvider, 
     const why = exited ? `exit ${result.code}, expected ${desired.returns.join(' or ')}` : undefined;
     throw new UserError(commandFailure(JSON.stringify(desired.command), result, { why, timeoutMs: spec.timeoutMs, lines: TAIL_LINES }));
   }
-  if (desired.creates !== undefined && !fs.existsSync(desired.creates)) {
+  if (desired.creates !== undefined && !existsSafely(desired.creates)) {
     request.log(`warning: ${desired.creates} (creates) still does not exist, so the command will run again next time`);
   }
   return { changed: true, message: `executed (exit ${result.code})` };

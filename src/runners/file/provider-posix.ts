@@ -1,11 +1,13 @@
 // The posix provider: status, atomic store, directory and link creation, and removal with plain
 // system calls. The managed path itself is never followed: it is examined with lstat and opened
-// with O_NOFOLLOW, and checked again right before it is replaced. Its parent directories are
-// trusted (resolved normally, links included), as in Puppet (docs/file.md, "Symbolic links").
+// with O_NOFOLLOW, and checked again right before it is replaced. Its parent directory is resolved
+// once by chase (links followed only as CHASE_SAFE allows) and held open; every system call reaches
+// the path through that handle, never by its name again (docs/file.md, "Symbolic links on the way").
 import crypto from 'node:crypto';
 import { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import nodePath from 'node:path';
+import { chase, type HeldDirectory } from '../../shared/chase.js';
 import { describeFileKind } from '../../shared/file-kind.js';
 import { UserError } from '../../shared/errors.js';
 import { changedWhileReading, symlinkError } from './errors.js';
@@ -18,44 +20,83 @@ const READ_NOFOLLOW = C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK;
 export const posixProvider: FileProvider = {
   status,
   readSource,
-  store,
-  createDirectory,
-  updateDirectory,
-  remove,
-  createLink,
-  updateLink,
+  store: (path, ...rest) => inPlace(path, (p) => store(p, ...rest)),
+  createDirectory: (path, ...rest) => inPlace(path, (p) => createDirectory(p, ...rest)),
+  updateDirectory: (path, ...rest) => inPlace(path, (p) => updateDirectory(p, ...rest)),
+  remove: (path, ...rest) => inPlace(path, (p) => remove(p, ...rest)),
+  createLink: (path, ...rest) => inPlace(path, (p) => createLink(p, ...rest)),
+  updateLink: (path, ...rest) => inPlace(path, (p) => updateLink(p, ...rest)),
 };
 
-async function status(path: string, options: StatusOptions): Promise<Current> {
-  let st: Stats;
-  try {
-    st = await fsp.lstat(path);
-  } catch (e) {
-    if (errno(e) === 'ENOENT') return { type: 'absent', parent: await parentState(path) };
-    if (errno(e) === 'ENOTDIR') return { type: 'absent', parent: 'not-directory' };
-    throw e;
+/**
+ * A managed path, its parent directory held open: `path` and `dir` name them in messages; `at`
+ * and `inDir` reach them for system calls, through the handle.
+ */
+interface Place {
+  path: string;
+  dir: string;
+  at: string;
+  inDir: string;
+}
+
+/**
+ * Runs `act` on the path reached through its held parent directory. An error of a system call names
+ * the path as the user wrote it, not the handle's /proc name.
+ */
+async function inPlace<T>(path: string, act: (p: Place) => Promise<T>, parentGone?: (state: ParentState) => T): Promise<T> {
+  const chased = chase(path, { followLast: false });
+  if (chased.kind !== 'found') {
+    if (parentGone) return parentGone(chased.kind === 'missing' ? 'missing' : 'not-directory');
+    throw new UserError(`cannot change ${path}: ${chased.at} ${chased.kind === 'missing' ? 'does not exist' : 'is not a directory'}`);
   }
-  if (st.isSymbolicLink()) return linkStatus(path, st);
+  const held: HeldDirectory = chased.dir;
+  const place = { path, dir: nodePath.dirname(path), at: `${held.proc}/${chased.name}`, inDir: held.proc };
+  try {
+    return await act(place);
+  } catch (e) {
+    throw shownByName(e, place);
+  } finally {
+    held.close();
+  }
+}
+
+function shownByName(e: unknown, p: Place): unknown {
+  if (!(e instanceof Error)) return e;
+  const err = e as NodeJS.ErrnoException;
+  const rename = (text: string) => text.split(p.inDir).join(p.dir === '/' ? '' : p.dir);
+  err.message = rename(err.message);
+  if (err.path !== undefined) err.path = rename(err.path);
+  return err;
+}
+
+function status(path: string, options: StatusOptions): Promise<Current> {
+  return inPlace(path, (p) => statusOf(p, options), (parent) => ({ type: 'absent', parent }));
+}
+
+async function statusOf(p: Place, options: StatusOptions): Promise<Current> {
+  const st = await lstatOrUndefined(p.at);
+  if (st === undefined) return { type: 'absent', parent: 'directory' };
+  if (st.isSymbolicLink()) return linkStatus(p, st);
   if (st.isDirectory()) {
-    const empty = options.checkEmpty ? await isEmptyDirectory(path) : undefined;
+    const empty = options.checkEmpty ? await isEmptyDirectory(p.at) : undefined;
     return { type: 'directory', attrs: attributesOf(st), empty };
   }
-  if (st.isFile()) return fileStatus(path, options);
+  if (st.isFile()) return fileStatus(p, options);
   return { type: 'other', kind: describeFileKind(st) };
 }
 
 /** Hashes the file through one descriptor, so content and attributes belong to the same inode. */
-async function fileStatus(path: string, options: StatusOptions): Promise<Current> {
+async function fileStatus(p: Place, options: StatusOptions): Promise<Current> {
   let fh: FileHandle;
   try {
-    fh = await openWithoutAtime(path, READ_NOFOLLOW);
+    fh = await openWithoutAtime(p.at, READ_NOFOLLOW);
   } catch (e) {
-    if (errno(e) === 'ELOOP') return linkStatus(path, await fsp.lstat(path));
+    if (errno(e) === 'ELOOP') return linkStatus(p, await fsp.lstat(p.at));
     throw e;
   }
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw changedWhileReading(path);
+    if (!st.isFile()) throw changedWhileReading(p.path);
     const hash = crypto.createHash('sha256');
     const keep = st.size <= options.keepContentUpTo;
     const chunks: Buffer[] = [];
@@ -76,24 +117,39 @@ async function fileStatus(path: string, options: StatusOptions): Promise<Current
   }
 }
 
-async function linkStatus(path: string, st: Stats): Promise<Current> {
-  return { type: 'symlink', target: await fsp.readlink(path), attrs: attributesOf(st) };
+async function linkStatus(p: Place, st: Stats): Promise<Current> {
+  return { type: 'symlink', target: await fsp.readlink(p.at), attrs: attributesOf(st) };
 }
 
+/**
+ * The source is read as root: every link on its way, its own name included, is followed only as
+ * chase allows, so a user who can write a directory on the way cannot make govern copy a file
+ * only root may read.
+ */
 async function readSource(file: string): Promise<Buffer> {
-  let fh: FileHandle;
+  const chased = chase(file, { followLast: true });
+  if (chased.kind !== 'found') throw new UserError(`source file ${file} does not exist${chased.kind === 'not-directory' ? ` (${chased.at} is not a directory)` : ''}`);
+  const place = { path: file, dir: chased.dir.shown, at: `${chased.dir.proc}/${chased.name}`, inDir: chased.dir.proc };
   try {
-    fh = await openWithoutAtime(file, C.O_RDONLY | C.O_NONBLOCK);
+    let fh: FileHandle;
+    try {
+      fh = await openWithoutAtime(place.at, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK);
+    } catch (e) {
+      if (errno(e) === 'ENOENT') throw new UserError(`source file ${file} does not exist`);
+      if (errno(e) === 'ELOOP') throw new UserError(`source ${file} changed while govern was reading it; nothing was written, run again`);
+      throw e;
+    }
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) throw new UserError(`source ${file} is ${describeFileKind(st)}, not a regular file`);
+      return await fh.readFile();
+    } finally {
+      await fh.close();
+    }
   } catch (e) {
-    if (errno(e) === 'ENOENT') throw new UserError(`source file ${file} does not exist`);
-    throw e;
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new UserError(`source ${file} is ${describeFileKind(st)}, not a regular file`);
-    return await fh.readFile();
+    throw shownByName(e, place);
   } finally {
-    await fh.close();
+    chased.dir.close();
   }
 }
 
@@ -102,26 +158,25 @@ async function readSource(file: string): Promise<Buffer> {
  * gives it its owner, group and mode, fsyncs it, and renames it over the target: the path shows
  * either the old file or the complete new one with its final attributes, never anything between.
  */
-async function store(path: string, content: StoreContent, attrs: Attributes, replacing: Replacing, recursive: boolean): Promise<void> {
-  const dir = nodePath.dirname(path);
-  await removeStaleTemps(path);
-  const temp = tempPath(path);
+async function store(p: Place, content: StoreContent, attrs: Attributes, replacing: Replacing, recursive: boolean): Promise<void> {
+  await removeStaleTemps(p);
+  const temp = tempPath(p);
   let fh: FileHandle;
   try {
     fh = await fsp.open(temp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o600);
   } catch (e) {
-    throw new UserError(`cannot write ${path}: creating a temporary file in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+    throw new UserError(`cannot write ${p.path}: creating a temporary file in ${p.dir} failed (${errno(e) ?? (e as Error).message})`);
   }
-  await renameIntoPlace(path, temp, async () => {
+  await renameIntoPlace(p, temp, async () => {
     try {
       try {
-        if (content === 'keep-current') await copyCurrent(path, fh);
+        if (content === 'keep-current') await copyCurrent(p, fh);
         else await fh.writeFile(content);
       } catch (e) {
         const code = errno(e);
         if (code !== 'ENOSPC' && code !== 'EDQUOT') throw e;
         const why = code === 'ENOSPC' ? 'no space left on the device' : 'the disk quota is exhausted';
-        throw new UserError(`cannot write ${path}: ${why} (${code}); ${replacing === 'nothing' ? 'nothing was created' : 'the old content is unchanged'} and the temporary file was removed`);
+        throw new UserError(`cannot write ${p.path}: ${why} (${code}); ${replacing === 'nothing' ? 'nothing was created' : 'the old content is unchanged'} and the temporary file was removed`);
       }
       // Owner before mode: chown may clear mode bits; both before the name is visible.
       await fh.chown(attrs.uid, attrs.gid);
@@ -130,21 +185,20 @@ async function store(path: string, content: StoreContent, attrs: Attributes, rep
     } finally {
       await fh.close();
     }
-    await clearForReplacement(path, replacing, recursive, false);
+    await clearForReplacement(p, replacing, recursive, false);
   });
 }
 
 /** Like store: a temporary directory with its attributes set, renamed into place. */
-async function createDirectory(path: string, attrs: Attributes, replacing: 'nothing' | 'file'): Promise<void> {
-  const dir = nodePath.dirname(path);
-  await removeStaleTemps(path);
-  const temp = tempPath(path);
+async function createDirectory(p: Place, attrs: Attributes, replacing: 'nothing' | 'file'): Promise<void> {
+  await removeStaleTemps(p);
+  const temp = tempPath(p);
   try {
     await fsp.mkdir(temp, 0o700);
   } catch (e) {
-    throw new UserError(`cannot create ${path}: creating a temporary directory in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+    throw new UserError(`cannot create ${p.path}: creating a temporary directory in ${p.dir} failed (${errno(e) ?? (e as Error).message})`);
   }
-  await renameIntoPlace(path, temp, async () => {
+  await renameIntoPlace(p, temp, async () => {
     const fh = await fsp.open(temp, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
     try {
       await fh.chown(attrs.uid, attrs.gid);
@@ -154,7 +208,7 @@ async function createDirectory(path: string, attrs: Attributes, replacing: 'noth
       await fh.close();
     }
     // rename() cannot put a directory over a file: the file goes first.
-    await clearForReplacement(path, replacing, false, true);
+    await clearForReplacement(p, replacing, false, true);
   });
 }
 
@@ -163,13 +217,13 @@ async function createDirectory(path: string, attrs: Attributes, replacing: 'noth
  * An owner change passes through the intersection of the old and new permissions, so no moment
  * grants anyone more than the old or the new state does.
  */
-async function updateDirectory(path: string, attrs: Attributes): Promise<void> {
+async function updateDirectory(p: Place, attrs: Attributes): Promise<void> {
   let fh: FileHandle;
   try {
-    fh = await fsp.open(path, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+    fh = await fsp.open(p.at, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
   } catch (e) {
-    if (errno(e) === 'ELOOP') throw symlinkError(path, await fsp.readlink(path).catch(() => '?'));
-    if (errno(e) === 'ENOTDIR') throw changedWhileReading(path);
+    if (errno(e) === 'ELOOP') throw symlinkError(p.path, await fsp.readlink(p.at).catch(() => '?'));
+    if (errno(e) === 'ENOTDIR') throw changedWhileReading(p.path);
     throw e;
   }
   try {
@@ -187,22 +241,22 @@ async function updateDirectory(path: string, attrs: Attributes): Promise<void> {
   }
 }
 
-async function remove(path: string, type: 'file' | 'directory' | 'link', recursive: boolean): Promise<void> {
-  const st = await lstatOrUndefined(path);
+async function remove(p: Place, type: 'file' | 'directory' | 'link', recursive: boolean): Promise<void> {
+  const st = await lstatOrUndefined(p.at);
   if (!st) return;
   if (type === 'link') {
-    if (!st.isSymbolicLink()) throw changedWhileReading(path);
-    await fsp.unlink(path); // the link, never its target
+    if (!st.isSymbolicLink()) throw changedWhileReading(p.path);
+    await fsp.unlink(p.at); // the link, never its target
   } else if (st.isSymbolicLink()) {
-    throw symlinkError(path, await fsp.readlink(path));
+    throw symlinkError(p.path, await fsp.readlink(p.at));
   } else if (type === 'file') {
-    if (!st.isFile()) throw changedWhileReading(path);
-    await fsp.unlink(path);
+    if (!st.isFile()) throw changedWhileReading(p.path);
+    await fsp.unlink(p.at);
   } else {
-    if (!st.isDirectory()) throw changedWhileReading(path);
-    await removeDirectory(path, recursive);
+    if (!st.isDirectory()) throw changedWhileReading(p.path);
+    await removeDirectory(p, recursive);
   }
-  await syncDirectory(nodePath.dirname(path));
+  await syncDirectory(p.inDir);
 }
 
 /**
@@ -210,31 +264,30 @@ async function remove(path: string, type: 'file' | 'directory' | 'link', recursi
  * path shows the old entry or the new link, never nothing (a directory being replaced goes first,
  * as rename() cannot put a link over it).
  */
-async function createLink(path: string, target: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>, replacing: Replacing, recursive: boolean): Promise<void> {
-  const dir = nodePath.dirname(path);
-  await removeStaleTemps(path);
-  const temp = tempPath(path);
+async function createLink(p: Place, target: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>, replacing: Replacing, recursive: boolean): Promise<void> {
+  await removeStaleTemps(p);
+  const temp = tempPath(p);
   try {
     await fsp.symlink(target, temp);
   } catch (e) {
-    throw new UserError(`cannot create ${path}: creating a temporary link in ${dir} failed (${errno(e) ?? (e as Error).message})`);
+    throw new UserError(`cannot create ${p.path}: creating a temporary link in ${p.dir} failed (${errno(e) ?? (e as Error).message})`);
   }
-  await renameIntoPlace(path, temp, async () => {
+  await renameIntoPlace(p, temp, async () => {
     await lchownPart(temp, owner);
-    await clearForReplacement(path, replacing, recursive, false);
+    await clearForReplacement(p, replacing, recursive, false);
   });
 }
 
-async function updateLink(path: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>): Promise<void> {
-  const st = await fsp.lstat(path);
-  if (!st.isSymbolicLink()) throw changedWhileReading(path);
-  await lchownPart(path, owner);
+async function updateLink(p: Place, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>): Promise<void> {
+  const st = await fsp.lstat(p.at);
+  if (!st.isSymbolicLink()) throw changedWhileReading(p.path);
+  await lchownPart(p.at, owner);
 }
 
 /** lchown with -1 (leave as it is) for what is not given. */
-async function lchownPart(path: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>): Promise<void> {
+async function lchownPart(at: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>): Promise<void> {
   if (owner.uid === undefined && owner.gid === undefined) return;
-  await fsp.lchown(path, owner.uid ?? -1, owner.gid ?? -1);
+  await fsp.lchown(at, owner.uid ?? -1, owner.gid ?? -1);
 }
 
 /**
@@ -243,48 +296,48 @@ async function lchownPart(path: string, owner: Partial<Pick<Attributes, 'uid' | 
  * A directory being replaced goes now; so does a file a new directory replaces (rename() cannot
  * put a directory over a file). A file a new file replaces stays: the rename swaps it atomically.
  */
-async function clearForReplacement(path: string, replacing: Replacing, recursive: boolean, forDirectory: boolean): Promise<void> {
-  const st = await lstatOrUndefined(path);
+async function clearForReplacement(p: Place, replacing: Replacing, recursive: boolean, forDirectory: boolean): Promise<void> {
+  const st = await lstatOrUndefined(p.at);
   if (!st) return;
   if (st.isSymbolicLink() && replacing === 'link') return; // the rename swaps it atomically
   if (st.isSymbolicLink()) {
-    const target = await fsp.readlink(path).catch(() => '?');
-    throw new UserError(`${path} became a symbolic link (to ${target}) while govern was writing it; nothing was written through it and it was left as it is`);
+    const target = await fsp.readlink(p.at).catch(() => '?');
+    throw new UserError(`${p.path} became a symbolic link (to ${target}) while govern was writing it; nothing was written through it and it was left as it is`);
   }
   if (st.isFile() && replacing === 'file') {
-    if (forDirectory) await fsp.unlink(path);
+    if (forDirectory) await fsp.unlink(p.at);
     return;
   }
-  if (st.isDirectory() && replacing === 'directory') return removeDirectory(path, recursive);
-  throw changedWhileReading(path);
+  if (st.isDirectory() && replacing === 'directory') return removeDirectory(p, recursive);
+  throw changedWhileReading(p.path);
 }
 
-async function removeDirectory(path: string, recursive: boolean): Promise<void> {
+async function removeDirectory(p: Place, recursive: boolean): Promise<void> {
   if (recursive) {
-    await fsp.rm(path, { recursive: true }); // removes symlinks inside, never follows them
+    await fsp.rm(p.at, { recursive: true }); // removes symlinks inside, never follows them
     return;
   }
   try {
-    await fsp.rmdir(path);
+    await fsp.rmdir(p.at);
   } catch (e) {
     if (errno(e) === 'ENOTEMPTY' || errno(e) === 'EEXIST') {
-      throw new UserError(`${path} is no longer empty; set force = true to remove it and everything in it`);
+      throw new UserError(`${p.path} is no longer empty; set force = true to remove it and everything in it`);
     }
     throw e;
   }
 }
 
 /** Copies the current file's bytes (content not managed, attributes changing). */
-async function copyCurrent(path: string, out: FileHandle): Promise<void> {
+async function copyCurrent(p: Place, out: FileHandle): Promise<void> {
   let input: FileHandle;
   try {
-    input = await openWithoutAtime(path, READ_NOFOLLOW);
+    input = await openWithoutAtime(p.at, READ_NOFOLLOW);
   } catch (e) {
-    if (errno(e) === 'ELOOP') throw symlinkError(path, await fsp.readlink(path).catch(() => '?'));
+    if (errno(e) === 'ELOOP') throw symlinkError(p.path, await fsp.readlink(p.at).catch(() => '?'));
     throw e;
   }
   try {
-    if (!(await input.stat()).isFile()) throw changedWhileReading(path);
+    if (!(await input.stat()).isFile()) throw changedWhileReading(p.path);
     const buffer = Buffer.allocUnsafe(CHUNK);
     for (;;) {
       const { bytesRead } = await input.read(buffer, 0, CHUNK, null);
@@ -301,13 +354,13 @@ async function copyCurrent(path: string, out: FileHandle): Promise<void> {
  * decision saw (prepare), rename the entry over the path, and sync the directory. When a step fails
  * the temporary entry goes, and the path is as it was.
  */
-async function renameIntoPlace(path: string, temp: string, prepare: () => Promise<void>): Promise<void> {
+async function renameIntoPlace(p: Place, temp: string, prepare: () => Promise<void>): Promise<void> {
   let renamed = false;
   try {
     await prepare();
-    await fsp.rename(temp, path);
+    await fsp.rename(temp, p.at);
     renamed = true;
-    await syncDirectory(nodePath.dirname(path));
+    await syncDirectory(p.inDir);
   } finally {
     if (!renamed) await fsp.rm(temp, { recursive: true, force: true }).catch(() => undefined);
   }
@@ -324,12 +377,12 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** Beside the target (rename stays in one filesystem), hidden, and not guessable. */
-function tempPath(path: string): string {
-  return nodePath.join(nodePath.dirname(path), `${tempPrefix(path)}${crypto.randomBytes(8).toString('hex')}`);
+function tempPath(p: Place): string {
+  return `${p.inDir}/${tempPrefix(p)}${crypto.randomBytes(8).toString('hex')}`;
 }
 
-function tempPrefix(path: string): string {
-  return `.${nodePath.basename(path).slice(0, 100)}.govern-`;
+function tempPrefix(p: Place): string {
+  return `.${nodePath.basename(p.path).slice(0, 100)}.govern-`;
 }
 
 /** A temporary entry this old was left by a runner that was killed: no write takes this long. */
@@ -340,13 +393,12 @@ export const STALE_TEMP_MS = 60 * 60 * 1000;
  * them (`.NAME.govern-` and 16 hex digits), owned by us and older than STALE_TEMP_MS, so a write under
  * way in another process is never touched. Links inside a left directory are removed, not followed.
  */
-async function removeStaleTemps(path: string): Promise<void> {
-  const dir = nodePath.dirname(path);
-  const prefix = tempPrefix(path);
-  const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(prefix) && /^[0-9a-f]{16}$/.test(n.slice(prefix.length)));
+async function removeStaleTemps(p: Place): Promise<void> {
+  const prefix = tempPrefix(p);
+  const names = (await fsp.readdir(p.inDir).catch(() => [] as string[])).filter((n) => n.startsWith(prefix) && /^[0-9a-f]{16}$/.test(n.slice(prefix.length)));
   const cutoff = Date.now() - STALE_TEMP_MS;
   for (const name of names) {
-    const entry = nodePath.join(dir, name);
+    const entry = `${p.inDir}/${name}`;
     const st = await lstatOrUndefined(entry);
     if (!st || st.uid !== (process.getuid?.() ?? st.uid) || st.mtimeMs > cutoff) continue;
     await fsp.rm(entry, { recursive: st.isDirectory(), force: true }).catch(() => undefined);
@@ -370,16 +422,6 @@ async function isEmptyDirectory(path: string): Promise<boolean> {
     return (await dir.read()) === null;
   } finally {
     await dir.close();
-  }
-}
-
-async function parentState(path: string): Promise<ParentState> {
-  try {
-    return (await fsp.stat(nodePath.dirname(path))).isDirectory() ? 'directory' : 'not-directory';
-  } catch (e) {
-    if (errno(e) === 'ENOENT') return 'missing';
-    if (errno(e) === 'ENOTDIR') return 'not-directory';
-    throw e;
   }
 }
 

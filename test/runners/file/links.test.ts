@@ -1,6 +1,6 @@
 // Symbolic links through `govern run` and the real file runner, in both runner modes: created,
 // kept, retargeted atomically, removed without touching their targets, and refused over a file or
-// directory unless forced; a parent directory that is a link is followed, as Puppet does. Then the
+// directory unless forced; a parent directory that is a link root made is followed (docs/file.md). Then the
 // disk's faults: a full file system (a real tmpfs) and temporary files a killed run left.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
