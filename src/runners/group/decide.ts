@@ -1,6 +1,7 @@
 // The group runner's decision: desired properties + the group as it is -> the action and its
 // message. Pure.
 import { UserError } from '../../shared/errors.js';
+import { change, unchanged, type Plan as AccountPlan } from '../accounts/plan.js';
 
 export interface DesiredGroup {
   name: string;
@@ -29,15 +30,7 @@ export type Action =
   | { kind: 'modify'; gid?: number; members?: string[] }
   | { kind: 'remove' };
 
-export interface Plan {
-  action: Action;
-  changed: boolean;
-  summary: string;
-}
-
-export function planMessage(plan: Plan, noop: boolean): string {
-  return noop && plan.changed ? `Would have ${plan.summary}` : plan.summary;
-}
+export type Plan = AccountPlan<Action>;
 
 export function decide(desired: DesiredGroup, current: CurrentGroup): Plan {
   const { name } = desired;
@@ -86,12 +79,4 @@ export function mismatches(desired: DesiredGroup, current: CurrentGroup): string
   if (desired.gid !== undefined && desired.gid !== current.gid) found.push(`gid is ${current.gid}, expected ${desired.gid}`);
   if (membersChange(desired, current.members)) found.push(`members are ${current.members.join(',') || '(none)'}, expected ${desired.members!.join(',') || '(none)'}`);
   return found;
-}
-
-function unchanged(summary: string): Plan {
-  return { action: { kind: 'none' }, changed: false, summary };
-}
-
-function change(action: Action, summary: string): Plan {
-  return { action, changed: true, summary };
 }

@@ -6,7 +6,8 @@ import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { allUsers, type PasswdEntry } from '../accounts/database.js';
 import { listManaged } from '../accounts/managed-list.js';
-import { decide, mismatches, planMessage, type DesiredGroup } from './decide.js';
+import { planMessage } from '../accounts/plan.js';
+import { decide, mismatches, type DesiredGroup } from './decide.js';
 import { description } from './description.js';
 import { createGroup, modifyGroup, readGroup, removeGroup } from './provider-shadow.js';
 

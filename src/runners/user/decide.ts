@@ -1,6 +1,8 @@
 // The user runner's decision: desired properties + the account as it is -> the action and its
 // message. Pure. Each property is compared on its own; only those that differ change.
 import { UserError } from '../../shared/errors.js';
+import { change, unchanged, type Plan as AccountPlan } from '../accounts/plan.js';
+import type { UserProperties } from './properties.js';
 import { describeProcesses, type AccountProcess } from '../accounts/processes.js';
 
 /** A group resolved to its gid; `gid` undefined when it does not exist (yet: in noop, an earlier resource may create it). */
@@ -9,20 +11,8 @@ export interface ResolvedGroup {
   gid?: number;
 }
 
-export interface DesiredUser {
-  name: string;
-  ensure: 'present' | 'absent';
-  uid?: number;
-  group?: ResolvedGroup;
-  groups?: string[];
-  groupsMode: 'exact' | 'add';
-  home?: string;
-  manageHome: boolean;
-  shell?: string;
-  comment?: string;
-  system: boolean;
-  password?: string;
-}
+/** The properties with the primary group resolved. */
+export type DesiredUser = Omit<UserProperties, 'group'> & { group?: ResolvedGroup };
 
 export type CurrentUser =
   | { exists: false }
@@ -53,16 +43,7 @@ export type Change =
 
 export type Action = { kind: 'none' } | { kind: 'create' } | { kind: 'modify'; changes: Change[] } | { kind: 'remove'; removeHome: boolean };
 
-export interface Plan {
-  action: Action;
-  changed: boolean;
-  /** What was done, lower case: "created user deploy", "changed shell /bin/sh -> /bin/bash". */
-  summary: string;
-}
-
-export function planMessage(plan: Plan, noop: boolean): string {
-  return noop && plan.changed ? `Would have ${plan.summary}` : plan.summary;
-}
+export type Plan = AccountPlan<Action>;
 
 export function decide(desired: DesiredUser, current: CurrentUser): Plan {
   const { name } = desired;
@@ -154,12 +135,4 @@ function refuseBusy(name: string, current: Extract<CurrentUser, { exists: true }
   throw new UserError(
     `user ${name} has running processes (${describeProcesses(current.processes)}); govern does not stop them: log the user out and stop them, then run again to ${what}`,
   );
-}
-
-function unchanged(summary: string): Plan {
-  return { action: { kind: 'none' }, changed: false, summary };
-}
-
-function change(action: Action, summary: string): Plan {
-  return { action, changed: true, summary };
 }
