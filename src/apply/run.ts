@@ -94,11 +94,11 @@ export class RunSession {
 
 /**
  * Even in one-shot mode, a call goes through the persistent protocol (stdin) when a value is too long
- * for a command line, or when the resource is sensitive: every local user can read a command line
+ * for a command line, or when the resource is sensitive or gives a secret key: every local user can read a command line
  * in /proc. Planning refused such a call to a runner that cannot take it (describe/check-sizes.ts).
  */
 function offCommandLine(c: Call): boolean {
-  return c.resource.sensitive === true || tooLongArgument(callArgv(c)) !== undefined;
+  return c.resource.sensitive === true || (c.resource.secretKeys?.length ?? 0) > 0 || tooLongArgument(callArgv(c)) !== undefined;
 }
 
 async function applyAndNotify(

@@ -49,6 +49,7 @@ export async function planResources(resources: Resource[], options: PlanOptions)
     runners.set(type, { executable, description: answer.kind === 'described' ? answer.description : undefined });
   });
   const descriptionOf = (type: string) => runners.get(type)?.description;
+  markSecretKeys(resources, descriptionOf);
   problems.push(...checkResources(resources, descriptionOf), ...checkArgumentSizes(resources, runners));
 
   let plan: Plan | undefined;
@@ -63,6 +64,15 @@ export async function planResources(resources: Resource[], options: PlanOptions)
   }
   if (problems.length > 0 || !plan) throw new UserError(inFileOrder(problems));
   return { plan, runners };
+}
+
+/** A key its runner describes as `sensitive` is hidden wherever govern would show it, and kept off command lines. */
+function markSecretKeys(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): void {
+  for (const r of resources) {
+    const keys = descriptionOf(r.type)?.keys ?? {};
+    const secret = Object.keys(r.attrs).filter((key) => keys[key]?.sensitive === true);
+    if (secret.length > 0) r.secretKeys = secret;
+  }
 }
 
 /** Problems of the tree as a whole first, then by file and line (stable within a line). */

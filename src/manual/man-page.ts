@@ -103,7 +103,7 @@ export function manPage(input: ManPageInput): string {
         'govern describes the state a host should be in and makes it so. Facts about the host are gathered from ' +
           'facts directories; state files, HCL resource blocks rendered as Handlebars templates with those facts, ' +
           'declare resources; the resources are ordered into a graph, and each is applied by a runner, an ' +
-          'executable named after its type (pkg, service, file, exec, line, or any executable in a runners directory), ' +
+          'executable named after its type (pkg, service, file, exec, user, group, line, or any executable in a runners directory), ' +
           'which reports what it changed. With --noop nothing is changed and govern reports what would be.',
       ),
     ),
@@ -149,7 +149,7 @@ export function manPage(input: ManPageInput): string {
       'FILES',
       [
         entry(italic(dirs.userRunners), 'Your runners; they override shipped runners of the same name.'),
-        entry(italic(dirs.shippedRunners), 'The runners shipped with govern: pkg, service, file, exec, line.'),
+        entry(italic(dirs.shippedRunners), 'The runners shipped with govern: pkg, service, file, exec, user, group, line.'),
         entry(italic(dirs.userFacts), 'Your facts; they override shipped facts of the same name.'),
         entry(italic(dirs.shippedFacts), 'The facts shipped with govern.'),
         entry(italic(dirs.templates), 'Templates, for govern render NAME and the file runner\'s template key.'),

@@ -28,6 +28,13 @@ export type Chased =
   /** A directory on the way does not exist, or is not a directory: `at` names it. */
   | { kind: 'missing' | 'not-directory'; at: string };
 
+/**
+ * Linux's O_PATH (not in Node's constants): a handle that locates a directory without opening it for
+ * reading, so a directory one may pass through but not list (mode 0711) can be held too.
+ */
+const O_PATH = 0o10000000;
+const HOLD = O_PATH | C.O_DIRECTORY;
+
 /** As the kernel allows (ELOOP past 40 links). */
 const MAX_LINKS = 40;
 
@@ -40,7 +47,7 @@ const MAX_LINKS = 40;
 export function chase(path: string, options: { followLast: boolean }): Chased {
   const pending = path.split('/').filter((n) => n !== '' && n !== '.');
   const last = options.followLast ? undefined : pending.pop();
-  let dir = hold('/', fs.openSync('/', C.O_RDONLY | C.O_DIRECTORY));
+  let dir = hold('/', fs.openSync('/', HOLD));
   // What was passed last (a directory or a link): the owner a step away from it must keep.
   let from = dir.stat;
   let links = 0;
@@ -53,7 +60,7 @@ export function chase(path: string, options: { followLast: boolean }): Chased {
       const entry = `${dir.proc}/${name}`;
       const shownEntry = join(dir.shown, name);
       if (name === '..') {
-        const parent = hold(nodePath.dirname(dir.shown), fs.openSync(entry, C.O_RDONLY | C.O_DIRECTORY));
+        const parent = hold(nodePath.dirname(dir.shown), fs.openSync(entry, HOLD));
         refuseStep(path, from, parent, followed ?? shownEntry);
         dir.close();
         dir = parent;
@@ -76,7 +83,7 @@ export function chase(path: string, options: { followLast: boolean }): Chased {
         from = st;
         followed = `${shownEntry} (a symbolic link to ${target})`;
         if (target.startsWith('/')) {
-          const root = hold('/', fs.openSync('/', C.O_RDONLY | C.O_DIRECTORY));
+          const root = hold('/', fs.openSync('/', HOLD));
           dir.close();
           dir = root;
           refuseStep(path, from, root, followed);
@@ -92,7 +99,7 @@ export function chase(path: string, options: { followLast: boolean }): Chased {
       }
       let opened: number;
       try {
-        opened = fs.openSync(entry, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+        opened = fs.openSync(entry, HOLD | C.O_NOFOLLOW);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ELOOP' || code === 'ENOTDIR' || code === 'ENOENT') {

@@ -29,10 +29,12 @@ export interface CommandOptions {
   shown?: string[];
   /** For a failure: advice from the result ("the init script has no reload"). */
   hint?(result: RunResult): string | undefined;
+  /** Written to the command's stdin (a secret: never on a command line, never logged). */
+  input?: string;
 }
 
 function options(context: ProviderContext, extra: CommandOptions, keep?: number): RunOptions {
-  return { env: extra.env ? { ...context.env, ...extra.env } : context.env, timeoutMs: extra.timeoutMs, ...(keep !== undefined ? { headAndTail: keep } : {}) };
+  return { env: extra.env ? { ...context.env, ...extra.env } : context.env, timeoutMs: extra.timeoutMs, ...(extra.input !== undefined ? { input: extra.input } : {}), ...(keep !== undefined ? { headAndTail: keep } : {}) };
 }
 
 /**

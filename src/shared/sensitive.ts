@@ -15,12 +15,14 @@ export function isSensitiveFact(name: string): boolean {
 export interface Disclosing {
   attrs: Attributes;
   sensitive?: boolean;
+  /** Keys whose runner describes them as secret (`sensitive` in its description): only their values are hidden. */
+  secretKeys?: readonly string[];
   template?: { vars: { [key: string]: AttrValue } };
 }
 
 /** Whether the key's value is hidden (invocation lines show `key=<sensitive>`). */
 export function hiddenKey(resource: Disclosing, key: string): boolean {
-  return resource.sensitive === true || (key === 'contents' && resource.attrs.show_diff === false);
+  return resource.sensitive === true || resource.secretKeys?.includes(key) === true || (key === 'contents' && resource.attrs.show_diff === false);
 }
 
 /** The texts that must not appear in what govern shows about the resource, longest first. */

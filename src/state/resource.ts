@@ -34,6 +34,8 @@ export interface Resource {
   links: Record<OrderingKey, string[]>;
   /** `sensitive = true`, or a value from a sensitive fact: govern never shows or stores its values. */
   sensitive?: boolean;
+  /** Keys given whose runner's description marks them `sensitive` (a password hash): their values are hidden. Set while planning. */
+  secretKeys?: string[];
   /** `template` and `vars`, until planning renders them into `contents`. */
   template?: ResourceTemplate;
   /** The `tags` key as written (the runner name and the RREF are tags too: see graph/select.ts). */

@@ -1,0 +1,53 @@
+// The group runner: validate -> read the group -> decide -> act -> re-check. It uses only the
+// request (no process globals), so a long-lived runner process can call it many times.
+import { providerContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
+import type { RunnerResult } from '../../shared/protocol.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { allUsers, type PasswdEntry } from '../accounts/database.js';
+import { listManaged } from '../accounts/managed-list.js';
+import { planMessage } from '../accounts/plan.js';
+import { decide, mismatches, type DesiredGroup } from './decide.js';
+import { description } from './description.js';
+import { createGroup, modifyGroup, readGroup, removeGroup } from './provider-shadow.js';
+
+export function groupRunner(): RunnerDefinition<typeof description> {
+  return { name: 'group', description, run: apply };
+}
+
+async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+  const v = request.values;
+  const desired: DesiredGroup = {
+    name: request.name,
+    ensure: v.ensure,
+    gid: v.gid,
+    system: v.system,
+    members: listManaged(request, 'members', 'members_mode'),
+    membersMode: v.members_mode,
+  };
+  const context = providerContext(request.env, request.log);
+  let users: PasswdEntry[] = await allUsers(context);
+  checkMembers(desired, users, request);
+  const current = await readGroup(context, desired.name, users);
+  const plan = decide(desired, current);
+  const message = planMessage(plan, request.noop);
+  if (request.noop || !plan.changed) return { changed: plan.changed, message };
+
+  const action = plan.action;
+  if (action.kind === 'create') await createGroup(context, desired);
+  else if (action.kind === 'modify') await modifyGroup(context, desired.name, action.gid, action.members);
+  else if (action.kind === 'remove') await removeGroup(context, desired.name);
+  users = await allUsers(context);
+  const wrong = mismatches(desired, await readGroup(context, desired.name, users));
+  if (wrong.length > 0) throw new UserError(`group ${desired.name} did not reach the desired state after ${plan.summary}: ${wrong.join('; ')}`);
+  return { changed: true, message };
+}
+
+/** Members must be users; in noop mode an earlier resource may be the one that would create them. */
+function checkMembers(desired: DesiredGroup, users: PasswdEntry[], request: RunnerRequest<unknown>): void {
+  const unknown = (desired.members ?? []).filter((m) => !users.some((u) => u.name === m));
+  if (desired.ensure === 'absent' || unknown.length === 0) return;
+  const problem = `member ${unknown.join(', ')}: no such user (getent passwd found no entry)`;
+  if (!request.noop) throw new UserError(problem);
+  request.log(`warning: ${problem}`);
+}

@@ -1,0 +1,83 @@
+// The user runner: validate -> read the account -> decide -> act -> re-check. It uses only the
+// request (no process globals), so a long-lived runner process can call it many times.
+import fs from 'node:fs';
+import { providerContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
+import type { RunnerResult } from '../../shared/protocol.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import type { GroupEntry } from '../accounts/database.js';
+import { planMessage } from '../accounts/plan.js';
+import { decide, mismatches, type DesiredUser, type ResolvedGroup } from './decide.js';
+import { description } from './description.js';
+import { userProperties, type GroupSpec, type UserProperties } from './properties.js';
+import { allGroups, createUser, modifyUser, readUser, removeUser } from './provider-shadow.js';
+
+export function userRunner(): RunnerDefinition<typeof description> {
+  return { name: 'user', description, run: apply };
+}
+
+async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+  const props = userProperties(request);
+  const context = providerContext(request.env, request.log);
+  let groups = await allGroups(context);
+  const desired = resolve(props, groups, request);
+  const read = async () => readUser(context, props.name, props.password !== undefined, groups);
+  const current = await read();
+  if (!current.exists && props.ensure === 'present' && !desired.group) {
+    // useradd refuses to create a user whose name a group already has (USERGROUPS_ENAB): it joins it.
+    const own = groups.find((g) => g.name === props.name);
+    if (own) desired.group = { label: own.name, gid: own.gid };
+  }
+
+  const plan = decide(desired, current);
+  const warning = props.ensure === 'present' ? shellWarning(props.shell) : undefined;
+  if (warning) request.log(`warning: ${warning}`);
+  const message = planMessage(plan, request.noop) + (warning && plan.changed ? ` (warning: ${warning})` : '');
+  if (request.noop || !plan.changed) return { changed: plan.changed, message };
+
+  const action = plan.action;
+  if (action.kind === 'create') await createUser(context, desired);
+  else if (action.kind === 'modify') await modifyUser(context, desired, action.changes);
+  else if (action.kind === 'remove') await removeUser(context, props.name, action.removeHome);
+  groups = await allGroups(context);
+  const after = await read();
+  const wrong = mismatches(desired, after);
+  if (wrong.length > 0) throw new UserError(`user ${props.name} did not reach the desired state after ${plan.summary}: ${wrong.join('; ')}`);
+  return { changed: true, message };
+}
+
+/**
+ * The groups named, resolved: one that does not exist is an error, except in noop mode, where an
+ * earlier resource of the same run may be the one that would create it (a log line says so).
+ */
+function resolve(props: UserProperties, groups: GroupEntry[], request: RunnerRequest<unknown>): DesiredUser {
+  const missing: string[] = [];
+  const group = props.group && resolveGroup(props.group, groups, missing);
+  for (const name of props.ensure === 'present' ? props.groups ?? [] : []) if (!groups.some((g) => g.name === name)) missing.push(name);
+  if (props.ensure === 'present' && missing.length > 0) {
+    const problem = `unknown group ${missing.join(', ')} (getent group found no entry)`;
+    if (!request.noop) throw new UserError(problem);
+    request.log(`warning: ${problem}`);
+  }
+  const { group: _spec, ...rest } = props;
+  return { ...rest, group };
+}
+
+function resolveGroup(spec: GroupSpec, groups: GroupEntry[], missing: string[]): ResolvedGroup {
+  if (spec.kind === 'id') return { label: String(spec.id), gid: spec.id };
+  const entry = groups.find((g) => g.name === spec.name);
+  if (!entry) missing.push(spec.name);
+  return { label: spec.name, gid: entry?.gid };
+}
+
+/** A shell not listed in /etc/shells: allowed (nologin often is not), but worth saying. */
+function shellWarning(shell: string | undefined): string | undefined {
+  if (shell === undefined) return undefined;
+  let listed: string[];
+  try {
+    listed = fs.readFileSync('/etc/shells', 'utf8').split('\n').map((l) => l.trim());
+  } catch {
+    return undefined;
+  }
+  return listed.includes(shell) ? undefined : `shell ${shell} is not listed in /etc/shells`;
+}
