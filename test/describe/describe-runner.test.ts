@@ -14,13 +14,15 @@ function describing(dir: string, name: string, document: unknown): string {
 }
 
 describe('describing a runner', () => {
-  for (const runner of ['pkg', 'service', 'file', 'exec', 'line']) {
+  for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group']) {
     it(`the built-in ${runner} runner describes itself, persistent, with a valid description and its sources`, async () => {
       const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);
       expect(answer.kind).to.equal('described');
       if (answer.kind !== 'described') return;
       expect(answer.description.persistent).to.equal(true);
-      expect(answer.description.signals).to.include('refresh');
+      // An account has nothing to refresh: a notification to one is refused at planning.
+      if (runner === 'user' || runner === 'group') expect(answer.description.signals).to.deep.equal([]);
+      else expect(answer.description.signals).to.include('refresh');
       expect(Object.keys(answer.description.keys ?? {})).to.include.members(runner === 'exec' ? ['command'] : ['ensure']);
       expect(answer.description.sources).to.include(path.resolve(__dirname, '..', '..', 'src', 'runners', 'kit.js'));
     });
