@@ -6,6 +6,7 @@
 // crashes, times out or breaks the protocol fails the request it was handling; the requests sent
 // after it go to a new process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readyToWatch } from '../shared/child-guard.js';
 import { readBoundedLines } from '../shared/bounded-lines.js';
 import { answerShaped, MAX_LINE_CHARS, PERSISTENT_ENV, readAnswer, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { KILL_GRACE_MS, trackChild } from '../shared/process.js';
@@ -61,6 +62,7 @@ class PersistentProcess {
     private readonly timeoutMs: number,
     private readonly events: ProcessEvents,
   ) {
+    readyToWatch();
     this.child = spawn(executable, [], { env: { ...env, [PERSISTENT_ENV]: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const untrack = trackChild(this.child); // so that govern's own SIGINT/SIGTERM takes it down too
     this.child.stdin!.on('error', () => undefined);

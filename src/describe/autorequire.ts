@@ -16,8 +16,14 @@ export interface Edge {
 export function autorequireEdges(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): Edge[] {
   const byRef = new Map(resources.map((r) => [r.ref, r]));
   const edges: Edge[] = [];
-  for (const r of resources) {
+  const lastBySameKey = new Map<string, string>();
+  for (const r of [...resources].sort((a, b) => a.index - b.index)) {
     for (const rule of descriptionOf(r.type)?.autorequire ?? []) {
+      if (rule.same_key !== undefined) {
+        const previous = sameKeyPredecessor(rule, r, lastBySameKey);
+        if (previous !== undefined) edges.push({ from: previous, to: r.ref });
+        continue;
+      }
       for (const other of namedBy(rule, r, byRef)) {
         const reversed = matches(rule.reverse_when, r, descriptionOf) || matches(rule.reverse_when_other, byRef.get(other)!, descriptionOf);
         edges.push(reversed ? { from: r.ref, to: other } : { from: other, to: r.ref });
@@ -25,6 +31,19 @@ export function autorequireEdges(resources: Resource[], descriptionOf: (type: st
     }
   }
   return edges;
+}
+
+/**
+ * The resource of the rule's runner defined last before `r` with the same value of the key, and
+ * records `r` as the last one (resources are visited in definition order).
+ */
+function sameKeyPredecessor(rule: Autorequire, r: Resource, last: Map<string, string>): string | undefined {
+  const value = r.attrs[rule.same_key!];
+  if (value === undefined || r.type !== rule.runner) return undefined;
+  const key = `${rule.runner}\0${rule.same_key}\0${JSON.stringify(value)}`;
+  const previous = last.get(key);
+  last.set(key, r.ref);
+  return previous;
 }
 
 /** The references of the resources the rule names that exist in the tree. */

@@ -23,6 +23,10 @@ export function keysSection(description: RunnerDescription): string {
   if (description.autorequire?.length) {
     lines.push('Ordering govern adds (unless the state file orders the two resources itself):', '');
     for (const a of description.autorequire) {
+      if (a.same_key !== undefined) {
+        lines.push(`- after the ${code(a.runner)} resource defined last before it with the same ${code(a.same_key)} (one at a time, even with --jobs)`);
+        continue;
+      }
       const named = a.parent_of_name ? 'of its nearest managed parent directory' : `named by ${code(a.key ?? '')}`;
       const reverse = a.reverse_when_other ? `, and before it when that one has ${describeCondition(a.reverse_when_other)}` : '';
       lines.push(`- after the ${code(a.runner)} resource ${named}${reverse}`);

@@ -43,6 +43,14 @@ function started(): ChildProcess | undefined {
   return watcher;
 }
 
+/**
+ * Starts the watcher, if it is to be, before a child is: a child started first would be unguarded
+ * while the watcher starts, and a SIGKILL of govern then would leave it running.
+ */
+export function readyToWatch(): void {
+  started();
+}
+
 /** A process group just started (its leader's pid). */
 export function watchGroup(pgid: number | undefined): void {
   if (pgid !== undefined) started()?.stdin!.write(`+ ${pgid}\n`);

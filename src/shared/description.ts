@@ -71,6 +71,12 @@ export interface Autorequire {
   readonly runner: string;
   readonly key?: string;
   readonly parent_of_name?: boolean;
+  /**
+   * After the resource of `runner` defined last before this one with the same value of this key (two
+   * `line` resources of one `path`): such resources are applied one at a time, in definition order,
+   * even with --jobs, since each one reads what the one before it wrote.
+   */
+  readonly same_key?: string;
   /** The edge points the other way (this resource first) when this resource's keys match. */
   readonly reverse_when?: Condition;
   /** ... or when the other resource's keys match (a user being removed: the files it owns first). */

@@ -3,7 +3,7 @@
 // command's whole process group, so nothing it spawned outlives it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadAndTail } from './bounded-output.js';
-import { unwatchGroup, watchGroup } from './child-guard.js';
+import { readyToWatch, unwatchGroup, watchGroup } from './child-guard.js';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -72,6 +72,7 @@ export function runCommand(command: string, args: string[], options: RunOptions 
   const started = Date.now();
   const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve) => {
+    readyToWatch();
     const child = spawn(command, args, {
       env: options.env ?? process.env,
       cwd: options.cwd,

@@ -44,6 +44,16 @@ describe('autorequire', () => {
     expect(edges(file, res('user:alice', { ensure: 'absent' }))).to.deep.equal([{ from: 'file:/home/alice/x', to: 'user:alice' }]);
   });
 
+  it('chains resources of one runner that give the same value of a same_key key, in definition order', () => {
+    const chained = { line: { autorequire: [{ runner: 'line', same_key: 'path' }] } } as Record<string, RunnerDescription>;
+    const at = (ref: string, path: string, index: number) => ({ ...res(ref, { path }), index });
+    const found = autorequireEdges([at('line:c', '/etc/a', 2), at('line:a', '/etc/a', 0), at('line:other', '/etc/b', 1), at('line:b', '/etc/a', 1)], (t) => chained[t]);
+    expect(found).to.deep.equal([
+      { from: 'line:a', to: 'line:b' },
+      { from: 'line:b', to: 'line:c' },
+    ]);
+  });
+
   it('asks nothing of a runner that does not describe itself, nor names resources outside the tree', () => {
     expect(autorequireEdges([res('file:/a'), res('file:/a/b')], () => undefined)).to.deep.equal([]);
     expect(edges(res('line:x', { path: '/nowhere' }))).to.deep.equal([]);

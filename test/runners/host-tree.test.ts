@@ -19,10 +19,10 @@ function tree(dir: string, ensure: 'present' | 'absent'): string {
     `line "swappiness" {\n  path = "${conf}"\n  line = "vm.swappiness = 10"\n  match = "^\\\\s*vm\\\\.swappiness\\\\s*="\n  ensure = "${ensure}"\n}\n` +
     (present
       ? `file "${conf}" {\n  ensure = "present"\n  owner = "${NAME}"\n  group = "${NAME}"\n  mode = "0640"\n}\n`
-      : `file "${conf}" {\n  ensure = "absent"\n}\n`) +
+      : `file "${conf}" {\n  ensure = "absent"\n  owner = "${NAME}"\n  group = "${NAME}"\n}\n`) +
     (present
       ? `user "${NAME}" {\n  group = "${NAME}"\n  home = "/home/${NAME}"\n  managehome = true\n  shell = "/bin/sh"\n}\n`
-      : `user "${NAME}" {\n  ensure = "absent"\n  managehome = true\n}\n`) +
+      : `user "${NAME}" {\n  ensure = "absent"\n  managehome = true\n  group = "${NAME}"\n}\n`) +
     `group "${NAME}" {\n  ensure = "${ensure}"\n}\n`
   );
 }
@@ -79,7 +79,10 @@ describe('a host tree: group, user with a home, a file the user owns, a line in 
       expect(second.report.summary).to.include({ changed: 0, unchanged: 4 });
 
       writeFile(states, tree(dir, 'absent'));
-      const reversed = order((await govern(['graph', states])).stdout);
+      const absentGraph = (await govern(['graph', states])).stdout;
+      expect(absentGraph).to.contain(`"file:${conf}" -> "user:${NAME}" [label="autorequire"]`);
+      expect(absentGraph).to.contain(`"user:${NAME}" -> "group:${NAME}" [label="autorequire"]`);
+      const reversed = order(absentGraph);
       expect(reversed.indexOf(`file:${conf}`), 'the file goes before its owner').to.be.lessThan(reversed.indexOf(`user:${NAME}`));
       expect(reversed.indexOf(`user:${NAME}`), 'the user goes before its group').to.be.lessThan(reversed.indexOf(`group:${NAME}`));
       const removed = await run('absent');
@@ -88,6 +91,9 @@ describe('a host tree: group, user with a home, a file the user owns, a line in 
       expect(await entry('group', NAME)).to.equal(undefined);
       expect(fs.existsSync(conf)).to.equal(false);
       expect(fs.existsSync(`/home/${NAME}`)).to.equal(false);
+      const again = await run('absent');
+      expect(again.code, again.stderr).to.equal(0);
+      expect(again.report.summary).to.include({ changed: 0, failed: 0 });
     });
   }
 });

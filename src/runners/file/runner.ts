@@ -65,8 +65,9 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
 
 async function resolveDesired(props: FileProperties, provider: FileProvider, context: ProviderContext): Promise<Desired> {
   const desired: Desired = { path: props.path, ensure: props.ensure, mode: props.mode, linkTarget: props.target, force: props.force, showDiff: props.showDiff };
-  if (props.owner) desired.owner = await resolveAccount('passwd', props.owner, context);
-  if (props.group) desired.group = await resolveAccount('group', props.group, context);
+  // For absent, owner and group only order the removal (before the user's and group's): not looked up.
+  if (props.owner && props.ensure !== 'absent') desired.owner = await resolveAccount('passwd', props.owner, context);
+  if (props.group && props.ensure !== 'absent') desired.group = await resolveAccount('group', props.group, context);
   if (props.contents !== undefined || props.source !== undefined) {
     const bytes = props.source !== undefined ? await provider.readSource(props.source) : Buffer.from(props.contents!, 'utf8');
     desired.content = { bytes, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), origin: props.source ?? 'contents' };

@@ -34,5 +34,7 @@ export const description = {
   autorequire: [
     // The file resource that manages the path (its owner, mode, or existence) first.
     { runner: 'file', key: 'path' },
+    // Each line reads what the one before it wrote: two lines of one file never run at once.
+    { runner: 'line', same_key: 'path' },
   ],
 } as const satisfies RunnerDescription;

@@ -10,8 +10,8 @@ export const description = {
   keys: {
     ensure: { type: 'enum', values: ['present', 'absent'], default: 'present', help: 'present or absent' },
     uid: { ...ACCOUNT_ID, help: 'the numeric user id; left out: useradd picks one, and an existing user keeps its own' },
-    group: { ...GROUP_OR_GID, help: 'the primary group, a name or a gid; it must exist. Left out: useradd\'s default for a new user, the current one kept' },
-    groups: { type: 'list', items: ACCOUNT_NAME, help: 'supplementary groups; the user is in exactly these (groups_mode = "add": at least these). Left out: not managed' },
+    group: { ...GROUP_OR_GID, help: 'the primary group, a name or a gid; it must exist. Left out: useradd\'s default for a new user, the current one kept. With ensure = absent: only orders the removal before the group\'s' },
+    groups: { type: 'list', items: ACCOUNT_NAME, help: 'supplementary groups; the user is in exactly these (groups_mode = "add": at least these). Left out: not managed. With ensure = absent: only orders the removal before the groups\'' },
     groups_mode: { type: 'enum', values: ['exact', 'add'], default: 'exact', help: 'exact: leave every group not listed; add: only join the listed ones' },
     home: { type: 'path', clean: true, pattern: '/.*', what: 'a clean absolute path', help: 'the home directory' },
     managehome: {
@@ -24,7 +24,8 @@ export const description = {
     system: { type: 'boolean', default: false, help: 'create a system account (uid below UID_MIN, no aging); used only when the user is created' },
     password: { ...PASSWORD, help: 'the password as a crypt(3) hash (openssl passwd -6, mkpasswd); never shown, never on a command line' },
   },
-  rules: [{ only_when: { ensure: ['present'] }, keys: ['uid', 'group', 'groups', 'home', 'shell', 'comment', 'system', 'password'] }],
+  // group and groups stay allowed for absent: there they only order the removal, before the groups'.
+  rules: [{ only_when: { ensure: ['present'] }, keys: ['uid', 'home', 'shell', 'comment', 'system', 'password'] }],
   signals: [],
   autorequire: [
     // Its groups first; when a group is being removed, the user first.

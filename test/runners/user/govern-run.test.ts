@@ -43,6 +43,8 @@ user "${USER}" {
 const absentTree = `user "${USER}" {
   ensure     = "absent"
   managehome = true
+  group      = "${GROUP}"
+  groups     = ["${EXTRA}"]
 }
 
 group "${GROUP}" {
@@ -144,9 +146,10 @@ describe('govern run with the user and group runners', function () {
     expect(graph.stdout).to.include(`"group:${GROUP}" -> "user:${USER}" [label="autorequire"]`);
     expect(graph.stdout).to.include(`"group:${EXTRA}" -> "user:${USER}" [label="autorequire"]`);
     const absent = writeFile(path.join(dir, 'absent', 'a.hcl'), `group "${GROUP}" {\n  ensure = "absent"\n}\n\nuser "${USER}" {\n  ensure = "absent"\n  group  = "${GROUP}"\n}\n`);
-    // group is only allowed for a present user: an absent one names no group, so no edge.
-    const refused = await govern(['graph', path.dirname(absent)]);
-    expect(refused.code).to.equal(1);
+    // An absent user's group only orders the removal: the user goes first.
+    const both = await govern(['graph', path.dirname(absent)]);
+    expect(both.code, both.stderr).to.equal(0);
+    expect(both.stdout).to.include(`"user:${USER}" -> "group:${GROUP}" [label="autorequire"]`);
     const reversed = writeFile(path.join(dir, 'rev', 'a.hcl'), `group "${GROUP}" {\n  ensure = "absent"\n}\n\nuser "${USER}" {\n  group = "${GROUP}"\n}\n`);
     const rev = await govern(['graph', path.dirname(reversed)]);
     expect(rev.stdout).to.include(`"user:${USER}" -> "group:${GROUP}" [label="autorequire"]`);
