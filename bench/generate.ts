@@ -14,6 +14,7 @@ import { writeCfengine } from './lib/writers/cfengine.js';
 import type { WrittenPolicy } from './lib/writers/common.js';
 import { writeFloor } from './lib/writers/floor.js';
 import { writeGovern } from './lib/writers/govern.js';
+import { writeNodeFloor } from './lib/writers/node-floor.js';
 import { writePuppet } from './lib/writers/puppet.js';
 
 
@@ -43,11 +44,13 @@ export interface GenerateOptions {
   n: number;
   root: string;
   tools: readonly ToolName[];
+  /** Packages at most as many as the host has installed; the rest of their share goes to files. */
+  capPackages?: boolean;
 }
 
 export async function generate(options: GenerateOptions): Promise<Generated> {
   const packagesLeftOut = !governHasRunner('pkg');
-  const workload = buildWorkload({ n: options.n, availablePackages: await installedPackages(), withoutPackages: packagesLeftOut });
+  const workload = buildWorkload({ n: options.n, availablePackages: await installedPackages(), withoutPackages: packagesLeftOut, capPackages: options.capPackages });
   const hostname = await governHostname();
   const policies: Generated['policies'] = {};
   for (const tool of options.tools) {
@@ -82,6 +85,8 @@ function write(tool: ToolName, w: Workload, target: { tree: string; policyDir: s
       return writeCfengine(w, target);
     case 'sh':
       return writeFloor(w, target, hostname);
+    case 'node':
+      return writeNodeFloor(w, target, hostname);
   }
 }
 
@@ -101,7 +106,7 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    console.log('usage: node dist/bench/generate.js [--n 100] [--root /tmp/govern-bench] [--tools govern,puppet,ansible,cfengine,sh]');
+    console.log('usage: node dist/bench/generate.js [--n 100] [--root /tmp/govern-bench] [--tools govern,puppet,ansible,cfengine,sh,node]');
     return;
   }
   const g = await generate({ n: Number(values.n), root: values.root!, tools: parseTools(values.tools!) });

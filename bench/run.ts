@@ -1,4 +1,4 @@
-// `make bench`: govern against puppet apply, ansible-playbook -c local, cf-agent and the sh floor
+// `make bench`: govern against puppet apply, ansible-playbook -c local, cf-agent, the sh floor and the in-process Node floor
 // on the same workload (first runs, then no-change runs, rounds interleaved), govern alone under
 // each lever (runner mode, --jobs, parse cache), and planning alone at 100 to 10,000 resources.
 // Everything it sets up (trees, policies, init scripts, rc links) is removed when it ends, even
@@ -25,6 +25,7 @@ const USAGE = `usage: node dist/bench/run.js [options]      (make bench ARGS="..
 
   --rounds R          rounds of every measurement (default 5; --quick 1)
   --n N               resources in the comparison and the levers (default 100)
+  --cap-packages      above the host's installed packages, give the rest of their share to files
   --tools LIST        tools compared (default ${TOOLS.join(',')})
   --sections LIST     ${SECTIONS.join(',')} (default all): the comparison, govern alone under
                       each lever (--runner-mode, --jobs, parse cache), planning alone
@@ -43,6 +44,7 @@ interface Options {
   sections: Section[];
   planSizes: number[];
   quick: boolean;
+  capPackages: boolean;
   root: string;
   out?: string;
 }
@@ -57,6 +59,7 @@ function options(): Options | undefined {
       levers: { type: 'boolean' },
       'plan-sizes': { type: 'string' },
       quick: { type: 'boolean' },
+      'cap-packages': { type: 'boolean' },
       root: { type: 'string', default: DEFAULT_ROOT },
       out: { type: 'string' },
       from: { type: 'string' },
@@ -86,6 +89,7 @@ function options(): Options | undefined {
     sections: sections as Section[],
     planSizes: (values['plan-sizes'] ?? (quick ? '100,1000' : '100,1000,10000')).split(',').map((s) => int(s.trim(), '--plan-sizes')),
     quick,
+    capPackages: values['cap-packages'] ?? false,
     root: values.root!,
     out: values.out,
   };
@@ -101,7 +105,7 @@ async function main(): Promise<number> {
   if (process.getuid?.() !== 0) throw new Error('the benchmark runs as root (it installs init scripts, and the peers manage packages and services)');
   if (!fs.existsSync(`${REPO}/dist/src/cli/main.js`)) throw new Error('govern is not built: run make bench (or npx tsc -p . first)');
   const wants = (s: Section): boolean => opts.sections.includes(s);
-  if (wants('compare') && !opts.tools.some((t) => ALL_TOOLS[t].managesTree)) throw new Error('--tools needs a tool besides sh: the floor checks a tree another tool made');
+  if (wants('compare') && !opts.tools.some((t) => ALL_TOOLS[t].managesTree)) throw new Error('--tools needs a tool besides the floors (sh, node): they check a tree another tool made');
 
   await ensurePrerequisites(wants('compare') ? opts.tools : [], log);
   const harness = new Harness(opts.root, log);
@@ -120,10 +124,10 @@ async function main(): Promise<number> {
     console.log(header(results.machine as Machine, opts));
     if (wants('compare') || wants('levers')) {
       const tools = [...new Set<ToolName>([...(wants('compare') ? opts.tools : []), 'govern', 'sh'])];
-      const g = await generate({ n: opts.n, root: opts.root, tools });
+      const g = await generate({ n: opts.n, root: opts.root, tools, capPackages: opts.capPackages });
       if (g.packagesLeftOut) log('warning: this checkout has no runners/pkg: packages are left out of every workload (their share goes to files)');
       const invented = g.workload.packages.filter((p) => p.startsWith('govern-bench-absent-pkg'));
-      if (invented.length) throw new Error(`N=${opts.n} needs ${g.workload.packages.length} installed packages; this host has ${g.workload.packages.length - invented.length} usable ones (measure planning alone at larger N)`);
+      if (invented.length) throw new Error(`N=${opts.n} needs ${g.workload.packages.length} installed packages; this host has ${g.workload.packages.length - invented.length} usable ones (measure planning alone at larger N, or give --cap-packages)`);
       harness.installServices(g.workload.services);
       const expected = { resources: resourceCount(g.workload), firstChanges: firstRunChanges(g.workload) };
       const entries = Object.fromEntries(Object.entries(g.policies).map(([t, p]) => [t, p.entry]));

@@ -85,6 +85,10 @@ function targets(c: CompareResult, tools: ToolName[]): string {
   check('ansible', 'faster than ansible-playbook -c local', (r) => r < 1);
   check('cfengine', 'faster than cf-agent', (r) => r < 1);
   check('sh', 'within 3x of the sh floor', (r) => r <= 3);
+  lines.push('', `Targets of issue 18, no-change run at N=${c.expected.resources} (wall time; the CPU column above too):`);
+  check('sh', 'at most 1.0 times the sh floor (stated for 100 resources)', (r) => r <= 1);
+  check('node', 'at most 4 times the in-process Node floor (stated for 1,000)', (r) => r <= 4);
+  check('puppet', 'at most 0.1 times puppet apply (stated for 1,000)', (r) => r <= 0.1);
   return lines.join('\n');
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { baseEnv, type Outcome } from './proc.js';
 import { GOVERN } from './system.js';
 
-export const TOOLS = ['govern', 'puppet', 'ansible', 'cfengine', 'sh'] as const;
+export const TOOLS = ['govern', 'puppet', 'ansible', 'cfengine', 'sh', 'node'] as const;
 export type ToolName = (typeof TOOLS)[number];
 export type Phase = 'first' | 'again';
 
@@ -28,7 +28,7 @@ export interface ToolContext {
   tree: string;
   /** What the tool is pointed at (state tree, manifest, playbook, policy, script). */
   entry: string;
-  /** The tree the sh floor checks (a tree another tool created). */
+  /** The tree the floors check (a tree another tool created). */
   floorTree?: string;
 }
 
@@ -234,6 +234,18 @@ export const floorTool: Tool = {
   judge: judgeFloor,
 };
 
+/** The in-process floor (check.js): the sh floor's checks in one Node process, the least a Node tool can spend. */
+export const nodeFloorTool: Tool = {
+  name: 'node',
+  label: 'node floor (in-process)',
+  managesTree: false,
+  invocation(ctx) {
+    if (!ctx.floorTree) throw new Error('the node floor needs a tree created by another tool');
+    return { argv: [process.execPath, ctx.entry, ctx.floorTree], env: baseEnv() };
+  },
+  judge: judgeFloor,
+};
+
 export function judgeFloor(outcome: Outcome): Verdict {
   const m = /checked=(\d+) differ=(\d+)/.exec(outcome.stdout);
   if (!m) return { problems: [`no checked= line (exit ${outcome.code}): ${tail(outcome.stderr)}`] };
@@ -247,6 +259,7 @@ export const ALL_TOOLS: Record<ToolName, Tool> = {
   ansible: ansibleTool,
   cfengine: cfengineTool,
   sh: floorTool,
+  node: nodeFloorTool,
 };
 
 function tail(text: string, lines = 3): string {

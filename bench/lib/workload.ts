@@ -46,6 +46,8 @@ export interface WorkloadOptions {
   availablePackages: string[];
   /** Leave packages out of the workload (no `pkg` runner in this checkout): their share goes to files. */
   withoutPackages?: boolean;
+  /** At most the available packages (measured runs above the host's package count): the rest of their share goes to files. */
+  capPackages?: boolean;
 }
 
 export interface WorkloadCounts {
@@ -56,10 +58,10 @@ export interface WorkloadCounts {
   services: number;
 }
 
-export function countsFor(n: number, withoutPackages = false): WorkloadCounts {
+export function countsFor(n: number, withoutPackages = false, maxPackages = Infinity): WorkloadCounts {
   const directories = Math.round(n * MIX.directories);
   const execs = Math.round(n * MIX.execs);
-  const packages = withoutPackages ? 0 : Math.round(n * MIX.packages);
+  const packages = withoutPackages ? 0 : Math.min(maxPackages, Math.round(n * MIX.packages));
   const services = Math.round(n * MIX.services);
   const files = n - directories - execs - packages - services;
   if (directories < 1 && files > 0) throw new Error(`N=${n} is too small for the mix (no directory to put files in)`);
@@ -70,7 +72,7 @@ const FILE_MODES = ['0644', '0640', '0600'];
 const DIRECTORY_MODES = ['0755', '0750'];
 
 export function buildWorkload(options: WorkloadOptions): Workload {
-  const counts = countsFor(options.n, options.withoutPackages);
+  const counts = countsFor(options.n, options.withoutPackages, options.capPackages ? options.availablePackages.length : Infinity);
   const width = String(options.n).length;
   const pad = (i: number): string => String(i).padStart(width, '0');
 

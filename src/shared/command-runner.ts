@@ -24,6 +24,9 @@ export function providerContext(env: NodeJS.ProcessEnv, log: (line: string) => v
 export interface CommandOptions {
   /** Variables added to the context's environment. */
   env?: Record<string, string>;
+  /** The command's whole environment instead of the context's (an init script run as service(8) runs it). */
+  wholeEnv?: NodeJS.ProcessEnv;
+  cwd?: string;
   timeoutMs?: number;
   /** How the command is shown in the log and in messages, when not as it runs (a lock prefix left out). */
   shown?: string[];
@@ -34,7 +37,8 @@ export interface CommandOptions {
 }
 
 function options(context: ProviderContext, extra: CommandOptions, keep?: number): RunOptions {
-  return { env: extra.env ? { ...context.env, ...extra.env } : context.env, timeoutMs: extra.timeoutMs, ...(extra.input !== undefined ? { input: extra.input } : {}), ...(keep !== undefined ? { headAndTail: keep } : {}) };
+  const env = extra.wholeEnv ?? (extra.env ? { ...context.env, ...extra.env } : context.env);
+  return { env, timeoutMs: extra.timeoutMs, ...(extra.cwd !== undefined ? { cwd: extra.cwd } : {}), ...(extra.input !== undefined ? { input: extra.input } : {}), ...(keep !== undefined ? { headAndTail: keep } : {}) };
 }
 
 /**

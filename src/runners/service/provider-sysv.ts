@@ -1,6 +1,7 @@
-// The sysv provider, for hosts without systemd as init (containers, WSL, Devuan): Debian's
-// `service` for the running state and `update-rc.d` for the boot links, whose state is read
-// straight from /etc/rc?.d. The status path is one command and a few directory reads.
+// The sysv provider, for hosts without systemd as init (containers, WSL, Devuan): the init script's
+// `status` for the running state, Debian's `service` for the actions and `update-rc.d` for the boot
+// links, whose state is read straight from /etc/rc?.d. The status path is one command and a few
+// directory reads.
 import fs from 'node:fs';
 import path from 'node:path';
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
@@ -16,6 +17,13 @@ const LIMIT = { timeoutMs: COMMAND_TIMEOUT_MS };
 const BOOT_RUNLEVELS = ['S', '2', '3', '4', '5'];
 const ALL_RUNLEVELS = ['S', '0', '1', '2', '3', '4', '5', '6'];
 
+/** What service(8) keeps of the caller's environment for an init script (it runs `env -i` with these). */
+const SCRIPT_ENVIRONMENT = /^(LANG|LANGUAGE|LC_[A-Z]+|PATH|TERM)$/;
+
+export function scriptEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k, v]) => SCRIPT_ENVIRONMENT.test(k) && v !== undefined));
+}
+
 export class SysvProvider implements ServiceProvider {
   readonly name = 'sysv';
 
@@ -27,10 +35,13 @@ export class SysvProvider implements ServiceProvider {
   async status(service: string): Promise<ServiceStatus> {
     this.requireScript(service);
     // LSB status codes: 0 running; 1, 2 dead with a pid or lock file left; 3 not running; 4 unknown.
-    const result = await query(this.context, ['service', service, 'status'], LIMIT);
+    // The script itself, as service(8) would run it (from /, with only the locale, PATH and TERM),
+    // without the wrapper: a third of the time, and the check most runs consist of.
+    const script = path.join(this.etc, 'init.d', service);
+    const result = await query(this.context, [script, 'status'], { ...LIMIT, wholeEnv: scriptEnvironment(this.context.env), cwd: '/' });
     if (result.code === null || result.code > 3) {
       const output = `${result.stdout}${result.stderr}`.trim().split('\n').pop() ?? '';
-      throw new UserError(`service ${service} status is unknown: service ${service} status exited ${result.code}${output ? `: ${output}` : ''}`);
+      throw new UserError(`service ${service} status is unknown: ${script} status exited ${result.code}${output ? `: ${output}` : ''}`);
     }
     return { running: result.code === 0, enabled: this.links(service, BOOT_RUNLEVELS).some((l) => l.startsWith('S')) };
   }

@@ -294,7 +294,7 @@ describe('service runner, sysv provider (real init script)', function () {
   });
 
   describe('cost', () => {
-    it('checks an unchanged service with one command (service NAME status) and reads the links from /etc', async () => {
+    it('checks an unchanged service with one command (the init script\'s status) and reads the links from /etc', async () => {
       await withLinks('enabled');
       await started();
       const commands: string[][] = [];
@@ -304,7 +304,20 @@ describe('service runner, sysv provider (real init script)', function () {
       };
       const result = await handle(serviceRunner(recording), [NAME, 'ensure=running', 'enable=true'], process.env, () => undefined);
       expect(result).to.deep.equal({ changed: false, message: 'running, enabled' });
-      expect(commands).to.deep.equal([['service', NAME, 'status']]);
+      expect(commands).to.deep.equal([[script.script, 'status']]);
+    });
+
+    it('runs the status action as service(8) would: from /, with only the locale, PATH and TERM', async () => {
+      const seen = `${script.actionLog}.env`;
+      fs.writeFileSync(script.script, `#!/bin/sh\n{ pwd; env | sort; } > ${seen}\nexit 3\n`, { mode: 0o755 });
+      const env = { PATH: process.env.PATH, LANG: 'C.UTF-8', LC_TIME: 'C', TERM: 'dumb', GOVERN_TEST_SECRET: 'x', HOME: '/root' };
+      const result = await handle(serviceRunner(), [NAME, 'ensure=stopped', 'provider=sysv'], env, () => undefined);
+      expect(result).to.deep.include({ changed: false });
+      const [cwd, ...vars] = fs.readFileSync(seen, 'utf8').trim().split('\n');
+      expect(cwd).to.equal('/');
+      const names = vars.map((v) => v.slice(0, v.indexOf('='))).filter((n) => !['PWD', 'SHLVL', '_'].includes(n)); // the shell's own
+      expect(names).to.have.members(['LANG', 'LC_TIME', 'PATH', 'TERM']);
+      expect(vars).to.include(`PATH=${process.env.PATH}`);
     });
   });
 });

@@ -41,9 +41,15 @@ export class SysvScript {
 PIDFILE=${this.pidfile}
 DAEMON=/bin/sleep
 echo "$1" >> ${this.actionLog}
-do_start() { start-stop-daemon --start --quiet --background --make-pidfile --pidfile $PIDFILE --exec $DAEMON -- 100000; }
-do_stop() { start-stop-daemon --stop --quiet --oknodo --retry TERM/5/KILL/5 --pidfile $PIDFILE --exec $DAEMON --remove-pidfile; }
 do_status() { start-stop-daemon --status --pidfile $PIDFILE --exec $DAEMON; }
+# With --background the pidfile names the child before it has become $DAEMON: wait until status
+# says running, so that the script returns with the daemon ready, as a careful init script does.
+do_start() {
+  start-stop-daemon --start --quiet --background --make-pidfile --pidfile $PIDFILE --exec $DAEMON -- 100000 || return 1
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do do_status && return 0; sleep 0.1; done
+  return 1
+}
+do_stop() { start-stop-daemon --stop --quiet --oknodo --retry TERM/5/KILL/5 --pidfile $PIDFILE --exec $DAEMON --remove-pidfile; }
 case "$1" in
   start) ${options.startDoesNothing ? ':' : 'do_start'} ;;
   stop) do_stop ;;
