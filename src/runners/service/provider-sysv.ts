@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
+import { listDirectory } from '../../shared/directory-listing.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunResult } from '../../shared/process.js';
 import type { ServiceStatus } from './decide.js';
@@ -16,6 +17,23 @@ const LIMIT = { timeoutMs: COMMAND_TIMEOUT_MS };
 /** The runlevels update-rc.d enable/disable toggle: a start link in one of them means enabled. */
 const BOOT_RUNLEVELS = ['S', '2', '3', '4', '5'];
 const ALL_RUNLEVELS = ['S', '0', '1', '2', '3', '4', '5', '6'];
+
+const RC_LINK = /^[SK][0-9][0-9](.+)$/;
+const indexed = new WeakMap<readonly string[], Map<string, string[]>>();
+
+/** A runlevel directory's links by the service they belong to, once per listing. */
+function linksByService(entries: readonly string[]): Map<string, string[]> {
+  let index = indexed.get(entries);
+  if (!index) {
+    index = new Map();
+    for (const entry of entries) {
+      const m = RC_LINK.exec(entry);
+      if (m) index.set(m[1], [...(index.get(m[1]) ?? []), entry]);
+    }
+    indexed.set(entries, index);
+  }
+  return index;
+}
 
 /** What service(8) keeps of the caller's environment for an init script (it runs `env -i` with these). */
 const SCRIPT_ENVIRONMENT = /^(LANG|LANGUAGE|LC_[A-Z]+|PATH|TERM)$/;
@@ -82,16 +100,15 @@ export class SysvProvider implements ServiceProvider {
 
   /** The names of the rc links of a service ("S01nginx", "K01nginx") in the given runlevels. */
   private links(service: string, runlevels: string[]): string[] {
-    const link = new RegExp(`^[SK][0-9][0-9]${service.replace(/[.+]/g, '\\$&')}$`);
     const found: string[] = [];
     for (const level of runlevels) {
-      let entries: string[];
+      let entries: readonly string[];
       try {
-        entries = fs.readdirSync(path.join(this.etc, `rc${level}.d`));
+        entries = listDirectory(path.join(this.etc, `rc${level}.d`));
       } catch {
         continue; // a runlevel directory that does not exist has no links
       }
-      for (const entry of entries) if (link.test(entry)) found.push(entry);
+      found.push(...(linksByService(entries).get(service) ?? []));
     }
     return found;
   }
