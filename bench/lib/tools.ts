@@ -223,28 +223,24 @@ export function repairedObjects(text: string): number {
   return objects.size;
 }
 
-export const floorTool: Tool = {
-  name: 'sh',
-  label: 'sh floor (checks only)',
-  managesTree: false,
-  invocation(ctx) {
-    if (!ctx.floorTree) throw new Error('the sh floor needs a tree created by another tool');
-    return { argv: [ctx.entry, ctx.floorTree], env: baseEnv() };
-  },
-  judge: judgeFloor,
-};
+/** A floor: a script that only checks the tree another tool made (`interpreter SCRIPT TREE`). */
+function floor(name: 'sh' | 'node', label: string, interpreter: string[]): Tool {
+  return {
+    name,
+    label,
+    managesTree: false,
+    invocation(ctx) {
+      if (!ctx.floorTree) throw new Error(`the ${name} floor needs a tree created by another tool`);
+      return { argv: [...interpreter, ctx.entry, ctx.floorTree], env: baseEnv() };
+    },
+    judge: judgeFloor,
+  };
+}
+
+export const floorTool = floor('sh', 'sh floor (checks only)', []);
 
 /** The in-process floor (check.js): the sh floor's checks in one Node process, the least a Node tool can spend. */
-export const nodeFloorTool: Tool = {
-  name: 'node',
-  label: 'node floor (in-process)',
-  managesTree: false,
-  invocation(ctx) {
-    if (!ctx.floorTree) throw new Error('the node floor needs a tree created by another tool');
-    return { argv: [process.execPath, ctx.entry, ctx.floorTree], env: baseEnv() };
-  },
-  judge: judgeFloor,
-};
+export const nodeFloorTool = floor('node', 'node floor (in-process)', [process.execPath]);
 
 export function judgeFloor(outcome: Outcome): Verdict {
   const m = /checked=(\d+) differ=(\d+)/.exec(outcome.stdout);
