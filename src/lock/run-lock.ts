@@ -53,20 +53,33 @@ function describe(holder: LockHolder | undefined): string {
   return holder ? `the run of pid ${holder.pid} started at ${holder.started_at}` : 'another govern run (it has not written its pid yet)';
 }
 
-/** The holder's record; it writes it right after taking the lock, so an empty file is retried briefly. */
+/**
+ * The holder's record. It writes it right after taking the lock, and a run that ended leaves its own
+ * record in the file (the kernel drops the lock however govern ends), so until the new holder has
+ * written, the file is empty or names a process that no longer exists: both are retried briefly.
+ */
 async function readHolder(fd: number): Promise<LockHolder | undefined> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const buffer = Buffer.alloc(4096);
     const text = buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, 0)).toString();
     try {
       const holder = JSON.parse(text) as LockHolder;
-      if (Number.isInteger(holder.pid) && typeof holder.started_at === 'string') return holder;
+      if (Number.isInteger(holder.pid) && typeof holder.started_at === 'string' && processExists(holder.pid)) return holder;
     } catch {
       // not written yet
     }
     await sleep(25);
   }
   return undefined;
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // there, but another user's
+  }
 }
 
 /** The run lock if no run holds it now, else undefined: for work that must not overlap a run but need not wait. */
