@@ -24,7 +24,7 @@ export function serviceProviders(systemdBooted: () => boolean): ProviderOption<S
       name: 'sysv',
       tools: ['service'],
       suits: () => 'systemd is not the init system',
-      create: (_props, context) => new SysvProvider(context),
+      create: (_props, context) => new SysvProvider(context, systemdBooted),
     },
   ];
 }

@@ -2,7 +2,9 @@
 // checking the real daemon process and the real /etc/rc?.d links after each step.
 import { expect } from 'chai';
 import fs from 'node:fs';
-import { runCommand, type RunOptions } from '../../../src/shared/process.js';
+import { runCommand, type RunOptions, type RunResult } from '../../../src/shared/process.js';
+import { providerContext } from '../../../src/shared/command-runner.js';
+import { SysvProvider } from '../../../src/runners/service/provider-sysv.js';
 import { handle } from '../../../src/runners/kit.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
 import { processAlive } from '../../support/proc.js';
@@ -305,6 +307,17 @@ describe('service runner, sysv provider (real init script)', function () {
       const result = await handle(serviceRunner(recording), [NAME, 'ensure=running', 'enable=true'], process.env, () => undefined);
       expect(result).to.deep.equal({ changed: false, message: 'running, enabled' });
       expect(commands).to.deep.equal([[script.script, 'status']]);
+    });
+
+    it('asks service(8) when systemd is init, which hands the status to systemctl (the command recorded, not run)', async () => {
+      const commands: string[][] = [];
+      const recording = async (command: string, args: string[]): Promise<RunResult> => {
+        commands.push([command, ...args]);
+        return { code: 3, signal: null, stdout: '', stderr: '', timedOut: false, overflowed: false, durationMs: 0 };
+      };
+      const provider = new SysvProvider(providerContext(process.env, () => undefined, recording), () => true);
+      expect(await provider.status(NAME)).to.include({ running: false });
+      expect(commands).to.deep.equal([['service', NAME, 'status']]);
     });
 
     it('runs the status action as service(8) would: from /, with only the locale, PATH and TERM', async () => {
