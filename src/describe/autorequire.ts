@@ -15,6 +15,7 @@ export interface Edge {
 
 export function autorequireEdges(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): Edge[] {
   const byRef = new Map(resources.map((r) => [r.ref, r]));
+  const managed = new ManagedDirectories(byRef);
   const edges: Edge[] = [];
   const lastBySameKey = new Map<string, string>();
   for (const r of [...resources].sort((a, b) => a.index - b.index)) {
@@ -24,7 +25,7 @@ export function autorequireEdges(resources: Resource[], descriptionOf: (type: st
         if (previous !== undefined) edges.push({ from: previous, to: r.ref });
         continue;
       }
-      for (const other of namedBy(rule, r, byRef)) {
+      for (const other of namedBy(rule, r, byRef, managed)) {
         const reversed = matches(rule.reverse_when, r, descriptionOf) || matches(rule.reverse_when_other, byRef.get(other)!, descriptionOf);
         edges.push(reversed ? { from: r.ref, to: other } : { from: other, to: r.ref });
       }
@@ -47,9 +48,9 @@ function sameKeyPredecessor(rule: Autorequire, r: Resource, last: Map<string, st
 }
 
 /** The references of the resources the rule names that exist in the tree. */
-function namedBy(rule: Autorequire, r: Resource, byRef: Map<string, Resource>): string[] {
+function namedBy(rule: Autorequire, r: Resource, byRef: Map<string, Resource>, managed: ManagedDirectories): string[] {
   if (rule.parent_of_name) {
-    const parent = nearestManagedParent(rule.runner, r, byRef);
+    const parent = r.name.startsWith('/') && r.name !== '/' ? managed.atOrAbove(rule.runner, path.posix.dirname(r.name)) : undefined;
     return parent ? [parent] : [];
   }
   const value = rule.key !== undefined ? r.attrs[rule.key] : undefined;
@@ -59,13 +60,19 @@ function namedBy(rule: Autorequire, r: Resource, byRef: Map<string, Resource>): 
     .filter((ref) => ref !== r.ref && byRef.has(ref));
 }
 
-/** The resource of `runner` that manages the nearest parent directory of a resource named by an absolute path. */
-function nearestManagedParent(runner: string, r: Resource, byRef: Map<string, Resource>): string | undefined {
-  if (!r.name.startsWith('/')) return undefined;
-  for (let dir = path.posix.dirname(r.name); ; dir = path.posix.dirname(dir)) {
+/** The resource of a runner that manages a directory or its nearest parent; the answers are kept, as files share their parents. */
+class ManagedDirectories {
+  private readonly known = new Map<string, string | undefined>();
+
+  constructor(private readonly byRef: Map<string, Resource>) {}
+
+  atOrAbove(runner: string, dir: string): string | undefined {
+    const key = `${runner}\0${dir}`;
+    if (this.known.has(key)) return this.known.get(key);
     const ref = rref(runner, dir);
-    if (ref !== r.ref && byRef.has(ref)) return ref;
-    if (dir === '/' || dir === '.') return undefined;
+    const found = this.byRef.has(ref) ? ref : dir === '/' || dir === '.' ? undefined : this.atOrAbove(runner, path.posix.dirname(dir));
+    this.known.set(key, found);
+    return found;
   }
 }
 

@@ -12,10 +12,10 @@ export function checkResources(resources: Resource[], descriptionOf: (type: stri
   for (const r of resources) {
     const description = descriptionOf(r.type);
     if (!description) continue;
+    const found = checkArguments(r.type, description, r.name, paramsOf(r.attrs)).problems;
+    if (found.length === 0) continue;
     const mask = masker(r); // a sensitive resource's values stay out of messages about it
-    for (const p of checkArguments(r.type, description, r.name, paramsOf(r.attrs)).problems) {
-      problems.push({ ...keyLocation(r, p.key), message: mask(`${r.ref}: ${p.message}`) });
-    }
+    for (const p of found) problems.push({ ...keyLocation(r, p.key), message: mask(`${r.ref}: ${p.message}`) });
   }
   return problems;
 }

@@ -19,52 +19,91 @@ export interface CheckedArguments {
   problems: ArgumentProblem[];
 }
 
+/** A described key with its default as the runner receives it (texts) and reads it, worked out once. */
+interface PreparedKey {
+  readonly key: string;
+  readonly spec: KeySpec;
+  readonly defaultTexts?: readonly string[];
+  /** The default read by the key's type: filled the first time a resource leaves the key out. */
+  defaultRead?: { values: Value[]; problems: string[] };
+}
+
+/** The parts of a description every resource is checked with: the same for each of its resources. */
+interface PreparedDescription {
+  readonly keys: readonly PreparedKey[];
+  readonly byKey: ReadonlyMap<string, PreparedKey>;
+  readonly names: readonly string[];
+}
+
+const preparedDescriptions = new WeakMap<RunnerDescription, PreparedDescription>();
+
+function prepare(description: RunnerDescription): PreparedDescription {
+  let found = preparedDescriptions.get(description);
+  if (!found) {
+    const keys = Object.entries(description.keys ?? {}).map(
+      ([key, spec]): PreparedKey => ({ key, spec, defaultTexts: spec.default === undefined ? undefined : encodeValues(spec.default) }),
+    );
+    found = { keys, byKey: new Map(keys.map((k) => [k.key, k])), names: keys.map((k) => k.key) };
+    preparedDescriptions.set(description, found);
+  }
+  return found;
+}
+
+/** Reads a key's texts by its type: the values, and a message for each text that is not one. */
+function readTexts(key: string, spec: KeySpec, texts: readonly string[]): { values: Value[]; problems: string[] } {
+  const values: Value[] = [];
+  const problems: string[] = [];
+  for (const text of texts) {
+    const parsed = parseValue(spec, text);
+    if (parsed.ok) values.push(parsed.value);
+    else problems.push(notValid(key, text, parsed, spec.sensitive ?? false));
+  }
+  return { values, problems };
+}
+
 /** `runner` names the runner in messages ("file takes ensure, ..."). */
 export function checkArguments(runner: string, description: RunnerDescription, name: string, params: Params): CheckedArguments {
   const problems: ArgumentProblem[] = [];
   const values: Record<string, Value | undefined> = {};
-  const keys = description.keys;
 
   if (description.name) {
     const parsed = parseValue(description.name, name);
     if (!parsed.ok) problems.push({ message: notValid('name', name, parsed, false) });
   }
-  if (!keys) {
+  if (!description.keys) {
     for (const key of params.keys()) values[key] = params.count(key) > 1 ? params.list(key) : params.list(key)[0];
     return { values, problems };
   }
 
+  const { keys, byKey, names } = prepare(description);
   const broken = new Set<string>();
   for (const key of params.keys()) {
-    if (Object.hasOwn(keys, key)) continue;
-    const near = closest(key, Object.keys(keys));
-    const known = Object.keys(keys);
-    problems.push({ key, message: `unknown key "${key}" ${near ? `(did you mean "${near}"?)` : `(${runner} takes ${known.length > 0 ? known.join(', ') : 'no keys'})`}` });
+    if (byKey.has(key)) continue;
+    const near = closest(key, names);
+    problems.push({ key, message: `unknown key "${key}" ${near ? `(did you mean "${near}"?)` : `(${runner} takes ${names.length > 0 ? names.join(', ') : 'no keys'})`}` });
   }
-  for (const [key, spec] of Object.entries(keys)) {
-    const texts = params.has(key) ? params.list(key) : spec.default !== undefined ? encodeValues(spec.default) : undefined;
-    if (texts === undefined) {
+  for (const entry of keys) {
+    const { key, spec } = entry;
+    const given = params.texts(key);
+    if (given === undefined && entry.defaultTexts === undefined) {
       if (spec.required) problems.push({ message: `${key} is required${spec.type === 'enum' ? ` (${spec.values?.join(', ')})` : ''}` });
       values[key] = spec.type === 'list' ? [] : undefined;
       continue;
     }
+    const texts = given ?? entry.defaultTexts!;
     if (spec.type !== 'list' && texts.length > 1) {
       problems.push({ key, message: `${key} is given ${texts.length} times; it takes one value` });
       broken.add(key);
       continue;
     }
-    const read: Value[] = [];
-    for (const text of texts) {
-      const parsed = parseValue(spec, text);
-      if (parsed.ok) read.push(parsed.value);
-      else {
-        problems.push({ key, message: notValid(key, text, parsed, spec.sensitive ?? false) });
-        broken.add(key);
-      }
-    }
-    values[key] = spec.type === 'list' ? read : read[0];
+    const read = given ? readTexts(key, spec, given) : (entry.defaultRead ??= readTexts(key, spec, texts));
+    for (const message of read.problems) problems.push({ key, message });
+    if (read.problems.length > 0) broken.add(key);
+    // A default's values are shared by every resource: each one gets its own copy of a list or map.
+    const own = given ? read.values : read.values.map((v) => (typeof v === 'object' ? structuredClone(v) : v));
+    values[key] = spec.type === 'list' ? own : own[0];
   }
-  for (const rule of description.rules ?? []) problems.push(...checkRule(rule, params, keys, broken));
+  for (const rule of description.rules ?? []) problems.push(...checkRule(rule, params, byKey, broken));
   return { values, problems };
 }
 
@@ -77,10 +116,10 @@ function notValid(key: string, text: string, parsed: Extract<Parsed, { ok: false
 }
 
 /** The text a key counts with in a condition: as given, or its default; undefined when neither. */
-function effective(key: string, params: Params, keys: Readonly<Record<string, KeySpec>>): string | undefined {
-  if (params.has(key)) return params.count(key) === 1 ? params.list(key)[0] : undefined;
-  const fallback = keys[key]?.default;
-  return fallback === undefined ? undefined : encodeValues(fallback)[0];
+function effective(key: string, params: Params, keys: ReadonlyMap<string, PreparedKey>): string | undefined {
+  const given = params.texts(key);
+  if (given) return given.length === 1 ? given[0] : undefined;
+  return keys.get(key)?.defaultTexts?.[0];
 }
 
 /** Whether every key of the condition has one of its values (a key without a value does not). */
@@ -103,7 +142,7 @@ function actualValues(condition: Condition, valueOf: (key: string) => string | u
   return describeCondition(Object.fromEntries(Object.keys(condition).map((key) => [key, [valueOf(key) ?? '']])));
 }
 
-function checkRule(rule: Rule, params: Params, keys: Readonly<Record<string, KeySpec>>, broken: Set<string>): ArgumentProblem[] {
+function checkRule(rule: Rule, params: Params, keys: ReadonlyMap<string, PreparedKey>, broken: Set<string>): ArgumentProblem[] {
   const valueOf = (key: string) => effective(key, params, keys);
   const conditionBroken = (condition: Condition) => Object.keys(condition).some((key) => broken.has(key));
   if ('requires' in rule) {

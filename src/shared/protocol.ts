@@ -55,7 +55,9 @@ export function tooLongArgument(argv: readonly string[]): string | undefined {
 
 /** Attributes as the runner will read them back. */
 export function paramsOf(attrs: Attributes): Params {
-  return new Params(Object.entries(attrs).flatMap(([key, value]) => encodeValues(value).map((text): [string, string] => [key, text])));
+  const params = new Params();
+  for (const key of Object.keys(attrs)) for (const text of encodeValues(attrs[key])) params.add(key, text);
+  return params;
 }
 
 /** The arguments a runner received, keyed by name; a key may repeat (a list). */
@@ -63,11 +65,14 @@ export class Params {
   private readonly values = new Map<string, string[]>();
 
   constructor(pairs: Iterable<[string, string]> = []) {
-    for (const [key, value] of pairs) {
-      const list = this.values.get(key);
-      if (list) list.push(value);
-      else this.values.set(key, [value]);
-    }
+    for (const [key, value] of pairs) this.add(key, value);
+  }
+
+  /** One more value of a key, after those it has. */
+  add(key: string, value: string): void {
+    const list = this.values.get(key);
+    if (list) list.push(value);
+    else this.values.set(key, [value]);
   }
 
   has(key: string): boolean {
@@ -89,6 +94,11 @@ export class Params {
   /** Every value of a list key, in order (a list of one arrives as a single `key=value`). */
   list(key: string): string[] {
     return [...(this.values.get(key) ?? [])];
+  }
+
+  /** Every value of a key as given, not copied: for readers that do not change it. */
+  texts(key: string): readonly string[] | undefined {
+    return this.values.get(key);
   }
 
   /** How many times a key is given. */

@@ -91,7 +91,7 @@ function parseText(spec: ValueSpec, text: string): Parsed {
     if (problem) return fail(spec, problem);
   }
   if (spec.chars !== undefined) {
-    const problem = charsProblem(new RegExp(`[${spec.chars}]`, 'u'), text);
+    const problem = charsOf(spec.chars).all.test(text) ? undefined : charsProblem(charsOf(spec.chars).one, text);
     if (problem) return fail(spec, problem, spec.values ? didYouMean(text, spec.values) : undefined);
   }
   if (spec.pattern !== undefined && !wholeMatch(spec.pattern).test(text)) {
@@ -102,6 +102,17 @@ function parseText(spec: ValueSpec, text: string): Parsed {
 }
 
 const compiled = new Map<string, RegExp>();
+const classes = new Map<string, { one: RegExp; all: RegExp }>();
+
+/** A description's character class: one character of it, and a whole valid value (no leading "-"). */
+function charsOf(chars: string): { one: RegExp; all: RegExp } {
+  let re = classes.get(chars);
+  if (!re) {
+    re = { one: new RegExp(`[${chars}]`, 'u'), all: new RegExp(`^(?!-)[${chars}]+$`, 'u') };
+    classes.set(chars, re);
+  }
+  return re;
+}
 
 /** A description's pattern, matched against the whole value; `.` matches line breaks too. */
 export function wholeMatch(pattern: string): RegExp {
@@ -113,14 +124,16 @@ export function wholeMatch(pattern: string): RegExp {
   return re;
 }
 
+const DOT_COMPONENT = /\/(\.\.?)(?=\/|$)/;
+
 /** Absolute; clean: it names exactly one place (no `.`, `..`, `//` or trailing `/`). */
 function pathProblem(text: string, clean: boolean): string | undefined {
   if (!text.startsWith('/')) return 'it must start with "/"';
   if (!clean || text === '/') return undefined;
   if (text.endsWith('/')) return 'it must not end with "/"';
   if (text.includes('//')) return 'it must not contain "//"';
-  for (const part of text.split('/')) if (part === '.' || part === '..') return `it contains a "${part}" component`;
-  return undefined;
+  const dots = DOT_COMPONENT.exec(text);
+  return dots ? `it contains a "${dots[1]}" component` : undefined;
 }
 
 function parseInteger(spec: ValueSpec, text: string): Parsed {

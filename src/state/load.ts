@@ -8,7 +8,7 @@ import { listStateFiles } from './files.js';
 import { parseHcl } from './hcl.js';
 import { noCache, type ParseCache } from './parse-cache.js';
 import type { Resource } from './resource.js';
-import { scanTopLevel } from './scan-blocks.js';
+import { scanTopLevel, type TopLevelItem } from './scan-blocks.js';
 import { SourceLines } from './source-lines.js';
 import { taintResources } from './taint.js';
 import { toResources } from './to-resources.js';
@@ -51,25 +51,37 @@ export async function parseStateFiles(texts: StateFileText[], cache: ParseCache 
   for (const text of texts) {
     const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
     let parsed: Record<string, unknown>;
-    const known = cache.get(text.rendered);
+    const known = cachedFile(cache.get(text.rendered));
     try {
-      parsed = known ?? (await parseHcl(text.file, text.rendered));
+      parsed = known?.hcl ?? (await parseHcl(text.file, text.rendered));
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(...e.problems.map((p) => lines.relocate(p)));
       continue;
     }
-    const result = toResources(text.file, scanTopLevel(text.rendered), parsed, lines, resources.length);
+    const items = known?.items ?? scanTopLevel(text.rendered);
+    const result = toResources(text.file, items, parsed, lines, resources.length);
     const tainted = taintResources(result.resources, text.sensitiveFacts ?? []);
     // A file that holds a secret is parsed every time rather than kept on disk (one with problems too:
     // a resource refused there may have been a sensitive one).
-    if (!known && !tainted && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, parsed);
+    if (!known && !tainted && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, { hcl: parsed, items });
     problems.push(...result.problems);
     resources.push(...result.resources);
   }
   problems.push(...duplicates(resources));
   if (problems.length > 0) throw new UserError(problems);
   return resources;
+}
+
+/** What the cache keeps of a rendered state file: hcl2json's output and the scanned items, both found from the text alone. */
+interface CachedFile {
+  hcl: Record<string, unknown>;
+  items: TopLevelItem[];
+}
+
+function cachedFile(entry: Record<string, unknown> | undefined): CachedFile | undefined {
+  if (!entry || entry.hcl === null || typeof entry.hcl !== 'object' || !Array.isArray(entry.items)) return undefined;
+  return entry as unknown as CachedFile;
 }
 
 function duplicates(resources: Resource[]): Problem[] {

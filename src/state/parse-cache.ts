@@ -1,6 +1,7 @@
 // hcl2json takes a WebAssembly start (about 150 ms) and then about a second per megabyte, and a
-// run that changes nothing parses the same rendered text every time. Parsed files are therefore kept
-// by the SHA-256 of their rendered text (and hcl2json's version). The cache decides what runs as
+// run that changes nothing parses the same rendered text every time. Parsed files (hcl2json's output
+// and the scanned block headers) are therefore kept by the SHA-256 of their rendered text (and
+// hcl2json's version). The cache decides what runs as
 // root, so it is used only when its directory and entries belong to the user running govern and no
 // one else can write them, and every entry is reached through the directory checked (below).
 import crypto from 'node:crypto';
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { openDirectoryHandle, ownedAndPrivate, type DirectoryHandle } from '../shared/trust.js';
 import { allNumbersFinite } from './finite.js';
 
-const FORMAT = 'govern-hcl-cache-2';
+const FORMAT = 'govern-hcl-cache-3';
 /** Entries not used for this long are removed when new ones are written. */
 const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 

@@ -7,7 +7,7 @@
 
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const MARKS_AT_START = /^(?:\uE000(\d+)\uE001)+/;
+const MARK_HERE = /\uE000(\d+)\uE001/y;
 const ANY_MARK = /\uE000\d+\uE001/g;
 
 const mark = (line: number) => `${OPEN}${line}${CLOSE}`;
@@ -55,14 +55,10 @@ function markContent(content: hbs.AST.ContentStatement): string {
   const value = content.value;
   const original = (content as unknown as { original: string }).original; // typed wrongly by @types/handlebars
   const start = content.loc.start.line + lineBreaks(original.slice(0, offsetIn(original, value)));
-  let line = start;
-  let out = mark(start);
-  for (let i = 0; i < value.length; i++) {
-    out += value[i];
-    if (value[i] === '\n' && i + 1 < value.length) out += mark(++line);
-    else if (value[i] === '\n') line++;
-  }
-  return out;
+  // Joined, not appended a character at a time: a long state file would become a rope of millions of pieces.
+  const lines = value.split('\n');
+  const last = lines.length - 1;
+  return lines.map((text, i) => (i === last && i > 0 && text === '' ? '' : mark(start + i) + text)).join('\n');
 }
 
 /** Where the stripped text starts in the original: whitespace control only takes blanks off its ends. */
@@ -90,13 +86,27 @@ export function unmarkLines(marked: string): UnmarkedText {
   if (!marked.includes(OPEN)) return { text: marked, sourceLines: [] };
   const sourceLines: (number | undefined)[] = [];
   let marks = 0;
-  const lines = marked.split('\n').map((line) => {
-    const start = MARKS_AT_START.exec(line);
-    sourceLines.push(start ? Number(/(\d+)\uE001$/.exec(start[0])![1]) : undefined);
-    return line.replace(ANY_MARK, () => {
+  const lines = marked.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i];
+    // The marks a line starts with: the last of them is the source line it came from.
+    let source: number | undefined;
+    let rest = 0;
+    MARK_HERE.lastIndex = 0;
+    for (let m = MARK_HERE.exec(line); m; m = MARK_HERE.exec(line)) {
+      source = Number(m[1]);
+      rest = MARK_HERE.lastIndex;
       marks++;
-      return '';
-    });
-  });
+    }
+    if (rest > 0) line = line.slice(rest);
+    if (line.includes(OPEN)) {
+      line = line.replace(ANY_MARK, () => {
+        marks++;
+        return '';
+      });
+    }
+    sourceLines.push(source);
+    lines[i] = line;
+  }
   return { text: lines.join('\n'), sourceLines: marks > 0 ? sourceLines : [] };
 }

@@ -84,6 +84,27 @@ describe('checking arguments against a description', () => {
     ]);
   });
 
+  it('gives each resource its own copy of a default list, and reads a wrong default as a problem each time', () => {
+    const listed: RunnerDescription = { keys: { tags: { type: 'list', default: ['a', 'b'] }, size: { type: 'integer', default: 'big' } } };
+    const first = checkArguments('x', listed, 'n', new Params());
+    (first.values.tags as string[]).push('changed by the runner');
+    const second = checkArguments('x', listed, 'n', new Params());
+    expect(second.values.tags).to.deep.equal(['a', 'b']);
+    expect(second.problems).to.deep.equal([{ key: 'size', message: 'size "big" is not an integer' }]);
+    expect(checkArguments('x', listed, 'n', new Params([['tags', 'c']])).values.tags).to.deep.equal(['c']);
+  });
+
+  it('refuses a character outside the class anywhere in the value, a leading "-" and an empty value', () => {
+    expect(messages('a', 'groups=adm', 'groups=wheel')).to.deep.equal([]);
+    expect(messages('a', 'groups=-adm')).to.deep.equal(['groups: groups "-adm" is not valid (character "-" is not allowed)']);
+    const dashed: RunnerDescription = { name: { type: 'string', chars: 'a-z-' } };
+    expect(checkArguments('x', dashed, 'a-b', new Params()).problems).to.deep.equal([]);
+    expect(checkArguments('x', dashed, '-ab', new Params()).problems).to.deep.equal([{ message: 'name "-ab" is not valid (it must not start with "-")' }]);
+    expect(messages('a', 'groups=')).to.deep.equal(['groups: groups "" is not valid (it is empty)']);
+    expect(messages('a', 'groups=adm;')).to.deep.equal(['groups: groups "adm;" is not valid (character ";" is not allowed)']);
+    expect(messages('a\n')).to.deep.equal(['name "a\\n" is not a user name (character U+000A is not allowed)']);
+  });
+
   it('refuses a regular expression that does not compile', () => {
     expect(messages('a', 'match=^port\\s*=')).to.deep.equal([]);
     expect(messages('a', 'match=(unclosed')).to.deep.equal(['match: match "(unclosed" is not a regular expression (Unterminated group)']);
