@@ -9,13 +9,14 @@ export function findExecutable(name: string, dirs: readonly string[]): string | 
     if (dir === '') continue; // an empty PATH entry would mean the working directory: never wanted here
     const candidate = path.resolve(dir, name);
     try {
-      const st = fs.statSync(candidate);
-      if (st.isFile() && (st.mode & 0o111) !== 0) {
+      // Most directories of PATH do not have it: no exception (and its stack) for each of those.
+      const st = fs.statSync(candidate, { throwIfNoEntry: false });
+      if (st?.isFile() && (st.mode & 0o111) !== 0) {
         fs.accessSync(candidate, fs.constants.X_OK);
         return candidate;
       }
     } catch {
-      // not here
+      // not reachable or not executable here
     }
   }
   return undefined;

@@ -4,7 +4,7 @@
 // once by chase (links followed only as CHASE_SAFE allows) and held open; every system call reaches
 // the path through that handle, never by its name again (docs/file.md, "Symbolic links on the way").
 import crypto from 'node:crypto';
-import { constants as C, promises as fsp, type Stats } from 'node:fs';
+import fs, { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { chase, type HeldDirectory } from '../../shared/chase.js';
@@ -73,8 +73,11 @@ function status(path: string, options: StatusOptions): Promise<Current> {
   return inPlace(path, (p) => statusOf(p, options), (parent) => ({ type: 'absent', parent }));
 }
 
+// The checks of a status are synchronous system calls: a runner works on one request at a time, and
+// a trip through libuv's thread pool for each call costs more than the call (bench/README.md,
+// "Round two").
 async function statusOf(p: Place, options: StatusOptions): Promise<Current> {
-  const st = await lstatOrUndefined(p.at);
+  const st = lstatSync(p.at);
   if (st === undefined) return { type: 'absent', parent: 'directory' };
   if (st.isSymbolicLink()) return linkStatus(p, st);
   if (st.isDirectory()) {
@@ -86,24 +89,24 @@ async function statusOf(p: Place, options: StatusOptions): Promise<Current> {
 }
 
 /** Hashes the file through one descriptor, so content and attributes belong to the same inode. */
-async function fileStatus(p: Place, options: StatusOptions): Promise<Current> {
-  let fh: FileHandle;
+function fileStatus(p: Place, options: StatusOptions): Current {
+  let fd: number;
   try {
-    fh = await openWithoutAtime(p.at, READ_NOFOLLOW);
+    fd = openSyncWithoutAtime(p.at, READ_NOFOLLOW);
   } catch (e) {
-    if (errno(e) === 'ELOOP') return linkStatus(p, await fsp.lstat(p.at));
+    if (errno(e) === 'ELOOP') return linkStatus(p, fs.lstatSync(p.at));
     throw e;
   }
   try {
-    const st = await fh.stat();
+    const st = fs.fstatSync(fd);
     if (!st.isFile()) throw changedWhileReading(p.path);
     const hash = crypto.createHash('sha256');
     const keep = st.size <= options.keepContentUpTo;
     const chunks: Buffer[] = [];
     let size = 0;
     for (;;) {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await fh.read(buffer, 0, CHUNK, null);
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(st.size - size + 1, 4096)));
+      const bytesRead = fs.readSync(fd, buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
       hash.update(chunk);
@@ -113,12 +116,12 @@ async function fileStatus(p: Place, options: StatusOptions): Promise<Current> {
     const content = keep && size <= options.keepContentUpTo ? Buffer.concat(chunks) : undefined;
     return { type: 'file', attrs: attributesOf(st), size, sha256: hash.digest('hex'), content };
   } finally {
-    await fh.close();
+    fs.closeSync(fd);
   }
 }
 
-async function linkStatus(p: Place, st: Stats): Promise<Current> {
-  return { type: 'symlink', target: await fsp.readlink(p.at), attrs: attributesOf(st) };
+function linkStatus(p: Place, st: Stats): Current {
+  return { type: 'symlink', target: fs.readlinkSync(p.at), attrs: attributesOf(st) };
 }
 
 /**
@@ -414,6 +417,20 @@ async function openWithoutAtime(path: string, flags: number): Promise<FileHandle
     if (errno(e) === 'EPERM') return fsp.open(path, flags);
     throw e;
   }
+}
+
+function openSyncWithoutAtime(path: string, flags: number): number {
+  try {
+    return fs.openSync(path, flags | C.O_NOATIME);
+  } catch (e) {
+    // O_NOATIME needs ownership or CAP_FOWNER
+    if (errno(e) === 'EPERM') return fs.openSync(path, flags);
+    throw e;
+  }
+}
+
+function lstatSync(path: string): Stats | undefined {
+  return fs.lstatSync(path, { throwIfNoEntry: false });
 }
 
 async function isEmptyDirectory(path: string): Promise<boolean> {
