@@ -77,7 +77,7 @@ function status(path: string, options: StatusOptions): Promise<Current> {
 // a trip through libuv's thread pool for each call costs more than the call (bench/README.md,
 // "Round two").
 async function statusOf(p: Place, options: StatusOptions): Promise<Current> {
-  const st = lstatSync(p.at);
+  const st = lstatOrUndefinedSync(p.at);
   if (st === undefined) return { type: 'absent', parent: 'directory' };
   if (st.isSymbolicLink()) return linkStatus(p, st);
   if (st.isDirectory()) {
@@ -429,7 +429,7 @@ function openSyncWithoutAtime(path: string, flags: number): number {
   }
 }
 
-function lstatSync(path: string): Stats | undefined {
+function lstatOrUndefinedSync(path: string): Stats | undefined {
   return fs.lstatSync(path, { throwIfNoEntry: false });
 }
 
