@@ -22,8 +22,10 @@ node_modules/.package-lock.json: package-lock.json
 	scripts/setup-debian demo
 	npm ci --no-audit --no-fund
 
+# tsc into dist/src, then the bundles bin/govern and runners/* load (dist/bundle, scripts/bundle.js).
 build: node_modules/.package-lock.json
 	npx tsc -p tsconfig.json
+	node scripts/bundle.js
 
 # The whole suite twice: persistent runners one job at a time (the defaults), then one-shot runners
 # with four jobs, so both runner protocols and both schedules are covered. The Debian packages the
@@ -51,7 +53,7 @@ demo: build
 install: build
 	install -d $(LIBDIR)/cli $(LIBDIR)/bin $(LIBDIR)/facts.d $(ETCDIR)/facts.d $(ETCDIR)/runners.d $(ETCDIR)/templates.d $(BINDIR) $(MANDIR) $(COMPLETIONDIR) $(DOCDIR)/docs
 	rm -rf $(LIBDIR)/dist && install -d $(LIBDIR)/dist
-	cp -R dist/src $(LIBDIR)/dist/
+	cp -R dist/src dist/bundle $(LIBDIR)/dist/
 	cp -R modules $(LIBDIR)/
 	install -m 0644 package.json $(LIBDIR)/
 	scripts/copy-production-modules $(LIBDIR)

@@ -103,7 +103,7 @@ async function main(): Promise<number> {
   const opts = options();
   if (!opts) return 0;
   if (process.getuid?.() !== 0) throw new Error('the benchmark runs as root (it installs init scripts, and the peers manage packages and services)');
-  if (!fs.existsSync(`${REPO}/dist/src/cli/main.js`)) throw new Error('govern is not built: run make bench (or npx tsc -p . first)');
+  if (!fs.existsSync(`${REPO}/dist/bundle/govern.js`)) throw new Error('govern is not built: run make bench (or make build first)');
   const wants = (s: Section): boolean => opts.sections.includes(s);
   if (wants('compare') && !opts.tools.some((t) => ALL_TOOLS[t].managesTree)) throw new Error('--tools needs a tool besides the floors (sh, node): they check a tree another tool made');
 

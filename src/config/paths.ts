@@ -46,8 +46,11 @@ export interface InstallLayout {
   sysconfdir: string;
 }
 
-/** The tree govern runs from: a checkout, or PREFIX/lib/govern when installed. */
-export const GOVERN_ROOT = path.resolve(__dirname, '..', '..', '..');
+/**
+ * The tree govern runs from: a checkout, or PREFIX/lib/govern when installed. This module is
+ * dist/src/config/paths.js, or part of a bundle in dist/bundle/ (scripts/bundle.js).
+ */
+export const GOVERN_ROOT = path.basename(__dirname) === 'bundle' ? path.resolve(__dirname, '..', '..') : path.resolve(__dirname, '..', '..', '..');
 
 /** The file `make install` writes into LIBDIR: `{"sysconfdir": "/etc"}`. */
 export const LAYOUT_FILE = 'layout.json';

@@ -1,0 +1,56 @@
+// The bundles of `make build` (scripts/bundle.js): bin/govern and each shipped runner load one file,
+// built from the dist/src the rest of the suite tests, whose stack traces map back to dist/src.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { GOVERN, ROOT, RUNNERS_DIR } from '../support/cli.js';
+
+const BUNDLES = path.join(ROOT, 'dist', 'bundle');
+
+/** The modules a process started with `script args` had loaded when it exited. */
+function modulesLoaded(script: string, args: string[], env: NodeJS.ProcessEnv = {}): string[] {
+  const probe = `process.argv.splice(1, Infinity, ${JSON.stringify(script)}, ...${JSON.stringify(args)});
+process.on('exit', () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));
+require(${JSON.stringify(script)});`;
+  const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } });
+  expect(r.status, r.stderr).to.equal(0);
+  return JSON.parse(r.stderr.slice(r.stderr.lastIndexOf('["'))) as string[];
+}
+
+describe('the bundles bin/govern and the runners load', () => {
+  it('bin/govern loads its bundle and no module of dist/src', () => {
+    const loaded = modulesLoaded(GOVERN, ['--version']);
+    expect(loaded).to.include(path.join(BUNDLES, 'govern.js'));
+    expect(loaded.filter((m) => m.includes(`${path.sep}dist${path.sep}src${path.sep}`))).to.deep.equal([]);
+  });
+
+  it('each shipped runner is one bundle, and describes itself by it', () => {
+    const runners = fs.readdirSync(RUNNERS_DIR);
+    expect(runners).to.include.members(['pkg', 'service', 'file', 'exec', 'user', 'group', 'line']);
+    for (const name of runners) {
+      const r = spawnSync(path.join(RUNNERS_DIR, name), [], { encoding: 'utf8', env: { ...process.env, GOVERN_DESCRIBE: '1' } });
+      expect(r.status, `${name}: ${r.stderr}`).to.equal(0);
+      expect((JSON.parse(r.stdout) as { sources: string[] }).sources, name).to.deep.equal([path.join(BUNDLES, `runner-${name}.js`)]);
+    }
+  });
+
+  it('is no older than any dist/src module it holds (make build writes both)', () => {
+    for (const map of fs.readdirSync(BUNDLES).filter((f) => f.endsWith('.js.map'))) {
+      const bundled = fs.statSync(path.join(BUNDLES, map.replace(/\.map$/, ''))).mtimeMs;
+      const sources = (JSON.parse(fs.readFileSync(path.join(BUNDLES, map), 'utf8')) as { sources: string[] }).sources;
+      const own = sources.map((s) => path.resolve(BUNDLES, s)).filter((s) => s.startsWith(path.join(ROOT, 'dist', 'src') + path.sep));
+      expect(own.length, map).to.be.greaterThan(5);
+      for (const source of own) expect(fs.statSync(source).mtimeMs, `${source} is newer than ${map}: run make build`).to.be.at.most(bundled);
+    }
+  });
+
+  it('maps a stack trace back to dist/src with --enable-source-maps', () => {
+    // main() given no arguments list fails inside the bundle: govern reports an internal error with its stack.
+    const script = `require(${JSON.stringify(path.join(BUNDLES, 'govern.js'))}).main(null)`;
+    const plain = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    const mapped = spawnSync(process.execPath, ['--enable-source-maps', '-e', script], { encoding: 'utf8' });
+    expect(plain.stderr).to.contain('internal error').and.to.contain(path.join('dist', 'bundle', 'govern.js'));
+    expect(mapped.stderr).to.contain('internal error').and.to.contain(path.join(ROOT, 'dist', 'src', 'cli', 'main.js'));
+  });
+});
