@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js) and each built-in runner
+// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js, with its parse worker) and each built-in runner
 // (dist/bundle/runner-NAME.js), one file each with its source map. bin/govern and runners/* load
 // these: a process that reads one file instead of 30 to 110 modules starts faster and holds less
 // memory (bench/README.md, "Round two, the last levers"). dist/src stays: the runner kit
@@ -15,7 +15,8 @@ const root = path.join(__dirname, '..');
 const built = path.join(root, 'dist', 'src');
 const out = path.join(root, 'dist', 'bundle');
 
-const entries = { govern: path.join(built, 'cli', 'main.js') };
+// The parse pool's worker thread is its own file, beside the core (src/state/parse-pool.ts).
+const entries = { govern: path.join(built, 'cli', 'main.js'), 'parse-worker': path.join(built, 'state', 'parse-worker.js') };
 for (const runner of fs.readdirSync(path.join(built, 'runners'))) {
   const main = path.join(built, 'runners', runner, 'main.js');
   if (fs.existsSync(main)) entries[`runner-${runner}`] = main;

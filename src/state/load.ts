@@ -5,8 +5,8 @@ import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../templates/source-file.js';
 import { listStateFiles } from './files.js';
-import { parseHcl } from './hcl.js';
 import { noCache, type ParseCache } from './parse-cache.js';
+import { parseTexts } from './parse-pool.js';
 import type { Resource } from './resource.js';
 import { scanTopLevel, type TopLevelItem } from './scan-blocks.js';
 import { SourceLines } from './source-lines.js';
@@ -45,26 +45,27 @@ export async function loadState(target: string, facts: FactSources, cache: Parse
 }
 
 /** The resources of rendered state files, in definition order; all problems are reported at once. */
-export async function parseStateFiles(texts: StateFileText[], cache: ParseCache = noCache): Promise<Resource[]> {
+export async function parseStateFiles(texts: StateFileText[], cache: ParseCache = noCache, workerMinBytes?: number): Promise<Resource[]> {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
-  for (const text of texts) {
+  const known = texts.map((text) => cachedFile(cache.get(text.rendered)));
+  const unknown = texts.filter((_, i) => !known[i]);
+  const outcomes = await parseTexts(unknown.map((text) => ({ file: text.file, text: text.rendered })), workerMinBytes);
+  let nextOutcome = 0;
+  for (const [i, text] of texts.entries()) {
     const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
-    let parsed: Record<string, unknown>;
-    const known = cachedFile(cache.get(text.rendered));
-    try {
-      parsed = known?.hcl ?? (await parseHcl(text.file, text.rendered));
-    } catch (e) {
-      if (!(e instanceof UserError)) throw e;
-      problems.push(...e.problems.map((p) => lines.relocate(p)));
+    const cached = known[i];
+    const outcome = cached ? { parsed: cached.hcl } : outcomes[nextOutcome++];
+    if ('problems' in outcome) {
+      problems.push(...outcome.problems.map((p) => lines.relocate(p)));
       continue;
     }
-    const items = known?.items ?? scanTopLevel(text.rendered);
-    const result = toResources(text.file, items, parsed, lines, resources.length);
+    const items = cached?.items ?? scanTopLevel(text.rendered);
+    const result = toResources(text.file, items, outcome.parsed, lines, resources.length);
     const tainted = taintResources(result.resources, text.sensitiveFacts ?? []);
     // A file that holds a secret is parsed every time rather than kept on disk (one with problems too:
     // a resource refused there may have been a sensitive one).
-    if (!known && !tainted && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, { hcl: parsed, items });
+    if (!cached && !tainted && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, { hcl: outcome.parsed, items });
     problems.push(...result.problems);
     resources.push(...result.resources);
   }

@@ -40,7 +40,7 @@ describe('the bundles bin/govern and the runners load', () => {
       const bundled = fs.statSync(path.join(BUNDLES, map.replace(/\.map$/, ''))).mtimeMs;
       const sources = (JSON.parse(fs.readFileSync(path.join(BUNDLES, map), 'utf8')) as { sources: string[] }).sources;
       const own = sources.map((s) => path.resolve(BUNDLES, s)).filter((s) => s.startsWith(path.join(ROOT, 'dist', 'src') + path.sep));
-      expect(own.length, map).to.be.greaterThan(5);
+      expect(own, map).to.not.be.empty;
       for (const source of own) expect(fs.statSync(source).mtimeMs, `${source} is newer than ${map}: run make build`).to.be.at.most(bundled);
     }
   });

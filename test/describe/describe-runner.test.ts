@@ -24,7 +24,8 @@ describe('describing a runner', () => {
       if (runner === 'user' || runner === 'group') expect(answer.description.signals).to.deep.equal([]);
       else expect(answer.description.signals).to.include('refresh');
       expect(Object.keys(answer.description.keys ?? {})).to.include.members(runner === 'exec' ? ['command'] : ['ensure']);
-      expect(answer.description.sources).to.include(path.resolve(__dirname, '..', '..', 'src', 'runners', 'kit.js'));
+      // The runner's bundle (scripts/bundle.js): rebuilt, it is described again.
+      expect(answer.description.sources).to.deep.equal([path.resolve(__dirname, '..', '..', 'bundle', `runner-${runner}.js`)]);
     });
   }
 
