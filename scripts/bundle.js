@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js, with its parse worker) and each built-in runner
-// (dist/bundle/runner-NAME.js), one file each with its source map. bin/govern and runners/* load
+// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js, with its parse worker), each
+// built-in runner (dist/bundle/runner-NAME.js) and the process that serves them together in persistent
+// mode (runner-host.js, src/runners/host), one file each with its source map. bin/govern and runners/* load
 // these: a process that reads one file instead of 30 to 110 modules starts faster and holds less
 // memory (bench/README.md, "Round two, the last levers"). dist/src stays: the runner kit
 // (`govern/runner`) and the manual generator are loaded from it.

@@ -4,13 +4,16 @@
 // answer must carry the number of the request it answers, so one that is malformed, out of order or
 // extra fails a resource with a message instead of being taken for another's. A process that
 // crashes, times out or breaks the protocol fails the request it was handling; the requests sent
-// after it go to a new process.
+// after it go to a new process. The built-in runners of govern's own runners directory share
+// processes (a host, src/apply/runner-host.ts): each request then names its runner.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { HOST_RUNNERS_ENV } from '../runners/hosted.js';
 import { readyToWatch } from '../shared/child-guard.js';
 import { readBoundedLines } from '../shared/bounded-lines.js';
 import { answerShaped, MAX_LINE_CHARS, PERSISTENT_ENV, readAnswer, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { KILL_GRACE_MS, trackChild } from '../shared/process.js';
 import type { CallResult } from './invoke.js';
+import type { RunnerHost } from './runner-host.js';
 
 /** After a runner exits, how long its pipes may stay open (held by something it started) before govern stops reading. */
 const DRAIN_MS = 200;
@@ -57,13 +60,13 @@ class PersistentProcess {
   private fault: string | undefined;
 
   constructor(
-    executable: string,
+    command: readonly [string, string[]],
     env: NodeJS.ProcessEnv,
     private readonly timeoutMs: number,
     private readonly events: ProcessEvents,
   ) {
     readyToWatch();
-    this.child = spawn(executable, [], { env: { ...env, [PERSISTENT_ENV]: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child = spawn(command[0], command[1], { env: { ...env, [PERSISTENT_ENV]: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const untrack = trackChild(this.child); // so that govern's own SIGINT/SIGTERM takes it down too
     this.child.stdin!.on('error', () => undefined);
     const tooLong = (stream: string) => () => this.violation(`wrote a line longer than ${MAX_LINE_CHARS} characters on ${stream}`);
@@ -220,57 +223,80 @@ class PersistentProcess {
   }
 }
 
+/** The processes a request goes to: those of its runner, or the host's, which serves several. */
+const HOST_SLOT = '\0host';
+
 export class RunnerPool {
   private readonly processes = new Map<string, PersistentProcess[]>();
   /** A protocol fault of a runner seen between requests: the next request to that runner fails with it. */
   private readonly faults = new Map<string, string>();
+  /** The hosted runners this run has asked for so far: a host started now prepares them. */
+  private readonly hosted = new Set<string>();
+  private processesStarted = 0;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     private readonly perRunner: number,
     private readonly timeoutMs: number,
+    private readonly host?: RunnerHost,
   ) {}
+
+  /** Processes started so far. */
+  get started(): number {
+    return this.processesStarted;
+  }
 
   /**
    * Sends a request at once: to an idle process of the runner, else to a new one (up to
    * `perRunner`), else behind the requests already sent to the least loaded one.
    */
   call(executable: string, request: Request): Promise<CallResult> {
-    return new Promise((resolve) => this.dispatch(executable, { request, resolve }));
+    const runner = this.host?.serves(executable);
+    if (runner !== undefined) this.hosted.add(runner);
+    const slot = runner !== undefined ? HOST_SLOT : executable;
+    return new Promise((resolve) => this.dispatch(slot, { request: runner !== undefined ? { ...request, runner } : request, resolve }));
   }
 
   /** Starts one process of each runner now, so their start-up overlaps other work instead of queueing behind the first call. */
   warm(executables: Iterable<string>): void {
+    const slots = new Set<string>();
     for (const executable of executables) {
-      if (this.live(executable).length === 0) this.processes.get(executable)!.push(this.start(executable));
+      const runner = this.host?.serves(executable);
+      if (runner !== undefined) this.hosted.add(runner);
+      slots.add(runner !== undefined ? HOST_SLOT : executable);
     }
+    for (const slot of slots) if (this.live(slot).length === 0) this.processes.get(slot)!.push(this.start(slot));
   }
 
-  private dispatch(executable: string, pending: Pending): void {
-    const fault = this.faults.get(executable);
+  private dispatch(slot: string, pending: Pending): void {
+    const fault = this.faults.get(slot);
     if (fault !== undefined) {
-      this.faults.delete(executable);
+      this.faults.delete(slot);
       pending.resolve(failure(`runner broke the persistent protocol after its last answer: ${fault}`));
       return;
     }
-    const list = this.live(executable);
+    const list = this.live(slot);
     let target = list.find((p) => p.waiting === 0);
-    if (!target && list.length < this.perRunner) list.push((target = this.start(executable)));
+    if (!target && list.length < this.perRunner) list.push((target = this.start(slot)));
     target ??= list.reduce((a, b) => (b.waiting < a.waiting ? b : a));
     target.send(pending);
   }
 
-  /** The processes of a runner that can take requests. */
-  private live(executable: string): PersistentProcess[] {
-    const list = (this.processes.get(executable) ?? []).filter((p) => p.alive);
-    this.processes.set(executable, list);
+  /** The processes of a runner (or of the host) that can take requests. */
+  private live(slot: string): PersistentProcess[] {
+    const list = (this.processes.get(slot) ?? []).filter((p) => p.alive);
+    this.processes.set(slot, list);
     return list;
   }
 
-  private start(executable: string): PersistentProcess {
-    return new PersistentProcess(executable, this.env, this.timeoutMs, {
-      lost: (pending) => pending.forEach((p) => this.dispatch(executable, p)),
-      idleFault: (why) => this.faults.set(executable, why),
+  private start(slot: string): PersistentProcess {
+    this.processesStarted++;
+    const hosting = slot === HOST_SLOT && this.host !== undefined;
+    const command: readonly [string, string[]] = hosting ? this.host!.command : [slot, []];
+    const env = hosting ? { ...this.env, [HOST_RUNNERS_ENV]: [...this.hosted].sort().join(',') } : this.env;
+    return new PersistentProcess(command, env, this.timeoutMs, {
+      lost: (pending) => pending.forEach((p) => this.dispatch(slot, p)),
+      idleFault: (why) => this.faults.set(slot, why),
     });
   }
 

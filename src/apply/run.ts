@@ -12,6 +12,7 @@ import { applyPlan } from './apply.js';
 import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
 import { RunnerPool } from './persistent-pool.js';
+import { builtInRunnerHost } from './runner-host.js';
 
 /** What a run needs before its plan is known. */
 export interface SessionOptions extends Omit<RunContext, 'runDir'> {
@@ -57,7 +58,7 @@ export class RunSession {
   }
 
   private newPool(): RunnerPool {
-    return new RunnerPool(runnerProcessEnv(this.ctx), this.options.jobs, this.options.timeoutMs);
+    return new RunnerPool(runnerProcessEnv(this.ctx), this.options.jobs, this.options.timeoutMs, builtInRunnerHost());
   }
 
   /** Starts these persistent runners now (in oneshot mode, nothing). */

@@ -126,8 +126,47 @@ export function runnerMain<D extends RunnerDescription>(definition: RunnerDefini
     process.stdout.write(JSON.stringify(describeDocument(definition.description)) + '\n');
     return;
   }
-  // govern's timeout sends SIGTERM: take the commands this runner started (each in its own
-  // process group) down too, then go.
+  stopOnSigterm();
+  if (process.env[PERSISTENT_ENV] === '1') serveRequests(() => definition, [definition]);
+  else runOnce(definition);
+  stopWhenOrphaned();
+}
+
+/**
+ * The entry point of the process that serves several built-in runners in persistent mode
+ * (src/runners/host/main.ts): each request names its runner; `load` gives a runner's definition,
+ * once, at its first request, and those in `prepare` are loaded and prepared at once.
+ */
+export function hostMain(load: (name: string) => RunnerDefinition | undefined, prepare: string[]): void {
+  const loaded = new Map<string, RunnerDefinition>();
+  const definitionFor = (name: string | undefined): RunnerDefinition => {
+    if (name === undefined) throw new Error('the request names no runner');
+    let definition = loaded.get(name);
+    if (!definition) {
+      const found = load(name);
+      if (!found) throw new Error(`this process serves no runner "${name}"`);
+      loaded.set(name, (definition = { ...found, name }));
+    }
+    return definition;
+  };
+  stopOnSigterm();
+  // A runner that cannot be loaded fails its own requests, not the host's start.
+  const loadable = prepare.flatMap((name) => {
+    try {
+      return [definitionFor(name)];
+    } catch {
+      return [];
+    }
+  });
+  serveRequests(definitionFor, loadable);
+  stopWhenOrphaned();
+}
+
+/**
+ * govern's timeout sends SIGTERM: take the commands this runner started (each in its own process
+ * group) down too, then go.
+ */
+function stopOnSigterm(): void {
   process.once('SIGTERM', () => {
     // Ask first (a package manager killed mid-transaction leaves dpkg "interrupted"), then insist,
     // before govern's own SIGKILL arrives (KILL_GRACE_MS).
@@ -142,9 +181,6 @@ export function runnerMain<D extends RunnerDescription>(definition: RunnerDefini
       } else process.exit(143);
     }, KILL_GRACE_MS / 2).unref();
   });
-  if (process.env[PERSISTENT_ENV] === '1') serveRequests(definition);
-  else runOnce(definition);
-  stopWhenOrphaned();
 }
 
 /**
@@ -193,11 +229,12 @@ function runOnce<D extends RunnerDescription>(definition: RunnerDefinition<D>): 
   );
 }
 
-function serveRequests<D extends RunnerDescription>(definition: RunnerDefinition<D>): void {
+/** `definitionFor` gives the runner a request names (a runner's own process ignores the name). */
+function serveRequests(definitionFor: (runner: string | undefined) => RunnerDefinition, prepare: RunnerDefinition[]): void {
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base[PERSISTENT_ENV];
   for (const key of CALL_ENV) delete base[key];
-  definition.prepare?.(base).catch(() => undefined);
+  for (const definition of prepare) definition.prepare?.(base).catch(() => undefined);
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   // One request at a time, in order: govern may send the next before this one is answered.
   let queue = Promise.resolve();
@@ -206,7 +243,7 @@ function serveRequests<D extends RunnerDescription>(definition: RunnerDefinition
       .then(() => {
         const request = readRequest(line);
         inFlight = { id: request.id, log: [], answered: false };
-        return answer(definition, base, request, inFlight.log);
+        return answer(definitionFor, base, request, inFlight.log);
       })
       .then((response) => {
         if (inFlight?.answered) return;
@@ -226,11 +263,11 @@ function readRequest(line: string): PersistentRequest | { id: number; problem: u
   }
   const id = typeof request?.id === 'number' ? request.id : 0;
   if (!Array.isArray(request?.argv)) return { id, problem: new Error('the request has no "argv" list') };
-  return { id, argv: request.argv, env: request.env ?? {} };
+  return { id, argv: request.argv, env: request.env ?? {}, ...(typeof request.runner === 'string' ? { runner: request.runner } : {}) };
 }
 
-async function answer<D extends RunnerDescription>(
-  definition: RunnerDefinition<D>,
+async function answer(
+  definitionFor: (runner: string | undefined) => RunnerDefinition,
   base: NodeJS.ProcessEnv,
   request: PersistentRequest | { id: number; problem: unknown },
   log: string[],
@@ -239,7 +276,7 @@ async function answer<D extends RunnerDescription>(
   const { id } = request;
   try {
     if ('problem' in request) throw request.problem;
-    const result = await handle(definition, request.argv, { ...base, ...request.env }, logLine);
+    const result = await handle(definitionFor(request.runner), request.argv, { ...base, ...request.env }, logLine);
     return { id, ok: true, changed: result.changed, message: result.message !== undefined ? oneLine(result.message) : undefined, diff: result.diff, log };
   } catch (e) {
     logLine(`error: ${errorText(e)}`);

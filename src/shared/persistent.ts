@@ -17,6 +17,8 @@ export interface PersistentRequest {
   argv: string[];
   /** The variables of the call (CALL_ENV) that are set. */
   env: Partial<Record<CallVariable, string>>;
+  /** Only to the process that serves several built-in runners (src/runners/host/main.ts): the runner asked. */
+  runner?: string;
 }
 
 export interface PersistentResponse {

@@ -1,0 +1,21 @@
+// One process serving the built-in runners govern finds in its own runners directory, in persistent
+// mode: govern starts it instead of a process per runner (src/apply/runner-host.ts), which saves a
+// Node start for each runner after the first. Each runner's code is loaded at its first request.
+import { hostMain, type RunnerDefinition } from '../kit.js';
+import { HOST_RUNNERS_ENV, isHostedRunner, type HostedRunner } from '../hosted.js';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const load: Record<HostedRunner, () => RunnerDefinition> = {
+  exec: () => (require('../exec/runner.js') as typeof import('../exec/runner.js')).execRunner as RunnerDefinition,
+  file: () => (require('../file/runner.js') as typeof import('../file/runner.js')).fileRunner() as RunnerDefinition,
+  group: () => (require('../group/runner.js') as typeof import('../group/runner.js')).groupRunner() as RunnerDefinition,
+  line: () => (require('../line/runner.js') as typeof import('../line/runner.js')).lineRunner() as RunnerDefinition,
+  pkg: () => (require('../pkg/runner.js') as typeof import('../pkg/runner.js')).pkgRunner as RunnerDefinition,
+  service: () => (require('../service/runner.js') as typeof import('../service/runner.js')).serviceRunner() as RunnerDefinition,
+  user: () => (require('../user/runner.js') as typeof import('../user/runner.js')).userRunner() as RunnerDefinition,
+};
+
+hostMain(
+  (name) => (isHostedRunner(name) ? load[name]() : undefined),
+  (process.env[HOST_RUNNERS_ENV] ?? '').split(',').filter(isHostedRunner),
+);
