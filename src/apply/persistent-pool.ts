@@ -251,21 +251,22 @@ export class RunnerPool {
    * `perRunner`), else behind the requests already sent to the least loaded one.
    */
   call(executable: string, request: Request): Promise<CallResult> {
-    const runner = this.host?.serves(executable);
-    if (runner !== undefined) this.hosted.add(runner);
+    const runner = this.hostedRunner(executable);
     const slot = runner !== undefined ? HOST_SLOT : executable;
     return new Promise((resolve) => this.dispatch(slot, { request: runner !== undefined ? { ...request, runner } : request, resolve }));
   }
 
   /** Starts one process of each runner now, so their start-up overlaps other work instead of queueing behind the first call. */
   warm(executables: Iterable<string>): void {
-    const slots = new Set<string>();
-    for (const executable of executables) {
-      const runner = this.host?.serves(executable);
-      if (runner !== undefined) this.hosted.add(runner);
-      slots.add(runner !== undefined ? HOST_SLOT : executable);
-    }
+    const slots = new Set([...executables].map((executable) => (this.hostedRunner(executable) !== undefined ? HOST_SLOT : executable)));
     for (const slot of slots) if (this.live(slot).length === 0) this.processes.get(slot)!.push(this.start(slot));
+  }
+
+  /** The runner the host serves for this executable (noted, for the hosts started later), or undefined. */
+  private hostedRunner(executable: string): string | undefined {
+    const runner = this.host?.serves(executable);
+    if (runner !== undefined) this.hosted.add(runner);
+    return runner;
   }
 
   private dispatch(slot: string, pending: Pending): void {
