@@ -164,10 +164,15 @@ export function hostMain(load: (name: string) => RunnerDefinition | undefined, p
 
 /**
  * govern's timeout sends SIGTERM: take the commands this runner started (each in its own process
- * group) down too, then go.
+ * group) down too, then go. The handler stays: a second SIGTERM (govern's watcher and the runner's
+ * own orphan check can both send one) would otherwise meet the default action, which ends the
+ * runner at once, possibly before its commands were told.
  */
 function stopOnSigterm(): void {
-  process.once('SIGTERM', () => {
+  let stopping = false;
+  process.on('SIGTERM', () => {
+    if (stopping) return;
+    stopping = true;
     // Ask first (a package manager killed mid-transaction leaves dpkg "interrupted"), then insist,
     // before govern's own SIGKILL arrives (KILL_GRACE_MS).
     killAllChildren('SIGTERM');
