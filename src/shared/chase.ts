@@ -157,7 +157,8 @@ function join(dir: string, name: string): string {
   return dir === '/' ? `/${name}` : `${dir}/${name}`;
 }
 
-function lstatOrUndefined(path: string): Stats | undefined {
+/** A path's lstat, or undefined when nothing is there (no exception for that). */
+export function lstatOrUndefined(path: string): Stats | undefined {
   return fs.lstatSync(path, { throwIfNoEntry: false });
 }
 

@@ -53,7 +53,8 @@ export async function parseTexts(
   return outcomes;
 }
 
-async function parseHere(text: { file: string; text: string }): Promise<ParseOutcome> {
+/** One text parsed on this thread: its syntax errors are its outcome, any other error is thrown. */
+export async function parseHere(text: { file: string; text: string }): Promise<ParseOutcome> {
   try {
     return { parsed: await parseHcl(text.file, text.text) };
   } catch (e) {

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs, { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import nodePath from 'node:path';
-import { chase, type HeldDirectory } from '../../shared/chase.js';
+import { chase, lstatOrUndefined as lstatOrUndefinedSync, type HeldDirectory } from '../../shared/chase.js';
 import { describeFileKind } from '../../shared/file-kind.js';
 import { UserError } from '../../shared/errors.js';
 import { changedWhileReading, symlinkError } from './errors.js';
@@ -427,10 +427,6 @@ function openSyncWithoutAtime(path: string, flags: number): number {
     if (errno(e) === 'EPERM') return fs.openSync(path, flags);
     throw e;
   }
-}
-
-function lstatOrUndefinedSync(path: string): Stats | undefined {
-  return fs.lstatSync(path, { throwIfNoEntry: false });
 }
 
 async function isEmptyDirectory(path: string): Promise<boolean> {
