@@ -1,0 +1,202 @@
+// The parser of govern's HCL: the literal subset of HCL's native syntax that state files, data files,
+// hierarchy.hcl and recipients.hcl are written in (docs/hcl.md). Blocks with labels, attributes,
+// quoted strings, heredocs, numbers, true, false, null, lists, objects and comments; any expression
+// (a bare word, a reference, a function call, an operator, an interpolation) is refused with a
+// message that says what to write instead. It keeps source order and positions, stops at the first
+// mistake of a file (one error for one mistake, never a cascade), recurses at most MAX_NESTING
+// levels and reads the text in one linear pass.
+import { UserError } from '../shared/errors.js';
+import type { AttrValue } from '../shared/protocol.js';
+import { Cursor } from './cursor.js';
+import { atHeredoc, heredoc, nfc, quotedString } from './strings.js';
+import type { HclBlock, HclFile, HclItem, Position } from './syntax.js';
+
+const IDENTIFIER = /[\p{ID_Start}_][\p{ID_Continue}-]*/uy;
+const NUMBER = /-?[ \t]*[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const OPERATORS = '+-*/%<>=!&|?:.[(';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const WHAT_A_VALUE_IS = 'a quoted string, a number, true, false, null, a list [...], an object { ... } or a heredoc <<EOT';
+
+/** The items of an HCL text; throws a UserError at the first mistake, with its line and column. */
+export function parseHcl(file: string, text: string): HclFile {
+  checkUnicode(file, text);
+  const cur = new Cursor(file, text);
+  return { items: body(cur, undefined) };
+}
+
+/** The items of a body, up to its closing brace (consumed) or, at the top level (open undefined), the end. */
+function body(cur: Cursor, open: { type: string; at: Position } | undefined): HclItem[] {
+  const items: HclItem[] = [];
+  const attributes = new Map<string, Position>();
+  for (;;) {
+    cur.skipBlank(true);
+    const c = cur.peek();
+    if (c === undefined) {
+      if (open) cur.fail(`the block ${open.type} is not closed: its "{" has no matching "}"`, open.at);
+      return items;
+    }
+    if (c === '}') {
+      if (!open) cur.fail('a "}" that closes no block');
+      cur.pos++;
+      return items;
+    }
+    const at = cur.here();
+    const name = identifier(cur);
+    if (name === undefined) cur.fail(`expected an attribute (name = value) or a block (type "label" { ... }), found ${cur.describeHere()}`);
+    cur.skipBlank(false);
+    if (cur.peek() === '=') {
+      cur.pos++;
+      const first = attributes.get(name);
+      if (first) cur.fail(`${name} is set twice (first at line ${first.line}): an attribute is set once in a block`, at);
+      attributes.set(name, at);
+      items.push({ kind: 'attribute', name, value: value(cur), at });
+    } else items.push(block(cur, name, at));
+    endOfItem(cur, open !== undefined);
+  }
+}
+
+/** A block, from its labels (its type read) to its closing brace. */
+function block(cur: Cursor, type: string, at: Position): HclBlock {
+  const labels: string[] = [];
+  for (;;) {
+    cur.skipBlank(false);
+    const c = cur.peek();
+    if (c === '"') labels.push(quotedString(cur, false));
+    else if (c === '{') break;
+    else {
+      const label = identifier(cur);
+      if (label === undefined) cur.fail(`expected "=" after ${type} (an attribute), or a block's labels and "{", found ${cur.describeHere()}`);
+      labels.push(label);
+    }
+  }
+  cur.open();
+  cur.pos++;
+  const items = body(cur, { type, at });
+  cur.close();
+  return { kind: 'block', type, labels, body: items, at };
+}
+
+/** After an attribute or a block: the end of the line (a comment may come first), the file, or the enclosing block's "}". */
+function endOfItem(cur: Cursor, inBlock: boolean): void {
+  cur.skipBlank(false);
+  const c = cur.peek();
+  if (c === undefined || c === '\n' || (c === '}' && inBlock)) return;
+  unexpectedAfterValue(cur, 'a new line after each attribute and block');
+}
+
+function unexpectedAfterValue(cur: Cursor, expected: string): never {
+  const c = cur.peek()!;
+  if (c === '"') cur.fail('a stray " after a value: a quoted string opens and closes with one " (write \\" for a quote inside it)');
+  if (OPERATORS.includes(c)) {
+    cur.fail(`${JSON.stringify(c)} makes an HCL expression, which govern does not evaluate: write the value itself (${WHAT_A_VALUE_IS}); values from the host come from Handlebars ({{fact "..."}})`);
+  }
+  cur.fail(`expected ${expected}, found ${cur.describeHere()}`);
+}
+
+function value(cur: Cursor): AttrValue {
+  cur.skipBlank(false);
+  const c = cur.peek();
+  if (c === '"') return quotedString(cur);
+  if (c === '[') return list(cur);
+  if (c === '{') return object(cur);
+  if (c === '<' && atHeredoc(cur)) return heredoc(cur);
+  if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number(cur);
+  const at = cur.here();
+  const word = identifier(cur);
+  if (word === undefined) cur.fail(`Invalid expression: expected a value (${WHAT_A_VALUE_IS}), found ${cur.describeHere()}`);
+  if (word === 'true') return true;
+  if (word === 'false') return false;
+  if (word === 'null') return null;
+  cur.skipBlank(false);
+  if (cur.peek() === '(') cur.fail(`${word}(...) is an HCL function call, which govern does not evaluate: write the value itself; values from the host come from Handlebars ({{fact "..."}})`, at);
+  if (cur.peek() === '.' || cur.peek() === '[') cur.fail(`${word}${cur.peek()}... is an HCL reference, which govern does not evaluate: write the value itself; values from the host come from Handlebars ({{fact "..."}})`, at);
+  cur.fail(`${word} is a bare word, which HCL would read as an expression: quote it ("${word}")`, at);
+}
+
+function number(cur: Cursor): number {
+  NUMBER.lastIndex = cur.pos;
+  const m = NUMBER.exec(cur.text);
+  if (!m) unexpectedAfterValue(cur, 'a value'); // a "-" before something other than a number
+  const end = NUMBER.lastIndex;
+  const next = cur.text[end];
+  if (next === '.' || (next !== undefined && /[\p{ID_Continue}]/u.test(next))) {
+    cur.fail(`not a number: a number is written 42, -1, 0.5 or 1e6 (a text is quoted: "${cur.text.slice(cur.pos, end)}${next}...")`);
+  }
+  cur.pos = end;
+  return Number(m[0].replace(/[ \t]/g, ''));
+}
+
+function list(cur: Cursor): AttrValue[] {
+  cur.open();
+  cur.pos++;
+  const items: AttrValue[] = [];
+  for (;;) {
+    cur.skipBlank(true);
+    if (cur.peek() === ']') break;
+    items.push(value(cur));
+    cur.skipBlank(true);
+    if (cur.peek() === ',') cur.pos++;
+    else if (cur.peek() !== ']') {
+      if (cur.peek() === undefined) cur.fail('this list is not closed: expected "]"');
+      unexpectedAfterValue(cur, 'a "," between the items of a list, or its closing "]"');
+    }
+  }
+  cur.pos++;
+  cur.close();
+  return items;
+}
+
+function object(cur: Cursor): { [key: string]: AttrValue } {
+  cur.open();
+  cur.pos++;
+  const result: { [key: string]: AttrValue } = {};
+  for (;;) {
+    cur.skipBlank(true);
+    if (cur.peek() === '}') break;
+    const key = objectKey(cur);
+    cur.skipBlank(false);
+    if (cur.peek() !== '=' && cur.peek() !== ':') cur.fail(`expected "=" after the key ${JSON.stringify(key)}, found ${cur.describeHere()}`);
+    cur.pos++;
+    const v = value(cur);
+    // The last of two equal keys wins, as in HCL; a key named __proto__ stays a key.
+    Object.defineProperty(result, key, { value: v, enumerable: true, writable: true, configurable: true });
+    cur.skipBlank(false);
+    if (cur.peek() === ',') cur.pos++;
+    else if (cur.peek() !== '\n' && cur.peek() !== '}') {
+      if (cur.peek() === undefined) cur.fail('this object is not closed: expected "}"');
+      unexpectedAfterValue(cur, 'a "," or a new line between the items of an object, or its closing "}"');
+    }
+  }
+  cur.pos++;
+  cur.close();
+  return result;
+}
+
+function objectKey(cur: Cursor): string {
+  const c = cur.peek();
+  if (c === '"') return quotedString(cur);
+  if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return String(number(cur));
+  const word = identifier(cur);
+  if (word !== undefined) return nfc(word);
+  if (c === undefined) cur.fail('this object is not closed: expected "}"');
+  cur.fail(`expected a key (a name or a quoted string) in this object, found ${cur.describeHere()}`);
+}
+
+function identifier(cur: Cursor): string | undefined {
+  IDENTIFIER.lastIndex = cur.pos;
+  const m = IDENTIFIER.exec(cur.text);
+  if (!m) return undefined;
+  cur.pos = IDENTIFIER.lastIndex;
+  return m[0];
+}
+
+/** A JavaScript string may hold half a UTF-16 pair, which no file can: refused rather than written out altered. */
+function checkUnicode(file: string, text: string): void {
+  if ((text as { isWellFormed?: () => boolean }).isWellFormed?.() === true) return;
+  const m = LONE_SURROGATE.exec(text);
+  if (!m) return;
+  const before = text.slice(0, m.index);
+  const line = before.split('\n').length;
+  const column = m.index - before.lastIndexOf('\n');
+  throw new UserError({ file, line, column, message: `not valid Unicode (a lone surrogate U+${m[0].charCodeAt(0).toString(16).toUpperCase()})` });
+}
