@@ -66,7 +66,7 @@ function templateSign(cur: Cursor, at: number, pieces: string[]): number {
 function interpolation(cur: Cursor, sign: string, where: Position): never {
   const what = sign === '$' ? 'an HCL interpolation' : 'an HCL template directive';
   cur.fail(
-    `"${sign}{" starts ${what}, which govern does not evaluate: write "${sign}${sign}{" for a literal "${sign}{"` +
+    `"${sign}{" starts ${what}, which govern does not evaluate: a literal "${sign}{" is written "${sign}${sign}{"` +
       ` (as in LogFormat "%%{Referer}i"); values from the host come from Handlebars ({{fact "..."}})`,
     where,
   );

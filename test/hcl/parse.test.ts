@@ -106,9 +106,9 @@ describe('parseHcl', () => {
     it('${ and %{ name their escapes', () => {
       const [p] = problems('x "a" {\n  v = "a ${var.x}"\n}\n');
       expect(p).to.include({ line: 2, column: 10 });
-      expect(p.message).to.match(/^"\$\{" starts an HCL interpolation, which govern does not evaluate: write "\$\$\{" for a literal "\$\{"/);
+      expect(p.message).to.match(/^"\$\{" starts an HCL interpolation, which govern does not evaluate: a literal "\$\{" is written "\$\$\{"/);
       expect(problems('x "a" {\n  v = <<EOT\nfine\n  %{ if x }\nEOT\n}\n')[0]).to.include({ line: 4, column: 3 });
-      expect(problems('x "a" {\n  v = <<EOT\n%{ if x }\nEOT\n}\n')[0].message).to.match(/^"%\{" starts an HCL template directive, which govern does not evaluate: write "%%\{"/);
+      expect(problems('x "a" {\n  v = <<EOT\n%{ if x }\nEOT\n}\n')[0].message).to.match(/^"%\{" starts an HCL template directive, which govern does not evaluate: a literal "%\{" is written "%%\{"/);
       expect(problems('x "${a}" {\n}\n')[0]).to.include({ line: 1, column: 4 });
     });
 
