@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js, with its parse worker), each
+// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js), each
 // built-in runner (dist/bundle/runner-NAME.js) and the process that serves them together in persistent
 // mode (runner-host.js, src/runners/host), one file each with its source map. bin/govern and runners/* load
 // these: a process that reads one file instead of 30 to 110 modules starts faster and holds less
 // memory (bench/README.md, "Round two, the last levers"). dist/src stays: the runner kit
 // (`govern/runner`) and the manual generator are loaded from it.
-// @cdktf/hcl2json stays outside: it finds its WebAssembly next to its own module.
 // usage: scripts/bundle.js (run by `make build`, after tsc)
 'use strict';
 const fs = require('node:fs');
@@ -16,8 +15,7 @@ const root = path.join(__dirname, '..');
 const built = path.join(root, 'dist', 'src');
 const out = path.join(root, 'dist', 'bundle');
 
-// The parse pool's worker thread is its own file, beside the core (src/state/parse-pool.ts).
-const entries = { govern: path.join(built, 'cli', 'main.js'), 'parse-worker': path.join(built, 'state', 'parse-worker.js') };
+const entries = { govern: path.join(built, 'cli', 'main.js') };
 for (const runner of fs.readdirSync(path.join(built, 'runners'))) {
   const main = path.join(built, 'runners', runner, 'main.js');
   if (fs.existsSync(main)) entries[`runner-${runner}`] = main;
@@ -32,7 +30,6 @@ esbuild
     platform: 'node',
     format: 'cjs',
     target: 'node18.20',
-    external: ['@cdktf/hcl2json'],
     // The map names dist/src's files, which ship beside the bundle: stack traces are mapped with
     // NODE_OPTIONS=--enable-source-maps (docs/packaging.md); reading the map at every start costs more.
     sourcemap: 'linked',

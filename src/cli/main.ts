@@ -41,7 +41,7 @@ export function main(argv: string[]): void {
 
 /**
  * Exits once stdout and stderr are flushed. Waiting for the event loop to drain instead would wait
- * for timers hcl2json's Go runtime leaves behind, up to seconds after the work is done.
+ * for any timer a library leaves behind after the work is done.
  */
 function exit(code: number): void {
   process.exitCode = code;

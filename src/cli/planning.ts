@@ -70,7 +70,7 @@ export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promi
     remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
   };
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
-  const parsed = await clock.time('parse', () => parseStateFiles(texts, inputs.cache));
+  const parsed = await clock.time('parse', async () => parseStateFiles(texts));
   const resources = await clock.time('render', () => renderResourceTemplates(parsed, inputs.paths.templates, timed));
   return clock.time('plan', async () => {
     const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache });

@@ -1,14 +1,14 @@
-// State files to resources: read, render (Handlebars), parse (HCL), recover the source order.
+// State files to resources: read, render (Handlebars), parse (HCL, src/hcl/parse.ts).
 import { formatLocation, UserError, type Problem } from '../shared/errors.js';
 import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../templates/source-file.js';
+import { parseHcl } from '../hcl/parse.js';
+import type { HclFile } from '../hcl/syntax.js';
+import { maskText } from '../shared/sensitive.js';
 import { listStateFiles } from './files.js';
-import { noCache, type ParseCache } from './parse-cache.js';
-import { parseTexts } from './parse-pool.js';
 import type { Resource } from './resource.js';
-import { scanTopLevel, type TopLevelItem } from './scan-blocks.js';
 import { SourceLines } from './source-lines.js';
 import { taintResources } from './taint.js';
 import { toResources } from './to-resources.js';
@@ -40,32 +40,29 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
 }
 
 /** Every resource of the state tree, in definition order; all problems are reported at once. */
-export async function loadState(target: string, facts: FactSources, cache: ParseCache = noCache): Promise<Resource[]> {
-  return parseStateFiles(await renderStateFiles(target, facts), cache);
+export async function loadState(target: string, facts: FactSources): Promise<Resource[]> {
+  return parseStateFiles(await renderStateFiles(target, facts));
 }
 
-/** The resources of rendered state files, in definition order; all problems are reported at once. */
-export async function parseStateFiles(texts: StateFileText[], cache: ParseCache = noCache, workerMinBytes?: number): Promise<Resource[]> {
+/**
+ * The resources of rendered state files, in definition order; all problems are reported at once:
+ * the first syntax error of each file, and the problems of the files that parse.
+ */
+export function parseStateFiles(texts: StateFileText[]): Resource[] {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
-  const known = texts.map((text) => cachedFile(cache.get(text.rendered)));
-  const unknown = texts.filter((_, i) => !known[i]);
-  const outcomes = await parseTexts(unknown.map((text) => ({ file: text.file, text: text.rendered })), workerMinBytes);
-  let nextOutcome = 0;
-  for (const [i, text] of texts.entries()) {
+  for (const text of texts) {
     const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
-    const cached = known[i];
-    const outcome = cached ? { parsed: cached.hcl } : outcomes[nextOutcome++];
-    if ('problems' in outcome) {
-      problems.push(...outcome.problems.map((p) => lines.relocate(p)));
+    let parsed: HclFile;
+    try {
+      parsed = parseHcl(text.file, text.rendered);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      problems.push(...e.problems.map((p) => withoutSecrets(lines.relocate(p), text.sensitiveFacts ?? [])));
       continue;
     }
-    const items = cached?.items ?? scanTopLevel(text.rendered);
-    const result = toResources(text.file, items, outcome.parsed, lines, resources.length);
-    const tainted = taintResources(result.resources, text.sensitiveFacts ?? []);
-    // A file that holds a secret is parsed every time rather than kept on disk (one with problems too:
-    // a resource refused there may have been a sensitive one).
-    if (!cached && !tainted && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, { hcl: outcome.parsed, items });
+    const result = toResources(text.file, parsed.items, lines, resources.length);
+    taintResources(result.resources, text.sensitiveFacts ?? []);
     problems.push(...result.problems);
     resources.push(...result.resources);
   }
@@ -74,15 +71,11 @@ export async function parseStateFiles(texts: StateFileText[], cache: ParseCache 
   return resources;
 }
 
-/** What the cache keeps of a rendered state file: hcl2json's output and the scanned items, both found from the text alone. */
-interface CachedFile {
-  hcl: Record<string, unknown>;
-  items: TopLevelItem[];
-}
-
-function cachedFile(entry: Record<string, unknown> | undefined): CachedFile | undefined {
-  if (!entry || entry.hcl === null || typeof entry.hcl !== 'object' || !Array.isArray(entry.items)) return undefined;
-  return entry as unknown as CachedFile;
+/** A syntax error may quote what the file holds (a bare word): never the value of a sensitive fact it used. */
+function withoutSecrets(problem: Problem, uses: readonly FactUse[]): Problem {
+  if (uses.length === 0) return problem;
+  const secrets = [...new Set(uses.map((use) => use.value).filter((value) => value !== ''))].sort((a, b) => b.length - a.length);
+  return { ...problem, message: maskText(problem.message, secrets) };
 }
 
 function duplicates(resources: Resource[]): Problem[] {

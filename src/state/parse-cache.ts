@@ -1,9 +1,8 @@
-// hcl2json takes a WebAssembly start (about 150 ms) and then about a second per megabyte, and a
-// run that changes nothing parses the same rendered text every time. Parsed files (hcl2json's output
-// and the scanned block headers) are therefore kept by the SHA-256 of their rendered text (and
-// hcl2json's version). The cache decides what runs as
-// root, so it is used only when its directory and entries belong to the user running govern and no
-// one else can write them, and every entry is reached through the directory checked (below).
+// What planning keeps between runs, by the SHA-256 of what it was found from: runners' descriptions
+// and the runners a tree used (each kind an area, `kind-HASH.json`). State files are no longer kept
+// here: govern's own parser reads them faster than the cache would (docs/hcl.md). The cache decides
+// what runs as root, so it is used only when its directory and entries belong to the user running
+// govern and no one else can write them, and every entry is reached through the directory checked (below).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +10,7 @@ import path from 'node:path';
 import { openDirectoryHandle, ownedAndPrivate, type DirectoryHandle } from '../shared/trust.js';
 import { allNumbersFinite } from './finite.js';
 
-const FORMAT = 'govern-hcl-cache-3';
+const FORMAT = 'govern-cache-4';
 /** Entries not used for this long are removed when new ones are written. */
 const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
@@ -30,16 +29,11 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'govern');
 }
 
-function hcl2jsonVersion(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('@cdktf/hcl2json/package.json') as { version: string }).version;
-}
-
 /** `kind` names the entries (`hcl-...json`), and only those are pruned. */
 export function openParseCache(dir: string, kind = 'hcl'): ParseCache {
   const handle = openPrivateDirectory(dir);
   if (handle === undefined) return noCache;
-  const salt = `${FORMAT}\0${hcl2jsonVersion()}\0`;
+  const salt = `${FORMAT}\0`;
   const entry = (text: string) => handle.at(`${kind}-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
   let pruned = false;
   return {

@@ -1,4 +1,4 @@
-// Messages about a state file name a line of the file the user wrote, but hcl2json sees the rendered
+// Messages about a state file name a line of the file the user wrote, but the parser sees the rendered
 // text, whose lines move when a template adds or removes lines. The renderer tells where each
 // rendered line came from (templates/line-marks.ts); a line a helper produced has no source line,
 // and the message then says which line of the rendered text it is (see `govern render`). Without the

@@ -1,14 +1,14 @@
-// Turns one parsed state file (hcl2json's output plus the scanned block headers) into resources,
-// in source order, collecting every problem with its file and line.
+// Turns one parsed state file into resources, in source order, collecting every problem with its
+// file and line. A nested block becomes a value as Terraform's JSON syntax writes it: a list of its
+// bodies under its type (and under each of its labels).
 import path from 'node:path';
 import type { Location, Problem } from '../shared/errors.js';
 import type { AttrValue, Attributes } from '../shared/protocol.js';
-import { masker, SENSITIVE } from '../shared/sensitive.js';
+import { masker } from '../shared/sensitive.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
 import { allNumbersFinite } from './finite.js';
-import { ExpressionError, literalValue } from './hcl.js';
+import type { HclItem } from '../hcl/syntax.js';
 import { ORDERING_KEYS, rref, SENSITIVE_KEY, TAG, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type OrderingKey, type Resource } from './resource.js';
-import type { TopLevelItem } from './scan-blocks.js';
 import type { SourceLines } from './source-lines.js';
 
 export interface FileResources {
@@ -25,18 +25,16 @@ const ORDERING_HINT: Record<OrderingKey, string> = {
 
 export function toResources(
   file: string,
-  items: TopLevelItem[],
-  parsed: Record<string, unknown>,
+  items: HclItem[],
   lines: SourceLines,
   firstIndex: number,
 ): FileResources {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
-  const seen = new Map<string, number>(); // (type, name) -> how many bodies taken so far
   const stateDir = path.dirname(path.resolve(file));
 
   for (const item of items) {
-    const at = lines.where(item.line);
+    const at = lines.where(item.at.line);
     const problem = (message: string) => problems.push({ ...at, message });
     if (item.kind === 'attribute') {
       problem(`"${item.name} = ..." at the top level: a state file holds only resource blocks, runner "name" { ... }`);
@@ -56,17 +54,12 @@ export function toResources(
       problem(nameProblem);
       continue;
     }
-    const key = JSON.stringify([item.type, name]);
-    const occurrence = seen.get(key) ?? 0;
-    seen.set(key, occurrence + 1);
-    const bodies = ((parsed[item.type] as Record<string, unknown> | undefined)?.[name] ?? []) as unknown[];
-    const body = bodies[occurrence];
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      problem(`could not read the body of ${item.type} "${name}"`);
+    const body = bodyValues(item.body, lines);
+    if (typeof body === 'string') {
+      problem(body);
       continue;
     }
-    const keyAt = Object.fromEntries(item.keys.map((key) => [key.name, lines.where(key.line)]));
-    const ordered = inSourceOrder(body as Record<string, unknown>, item.keys.map((key) => key.name));
+    const { values: ordered, keyAt } = body;
     const resource = bodyToResource(item.type, name, ordered, at, keyAt, problems);
     if (resource) resources.push({ ...resource, file, stateDir, index: firstIndex + resources.length });
   }
@@ -76,7 +69,7 @@ export function toResources(
 function bodyToResource(
   type: string,
   name: string,
-  body: Record<string, unknown>,
+  body: Record<string, AttrValue>,
   at: Location,
   keyAt: Record<string, Location>,
   problems: Problem[],
@@ -90,22 +83,10 @@ function bodyToResource(
   let vars: { [key: string]: AttrValue } | undefined;
   let ok = true;
   const mine: Problem[] = [];
-  /** For a sensitive resource: messages that quote a value which is not among its attributes. */
-  const quietly = new Map<Problem, string>();
-  for (const [key, raw] of Object.entries(body)) {
+  for (const [key, value] of Object.entries(body)) {
     const problem = (message: string) => mine.push({ ...(keyAt[key] ?? at), message: `${ref}: ${message}` });
     if (!ATTRIBUTE_KEY.test(key)) {
       problem(`"${key}" is not a valid argument name`);
-      ok = false;
-      continue;
-    }
-    let value: AttrValue;
-    try {
-      value = literalValue(raw);
-    } catch (e) {
-      if (!(e instanceof ExpressionError)) throw e;
-      problem(`${key}: ${e.message}`);
-      quietly.set(mine[mine.length - 1], `${ref}: ${key}: ${SENSITIVE} ${e.quiet}`);
       ok = false;
       continue;
     }
@@ -164,7 +145,7 @@ function bodyToResource(
   const template = templateName !== undefined ? { name: templateName, vars: vars ?? {} } : undefined;
   // A sensitive resource's values stay out of messages about it too.
   const mask = masker({ attrs, sensitive, template });
-  problems.push(...mine.map((p) => ({ ...p, message: sensitive && quietly.has(p) ? quietly.get(p)! : mask(p.message) })));
+  problems.push(...mine.map((p) => ({ ...p, message: mask(p.message) })));
   if (!ok) return undefined;
   return { ref, type, name, attrs, links, tags, at, keyAt, ...(sensitive ? { sensitive } : {}), ...(template ? { template } : {}) };
 }
@@ -180,12 +161,50 @@ function hasNul(value: AttrValue): boolean {
   return false;
 }
 
-/** hcl2json sorts a body's keys; runners get them in the order they were written. */
-function inSourceOrder(body: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  const ordered: Record<string, unknown> = {};
-  for (const key of keys) if (key in body) ordered[key] = body[key];
-  for (const key of Object.keys(body)) if (!(key in ordered)) ordered[key] = body[key];
-  return ordered;
+/**
+ * A block's body as values in the order written, with where each key is written (a nested block's
+ * type at its first block); a message when a name is both an attribute and a nested block.
+ */
+function bodyValues(items: HclItem[], lines: SourceLines): { values: Record<string, AttrValue>; keyAt: Record<string, Location> } | string {
+  const values: Record<string, AttrValue> = {};
+  const keyAt: Record<string, Location> = {};
+  for (const item of items) {
+    const name = item.kind === 'attribute' ? item.name : item.type;
+    if (!Object.hasOwn(keyAt, name)) setOwn(keyAt, name, lines.where(item.at.line));
+    if (item.kind === 'attribute') {
+      // The parser refuses an attribute set twice: a name already here is a block's.
+      if (Object.hasOwn(values, name)) return `${name} is given both as an attribute and as a block (line ${item.at.line})`;
+      setOwn(values, name, item.value);
+      continue;
+    }
+    const nested = bodyValues(item.body, lines);
+    if (typeof nested === 'string') return nested;
+    // Terraform's JSON syntax: { type: { label: [body, ...] } }, one level per label.
+    const holder = Object.hasOwn(values, name) ? values[name] : undefined;
+    if (!isRecordOrList(holder, item.labels.length)) return `${name} is given both as an attribute and as a block (line ${item.at.line})`;
+    let at: AttrValue = holder ?? (item.labels.length > 0 ? {} : []);
+    if (holder === undefined) setOwn(values, name, at);
+    for (const [i, label] of item.labels.entries()) {
+      const map = at as Record<string, AttrValue>;
+      if (!Object.hasOwn(map, label)) setOwn(map, label, i + 1 < item.labels.length ? {} : []);
+      at = map[label];
+    }
+    if (!Array.isArray(at)) return `the blocks ${name} have different numbers of labels (line ${item.at.line})`;
+    at.push(nested.values);
+  }
+  return { values, keyAt };
+}
+
+/** record[key] = value, a key named __proto__ included (as an own property). */
+function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
+}
+
+/** What a nested block of `labels` labels can be added to: nothing yet, or what a block of its type made. */
+function isRecordOrList(value: AttrValue | undefined, labels: number): boolean {
+  if (value === undefined) return true;
+  return labels === 0 ? Array.isArray(value) : value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A string or a list of non-empty strings (ordering keys, tags). */

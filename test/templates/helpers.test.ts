@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { parseHcl, literalValue } from '../../src/state/hcl.js';
+import { parseHcl } from '../../src/hcl/parse.js';
+import type { HclAttribute, HclBlock } from '../../src/hcl/syntax.js';
 import { hclQuote } from '../../src/templates/hcl-quote.js';
 import { pureHelpers } from '../../src/templates/helpers.js';
 
@@ -51,7 +52,7 @@ describe('template helpers', () => {
     expect(() => call('lower', {})).to.throw(/expected a string/);
   });
 
-  it('quotes any text so it stays one HCL string, whatever it holds', async () => {
+  it('quotes any text so it stays one HCL string, whatever it holds', () => {
     const nasty = [
       'plain',
       'a "quoted" word',
@@ -68,10 +69,10 @@ describe('template helpers', () => {
     ];
     for (const value of nasty) {
       const quoted = hclQuote(value);
-      const parsed = await parseHcl('test.hcl', `r "n" {\n  v = ${quoted}\n}\n`);
-      const body = ((parsed.r as Record<string, unknown[]>).n[0] as Record<string, unknown>);
-      expect(Object.keys(body), value).to.deep.equal(['v']);
-      expect(literalValue(body.v), value).to.equal(value);
+      const parsed = parseHcl('test.hcl', `r "n" {\n  v = ${quoted}\n}\n`);
+      const body = (parsed.items[0] as HclBlock).body as HclAttribute[];
+      expect(body.map((item) => item.name), value).to.deep.equal(['v']);
+      expect(body[0].value, value).to.equal(value);
     }
   });
 });
