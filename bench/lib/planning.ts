@@ -1,6 +1,6 @@
 // Planning alone: `govern graph PATH >/dev/null` does facts -> render -> parse -> graph and
-// nothing else. Measured at several sizes, with a cold parse cache (a state tree govern has never
-// seen: hcl2json parses every file) and a warm one (the every-half-hour case), to show how time
+// nothing else. Measured at several sizes, with a cold cache (runners never described: a first run)
+// and a warm one (the every-half-hour case), to show how time
 // and memory grow with N.
 import fs from 'node:fs';
 import path from 'node:path';
