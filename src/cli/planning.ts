@@ -18,8 +18,8 @@ import { optionTable, type Options } from './options.js';
 import { remoteFactOptions, remoteFacts } from './remote-options.js';
 
 export const cacheOptions = optionTable([
-  { name: 'cache-dir', kind: 'text', placeholder: 'DIR', env: 'GOVERN_CACHE_DIR', help: 'where parsed state files are kept: as root /var/cache/govern, else ~/.cache/govern' },
-  { name: 'no-cache', kind: 'flag', help: 'parse every state file, and keep nothing' },
+  { name: 'cache-dir', kind: 'text', placeholder: 'DIR', env: 'GOVERN_CACHE_DIR', help: 'where runners\' descriptions are kept between runs: as root /var/cache/govern, else ~/.cache/govern' },
+  { name: 'no-cache', kind: 'flag', help: 'ask every runner to describe itself again, and keep nothing' },
 ]);
 
 export const selectionOptions = optionTable([

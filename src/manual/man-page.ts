@@ -155,7 +155,7 @@ export function manPage(input: ManPageInput): string {
         entry(italic(dirs.templates), 'Templates, for govern render NAME and the file runner\'s template key.'),
         entry(italic(dirs.states), 'The state tree govern run, graph and pull use when given no PATH.'),
         entry(italic('/var/lib/govern'), 'The last run\'s record (last-run.json, read by govern status) and the trees govern pull keeps.'),
-        entry(italic('/var/cache/govern'), 'Parsed state files, kept by the SHA-256 of their text (when run as root).'),
+        entry(italic('/var/cache/govern'), 'Runners\' descriptions and the runners each tree used, kept between runs (when run as root).'),
         entry(italic('/run/govern'), 'Locks, in a directory only root may write.'),
       ].join('\n'),
     ),
