@@ -1,12 +1,12 @@
 // State files to resources: read, render (Handlebars), parse (HCL, src/hcl/parse.ts).
+import { parseHcl } from '../hcl/parse.js';
+import type { HclFile } from '../hcl/syntax.js';
 import { formatLocation, UserError, type Problem } from '../shared/errors.js';
+import { maskText } from '../shared/sensitive.js';
 import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../templates/source-file.js';
-import { parseHcl } from '../hcl/parse.js';
-import type { HclFile } from '../hcl/syntax.js';
-import { maskText } from '../shared/sensitive.js';
 import { listStateFiles } from './files.js';
 import type { Resource } from './resource.js';
 import { SourceLines } from './source-lines.js';
