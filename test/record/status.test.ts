@@ -34,6 +34,27 @@ describe('govern status', () => {
     expect(bad.stderr).to.include('--max-age');
   });
 
+  it('3 UNKNOWN, in one line, for a record that is JSON but not a run report govern can use', async () => {
+    const t = tree({ 'a.hcl': 'pkg "a" {}\n' });
+    const varDir = path.join(t.dir, 'var');
+    expect((await t.run(['--var-dir', varDir])).code).to.equal(0);
+    const good = JSON.parse(fs.readFileSync(path.join(varDir, 'last-run.json'), 'utf8')) as Record<string, unknown>;
+    const { changed: _c, failed: _f, resources: _r, ...lessSummary } = good.summary as Record<string, number>;
+    for (const [record, why] of [
+      [{ ...good, started_at: 'not a time' }, 'started_at must match pattern'],
+      [{ ...good, started_at: '2026-13-45T99:99:99Z' }, 'started_at "2026-13-45T99:99:99Z" is not a time'],
+      [{ ...good, errors: [null] }, 'errors.0 must be object'],
+      [{ ...good, summary: lessSummary }, 'summary must have required property'],
+    ] as const) {
+      writeFile(path.join(varDir, 'last-run.json'), JSON.stringify(record));
+      const r = await status(varDir);
+      expect(r.code, r.stdout + r.stderr).to.equal(3);
+      expect(r.stderr).to.equal('');
+      expect(r.stdout).to.match(new RegExp(`^GOVERN UNKNOWN - cannot read ${varDir}/last-run.json: not a govern run report: [^\\n]*\\n$`));
+      expect(r.stdout).to.include(why);
+    }
+  });
+
   it('0 OK after a good run: when, how long, changed and failed counts, the state tree, and perfdata', async () => {
     const t = tree({ 'a.hcl': 'pkg "a" {\n  changed = true\n}\npkg "b" {}\n' });
     const varDir = path.join(t.dir, 'var');

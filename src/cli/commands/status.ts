@@ -1,6 +1,7 @@
 // `govern status`: the last real run, as a monitoring plugin answers (record/status.ts).
 import { readLastPull } from '../../record/last-pull.js';
 import { readLastRun } from '../../record/last-run.js';
+import { checkedLastRun } from '../../record/report-check.js';
 import { lastRunStatus } from '../../record/status.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
@@ -25,7 +26,7 @@ export const statusCommand = defineCommand({
   ]),
   async run(o, operands) {
     if (operands.length > 0) throw new UserError(`govern status takes no operands (usage: ${this.usage})`);
-    const answer = lastRunStatus(readLastRun(o.varDir), Date.now(), o.maxAge, readLastPull(o.varDir));
+    const answer = lastRunStatus(checkedLastRun(readLastRun(o.varDir)), Date.now(), o.maxAge, readLastPull(o.varDir));
     await out(`${terminalLine(answer.line)}\n`);
     return answer.code;
   },
