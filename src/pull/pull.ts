@@ -103,8 +103,13 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
   const lineage = await checkLineage(c, { old, commit, anchor: request.anchor, ref: boundRef, allowRollback: request.allowRollback });
   if (!lineage.ok) throw new PullFailure(lineage.kind, `refusing commit ${commit} of ${request.repo}: ${lineage.reason}; ${stays}`, commit, old);
   if (!fs.existsSync(path.join(store.trees, commit))) await checkOut(c, store, commit);
+  try {
+    await gitChecked(c, 'update-ref', ['update-ref', CURRENT_REF, commit]);
+  } catch (e) {
+    if (e instanceof GitFailure) throw new PullFailure('failed', `cannot record ${commit} in ${store.gitDir}: ${e.message}; ${stays}`, commit, old);
+    throw e;
+  }
   if (old !== commit) switchTo(store, dir, commit);
-  await gitChecked(c, 'update-ref', ['update-ref', CURRENT_REF, commit]);
   // Old trees go only while no run is under way: a run resolves DIR once it holds the run lock,
   // and reads the tree it resolved until it ends.
   const runLock = await tryRunLock();
