@@ -1,15 +1,18 @@
 // `govern pull REPO DIR`: brings DIR to a commit of REPO with git. Fetch into the store's bare
-// repository, check the commit's signature when allowed signers are given, check it out into a tree
-// of its own, then switch DIR to it (store.ts). Until that switch nothing DIR shows has changed, so
-// a failed fetch or a refused commit leaves DIR at the last good commit.
+// repository, check the commit's signature when allowed signers are given, and that it may follow
+// DIR's commit (lineage.ts), check it out into a tree of its own, then switch DIR to it (store.ts).
+// Until that switch nothing DIR shows has changed, so a failed fetch or a refused commit leaves DIR
+// at the last good commit.
 import fs from 'node:fs';
 import path from 'node:path';
 import { flockFd, openLockFile } from '../lock/flock.js';
 import { tryRunLock } from '../lock/run-lock.js';
 import { syncDirectory } from '../shared/atomic-file.js';
 import { formatDuration } from '../shared/duration.js';
-import { UserError } from '../shared/errors.js';
+import { UserError, type Problem } from '../shared/errors.js';
+import { trustedFile } from '../shared/trust.js';
 import { gitChecked, GitFailure, type GitContext } from './git.js';
+import { checkLineage } from './lineage.js';
 import { verifyCommit } from './signature.js';
 import { currentCommit, makeStore, pruneTrees, storeFor, switchTo, type Store } from './store.js';
 
@@ -19,6 +22,12 @@ export interface PullRequest {
   /** A branch or tag of REPO; undefined for the remote's default branch (its HEAD). */
   ref?: string;
   allowedSigners?: string;
+  /** A commit every accepted commit must descend from: what a host's first pull trusts. */
+  anchor?: string;
+  /** Accept a commit that does not descend from DIR's (it is logged as a rollback). */
+  allowRollback: boolean;
+  /** With allowed signers and a ref: accept a commit whatever refs its Govern-Ref trailers name. */
+  anyRef: boolean;
   varDir: string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
@@ -31,13 +40,32 @@ export interface PullResult {
   commit: string;
   /** Who signed it, when signatures are checked. */
   signer?: string;
+  /** DIR went to a commit that does not descend from its old one (--allow-rollback). */
+  rolledBack: boolean;
 }
 
-/** Where the fetched commit is kept in the store's repository. */
+/**
+ * Why a pull left DIR as it was: `failed` (git could not fetch or check out), `refused` (the commit
+ * is not trusted here), `rollback` (it would take DIR back). `commit` is the one refused, when known.
+ */
+export class PullFailure extends UserError {
+  constructor(
+    readonly outcome: 'failed' | 'refused' | 'rollback',
+    problems: string | Problem[],
+    readonly commit?: string,
+    /** The commit DIR stays at, when it exists. */
+    readonly current?: string,
+  ) {
+    super(problems);
+  }
+}
+
+/** Where the fetched commit is kept in the store's repository, and the commit DIR is at (kept from git's gc). */
 const PULLED_REF = 'refs/govern/pulled';
+const CURRENT_REF = 'refs/govern/current';
 
 export async function pull(request: PullRequest): Promise<PullResult> {
-  checkRequest(request);
+  request = checkRequest(request);
   const dir = path.resolve(request.dir);
   const store = storeFor(request.varDir, dir);
   makeStore(store);
@@ -61,16 +89,26 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
     await gitChecked(c, 'fetch', ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', request.repo, `+${ref}:${PULLED_REF}`]);
     commit = (await gitChecked(c, 'rev-parse', ['rev-parse', '--verify', '--quiet', `${PULLED_REF}^{commit}`])).trim();
   } catch (e) {
-    if (e instanceof GitFailure) throw new UserError(`cannot fetch ${request.ref ?? "the default branch"} from ${request.repo}: ${e.message}; ${stays}`);
+    if (e instanceof GitFailure) throw new PullFailure('failed', `cannot fetch ${request.ref ?? 'the default branch'} from ${request.repo}: ${e.message}; ${stays}`, undefined, old);
     throw e;
   }
   let signer: string | undefined;
   if (request.allowedSigners !== undefined) {
     const verdict = await verifyCommit(c, commit, request.allowedSigners);
-    if (!verdict.ok) throw new UserError(`refusing commit ${commit} of ${request.repo}: ${verdict.reason} (allowed signers: ${request.allowedSigners}); ${stays}`);
+    if (!verdict.ok) throw new PullFailure('refused', `refusing commit ${commit} of ${request.repo}: ${verdict.reason} (allowed signers: ${request.allowedSigners}); ${stays}`, commit, old);
     signer = verdict.signer;
   }
+  // The environment is bound by what the signer wrote: without signatures anyone can write a trailer.
+  const boundRef = request.allowedSigners !== undefined && !request.anyRef ? request.ref : undefined;
+  const lineage = await checkLineage(c, { old, commit, anchor: request.anchor, ref: boundRef, allowRollback: request.allowRollback });
+  if (!lineage.ok) throw new PullFailure(lineage.kind, `refusing commit ${commit} of ${request.repo}: ${lineage.reason}; ${stays}`, commit, old);
   if (!fs.existsSync(path.join(store.trees, commit))) await checkOut(c, store, commit);
+  try {
+    await gitChecked(c, 'update-ref', ['update-ref', CURRENT_REF, commit]);
+  } catch (e) {
+    if (e instanceof GitFailure) throw new PullFailure('failed', `cannot record ${commit} in ${store.gitDir}: ${e.message}; ${stays}`, commit, old);
+    throw e;
+  }
   if (old !== commit) switchTo(store, dir, commit);
   // Old trees go only while no run is under way: a run resolves DIR once it holds the run lock,
   // and reads the tree it resolved until it ends.
@@ -82,7 +120,7 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
       runLock.release();
     }
   }
-  return { dir, old, commit, signer };
+  return { dir, old, commit, signer, rolledBack: lineage.rolledBack };
 }
 
 /** The commit's files into trees/COMMIT: written under a temporary name, renamed when complete. */
@@ -99,26 +137,33 @@ async function checkOut(c: GitContext, store: Store, commit: string): Promise<vo
     syncDirectory(store.trees);
   } catch (e) {
     fs.rmSync(temp, { recursive: true, force: true });
-    if (e instanceof GitFailure) throw new UserError(`cannot check out ${commit}: ${e.message}`);
+    if (e instanceof GitFailure) throw new PullFailure('failed', `cannot check out ${commit}: ${e.message}`, commit);
     throw e;
   } finally {
     fs.rmSync(index, { force: true });
   }
 }
 
-/** Values that reach git's command line: an option where a URL or ref should be is refused. */
-function checkRequest(r: PullRequest): void {
+/**
+ * Values that reach git's command line: an option where a URL or ref should be is refused. The
+ * allowed signers file decides what root applies, so it is held to the rule of the programs govern
+ * runs (shared/trust.ts); the request goes on with the path that was checked.
+ */
+function checkRequest(r: PullRequest): PullRequest {
   const problems: string[] = [];
   if (r.repo === '' || r.repo.startsWith('-')) problems.push(`REPO must be a repository URL or path, not "${r.repo}"`);
   if (r.ref !== undefined && !/^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![/.])$/.test(r.ref)) {
     problems.push(`--ref must be a branch or tag name (letters, digits, . _ / -), not "${r.ref}"`);
   }
-  if (r.allowedSigners !== undefined) {
-    try {
-      if (!fs.statSync(r.allowedSigners).isFile()) problems.push(`--allowed-signers ${r.allowedSigners} is not a file`);
-    } catch (e) {
-      problems.push(`--allowed-signers ${r.allowedSigners}: ${(e as Error).message}`);
-    }
+  if (r.anchor !== undefined && !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(r.anchor)) problems.push(`--anchor must be a whole commit id (40 or 64 hexadecimal digits), not "${r.anchor}"`);
+  let allowedSigners = r.allowedSigners;
+  let untrusted = false;
+  if (allowedSigners !== undefined) {
+    const trusted = trustedFile(allowedSigners, 'the allowed signers file');
+    if ('refused' in trusted) problems.push(`--allowed-signers: ${trusted.refused}`);
+    else allowedSigners = trusted.path;
+    untrusted = 'refused' in trusted;
   }
-  if (problems.length > 0) throw new UserError(problems.map((message) => ({ message })));
+  if (problems.length > 0) throw new PullFailure(untrusted ? 'refused' : 'failed', problems.map((message) => ({ message })));
+  return { ...r, allowedSigners };
 }

@@ -3,7 +3,9 @@
 // maximum age), 2 CRITICAL (failures, or stopped before applying), 3 UNKNOWN (no run recorded).
 // Performance data follows a `|`, as `label=value[unit];warn;crit;min;max`.
 import { formatDuration, formatSeconds } from '../shared/duration.js';
+import type { LastPull } from './last-pull.js';
 import type { LastRun } from './last-run.js';
+import { pullProblem } from './pull-status.js';
 
 export const STATUS_NAMES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
 export type StatusCode = 0 | 1 | 2 | 3;
@@ -14,7 +16,7 @@ export interface StatusAnswer {
   line: string;
 }
 
-export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number): StatusAnswer {
+export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, lastPull: LastPull = { kind: 'none' }): StatusAnswer {
   if (last.kind === 'none') return answer(3, `no run recorded in ${last.file}`);
   if (last.kind === 'unreadable') return answer(3, `cannot read ${last.file}: ${last.reason}`);
   const r = last.report;
@@ -27,7 +29,12 @@ export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number): S
   if (s.notifications_failed > 0) problems.push(`${s.notifications_failed} notification${s.notifications_failed === 1 ? '' : 's'} failed`);
   const stale = ageMs > maxAgeMs;
   if (stale) problems.push(`the last run is older than ${formatDuration(maxAgeMs)}`);
-  const code: StatusCode = problems.length > (stale ? 1 : 0) ? 2 : stale ? 1 : 0;
+  let code: StatusCode = problems.length > (stale ? 1 : 0) ? 2 : stale ? 1 : 0;
+  const pulled = pullProblem(lastPull, nowMs);
+  if (pulled) {
+    problems.unshift(pulled.text);
+    code = Math.max(code, pulled.code) as StatusCode;
+  }
   const tree = `${r.state}${r.commit ? ` at ${r.commit.slice(0, 12)}` : ''}`;
   const details =
     `last run ${formatDuration(ageMs)} ago (${new Date(finishedMs).toISOString()}), took ${formatSeconds(s.duration_ms)}: ` +

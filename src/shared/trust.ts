@@ -1,5 +1,5 @@
-// What govern trusts, in one place (docs/security.md): the parse cache, and the programs it runs as
-// root (runners, executable facts), are trusted only when no one but root or the user running
+// What govern trusts, in one place (docs/security.md): the parse cache, the programs it runs as
+// root (runners, executable facts) and the allowed signers of `govern pull` are trusted only when no one but root or the user running
 // govern can change them: the file and every directory above it. Each is checked through an open
 // handle (O_NOFOLLOW, then /proc/self/fd/N/NAME for the next component), so what is checked is what
 // is there, and a link put in place after the check leads nowhere new: every directory on the way
@@ -70,12 +70,24 @@ const MAX_LINKS = 40;
  * words that say how to fix it.
  */
 export function trustedProgram(file: string): { path: string } | { refused: string } {
+  return trustedPath(file, (why) => `refusing to run ${file}: ${why}; a program govern runs must be owned by root (or the user running govern) and writable by no one else, and so must every directory above it`);
+}
+
+/**
+ * The same rule for a file that decides what govern does as root without being run (`what`: "the
+ * allowed signers file"): its refusal says so.
+ */
+export function trustedFile(file: string, what: string): { path: string } | { refused: string } {
+  return trustedPath(file, (why) => `refusing ${what} ${file}: ${why}; it must be owned by root (or the user running govern) and writable by no one else, and so must every directory above it`);
+}
+
+function trustedPath(file: string, refusal: (why: string) => string): { path: string } | { refused: string } {
   // Not path.resolve: ".." after a link means the link target's parent, as the kernel reads it.
   const pending = (file.startsWith('/') ? file : `${process.cwd()}/${file}`).split('/').filter((n) => n !== '' && n !== '.');
   let fd: number | undefined;
   let at = '/';
   let links = 0;
-  const refused = (why: string) => ({ refused: refusal(file, why) });
+  const refused = (why: string) => ({ refused: refusal(why) });
   try {
     fd = fs.openSync('/', O_RDONLY | O_DIRECTORY);
     let why = untrusted(fs.fstatSync(fd), at, pending.length === 0);
@@ -119,8 +131,4 @@ function untrustedLink(st: fs.Stats, at: string): string | undefined {
   const uid = runningUid();
   if (st.uid === 0 || st.uid === uid) return undefined;
   return `the symbolic link ${at} is owned by uid ${st.uid}, who could point it elsewhere (replace it with a link owned by root)`;
-}
-
-function refusal(file: string, why: string): string {
-  return `refusing to run ${file}: ${why}; a program govern runs must be owned by root (or the user running govern) and writable by no one else, and so must every directory above it`;
 }

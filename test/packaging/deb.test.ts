@@ -12,6 +12,8 @@ import { ROOT } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const APT_ENV = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+/** Other tests install packages too: wait for dpkg's lock rather than fail on it. */
+const APT_WAIT = ['-o', 'DPkg::Lock::Timeout=600'];
 const GOVERN = '/usr/bin/govern';
 /** A fact of this test's own, in the user's facts directory of the package. */
 const USER_FACT = '/etc/govern/facts.d/govdeb_origin';
@@ -77,7 +79,7 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
 
   after(async () => {
     fs.rmSync(USER_FACT, { force: true });
-    if ((await packageStatus()) !== 'unknown') await runCommand('apt-get', ['purge', '-y', '-q', 'govern'], { env: APT_ENV, timeoutMs: 600_000 });
+    if ((await packageStatus()) !== 'unknown') await runCommand('apt-get', ['purge', ...APT_WAIT, '-y', '-q', 'govern'], { env: APT_ENV, timeoutMs: 600_000 });
     if (buildDir) fs.rmSync(buildDir, { recursive: true, force: true });
   });
 
@@ -109,7 +111,7 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
   });
 
   it('installs with apt-get install ./govern_*.deb, and govern works from its Debian paths', async () => {
-    await must('apt-get', ['install', '-y', '-q', `./${path.basename(deb)}`], { cwd: buildDir, env: APT_ENV });
+    await must('apt-get', ['install', ...APT_WAIT, '-y', '-q', `./${path.basename(deb)}`], { cwd: buildDir, env: APT_ENV });
     expect(await packageStatus()).to.equal('installed');
 
     const version = await must(GOVERN, ['--version']);
@@ -147,21 +149,43 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
     expect(completion.stdout.trim()).to.equal('os/family');
   });
 
+  it('describes every runner it ships, from the runners themselves', async () => {
+    const description = (await must('dpkg-deb', ['--field', deb, 'Description'])).stdout;
+    for (const runner of fs.readdirSync(path.join(ROOT, 'runners'))) expect(description, runner).to.match(new RegExp(`^  ${runner}: \\S`, 'm'));
+    expect(description.split('\n').filter((l) => l.length > 80), 'lines over 80 columns').to.deep.equal([]);
+  });
+
+  it('pulls a tree into /etc/govern/states and runs it from there, with its records in /var/lib/govern', async () => {
+    const repo = tempDir('govdeb-repo-');
+    const target = path.join(tempDir('govdeb-pulled-'), 'out');
+    await must('git', ['init', '--quiet', '--initial-branch=main', repo]);
+    writeFile(path.join(repo, 'site.hcl'), `file "${target}" {\n  ensure = "present"\n  contents = "pulled"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`);
+    await must('git', ['-C', repo, 'add', '--all']);
+    await must('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.org', 'commit', '--quiet', '--no-gpg-sign', '-m', 'one']);
+    await must(GOVERN, ['pull', repo]);
+    expect(fs.realpathSync('/etc/govern/states').startsWith('/var/lib/govern/pull/')).to.equal(true);
+    await must(GOVERN, ['run'], { env: { ...process.env, GOVERN_RUNNERS_PATH: '', GOVERN_FACTS_PATH: '' } });
+    expect(fs.readFileSync(target, 'utf8')).to.equal('pulled');
+    expect(fs.existsSync('/var/lib/govern/last-run.json')).to.equal(true);
+  });
+
   it('keeps an edited conffile when the package is installed again', async () => {
     const motd = '/etc/govern/templates.d/motd';
     fs.appendFileSync(motd, '# edited by the sysadmin\n');
-    await must('apt-get', ['install', '-y', '-q', '--reinstall', `./${path.basename(deb)}`], { cwd: buildDir, env: APT_ENV });
+    await must('apt-get', ['install', ...APT_WAIT, '-y', '-q', '--reinstall', `./${path.basename(deb)}`], { cwd: buildDir, env: APT_ENV });
     expect(fs.readFileSync(motd, 'utf8')).to.contain('# edited by the sysadmin\n');
   });
 
   it('apt-get purge leaves nothing of it, and the make install layout is untouched', async () => {
     fs.rmSync(USER_FACT, { force: true });
-    await must('apt-get', ['purge', '-y', '-q', 'govern'], { env: APT_ENV });
+    await must('apt-get', ['purge', ...APT_WAIT, '-y', '-q', 'govern'], { env: APT_ENV });
     expect(await packageStatus()).to.be.oneOf(['unknown', 'not-installed']);
     const ours = contents.filter((p) => !['/etc', '/usr', '/usr/bin', '/usr/lib', '/usr/share', '/usr/share/doc', '/usr/share/man', '/usr/share/man/man1',
       '/usr/share/bash-completion', '/usr/share/bash-completion/completions', '/lib', '/lib/systemd', '/lib/systemd/system'].includes(p));
     expect(ours.filter((p) => fs.existsSync(p)), 'left behind').to.deep.equal([]);
     expect(fs.existsSync('/var/cache/govern'), 'the parse cache').to.equal(false);
+    expect(fs.existsSync('/var/lib/govern'), 'the records and pulled trees').to.equal(false);
+    expect(fs.lstatSync('/etc/govern/states', { throwIfNoEntry: false }), "govern pull's link").to.equal(undefined);
     expect(fingerprint(MAKE_INSTALL_LAYOUT)).to.deep.equal(localLayout);
   });
 });

@@ -19,8 +19,13 @@ export interface GitLab {
   bare: string;
   /** ssh-keygen's allowed signers file, naming the trusted key only. */
   allowedSigners: string;
-  /** Commits these files (path -> content, replacing the tree) and pushes to `branch`; returns the commit. */
-  commit(files: Record<string, string>, signer: Signer, branch?: string): Promise<string>;
+  /**
+   * Commits these files (path -> content, replacing the tree) and pushes to `branch`; returns the
+   * commit. `trailers` ("Govern-Ref: production") end its message.
+   */
+  commit(files: Record<string, string>, signer: Signer, branch?: string, trailers?: string[]): Promise<string>;
+  /** Points `branch` of the bare repository at `commit`, as a force-push (or a reset on the server) would. */
+  push(commit: string, branch?: string): Promise<void>;
   /** A copy of a signed commit with its message changed, so its signature no longer matches; pushed to `branch`. */
   tampered(commit: string, branch?: string): Promise<string>;
 }
@@ -43,15 +48,19 @@ export async function gitLab(): Promise<GitLab> {
     work,
     bare,
     allowedSigners,
-    async commit(files, signer, branch = 'main') {
+    async commit(files, signer, branch = 'main', trailers = []) {
       for (const name of fs.readdirSync(work)) if (name !== '.git') fs.rmSync(path.join(work, name), { recursive: true });
       for (const [name, content] of Object.entries(files)) writeFile(path.join(work, name), content, content.startsWith('#!') ? 0o755 : 0o644);
       await must('git', ['-C', work, 'add', '--all']);
       const sign = signer === 'unsigned' ? ['--no-gpg-sign'] : ['-c', `user.signingkey=${keys[signer]}`, 'commit', '-S'];
       const args = signer === 'unsigned' ? ['commit', ...sign] : sign;
-      await must('git', ['-C', work, ...args, '--quiet', '--allow-empty', '-m', `change ${++count}`]);
+      const message = ['-m', `change ${++count}`, ...(trailers.length > 0 ? ['-m', trailers.join('\n')] : [])];
+      await must('git', ['-C', work, ...args, '--quiet', '--allow-empty', ...message]);
       await must('git', ['-C', work, 'push', '--quiet', '--force', bare, `HEAD:refs/heads/${branch}`]);
       return must('git', ['-C', work, 'rev-parse', 'HEAD']);
+    },
+    async push(commit, branch = 'main') {
+      await must('git', ['-C', work, 'push', '--quiet', '--force', bare, `${commit}:refs/heads/${branch}`]);
     },
     async tampered(commit, branch = 'main') {
       const object = (await must('git', ['-C', work, 'cat-file', 'commit', commit])).replace(/\n\nchange (\d+)$/, '\n\nchange $1, altered');

@@ -130,7 +130,7 @@ describe('govern pull', function () {
     const done = new Promise((resolve) => reader.on('close', resolve));
     try {
       for (let i = 0; i < 6; i++) {
-        const r = await pull(['--ref', i % 2 === 0 ? 'v2' : 'v1']);
+        const r = await pull(['--ref', i % 2 === 0 ? 'v2' : 'v1', '--allow-rollback']);
         expect(r.code, r.stderr).to.equal(0);
         await sleep(50);
       }

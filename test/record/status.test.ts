@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { PullRecord } from '../../src/record/last-pull.js';
 import { lastRunStatus } from '../../src/record/status.js';
 import type { RunReport } from '../../src/report/types.js';
 import { govern } from '../support/cli.js';
@@ -32,6 +33,27 @@ describe('govern status', () => {
     const bad = await status(varDir, ['--max-age', 'soon']);
     expect(bad.code).to.equal(3);
     expect(bad.stderr).to.include('--max-age');
+  });
+
+  it('3 UNKNOWN, in one line, for a record that is JSON but not a run report govern can use', async () => {
+    const t = tree({ 'a.hcl': 'pkg "a" {}\n' });
+    const varDir = path.join(t.dir, 'var');
+    expect((await t.run(['--var-dir', varDir])).code).to.equal(0);
+    const good = JSON.parse(fs.readFileSync(path.join(varDir, 'last-run.json'), 'utf8')) as Record<string, unknown>;
+    const { changed: _c, failed: _f, resources: _r, ...lessSummary } = good.summary as Record<string, number>;
+    for (const [record, why] of [
+      [{ ...good, started_at: 'not a time' }, 'started_at must match pattern'],
+      [{ ...good, started_at: '2026-13-45T99:99:99Z' }, 'started_at "2026-13-45T99:99:99Z" is not a time'],
+      [{ ...good, errors: [null] }, 'errors.0 must be object'],
+      [{ ...good, summary: lessSummary }, 'summary must have required property'],
+    ] as const) {
+      writeFile(path.join(varDir, 'last-run.json'), JSON.stringify(record));
+      const r = await status(varDir);
+      expect(r.code, r.stdout + r.stderr).to.equal(3);
+      expect(r.stderr).to.equal('');
+      expect(r.stdout).to.match(new RegExp(`^GOVERN UNKNOWN - cannot read ${varDir}/last-run.json: not a govern run report: [^\\n]*\\n$`));
+      expect(r.stdout).to.include(why);
+    }
   });
 
   it('0 OK after a good run: when, how long, changed and failed counts, the state tree, and perfdata', async () => {
@@ -123,6 +145,23 @@ describe('lastRunStatus', () => {
     const r = check(report({ notifications_failed: 1 }, { commit: '0123456789abcdef0123456789abcdef01234567' }), 0);
     expect(r.code).to.equal(2);
     expect(r.line).to.match(/^GOVERN CRITICAL - 1 notification failed; .*; \/etc\/govern\/states at 0123456789ab \| /);
+  });
+
+  it("adds the last pull: WARNING when it failed or was refused, CRITICAL for a refused rollback, nothing when it went through", () => {
+    const pulled = (outcome: PullRecord['outcome'], message?: string) =>
+      lastRunStatus({ kind: 'report', file: 'f', report: report() }, ended + 60_000, 3_600_000, {
+        kind: 'record',
+        file: 'p',
+        record: { at: '2026-01-01T00:00:32.500Z', outcome, repo: 'r', dir: '/etc/govern/states', commit: 'c0ffee', message },
+      });
+    expect(pulled('pulled').code).to.equal(0);
+    expect(pulled('rolled-back').code).to.equal(0);
+    expect(pulled('failed', 'cannot fetch').line).to.match(/^GOVERN WARNING - the last pull, 30s ago, failed: cannot fetch; last run 1m ago/);
+    expect(pulled('refused', 'refusing commit c0ffee').code).to.equal(1);
+    expect(pulled('rollback', 'refusing commit c0ffee').line).to.match(/^GOVERN CRITICAL - the last pull, 30s ago, was a rollback attempt, refused: refusing commit c0ffee; /);
+    const failedRun = lastRunStatus({ kind: 'report', file: 'f', report: report({ failed: 1 }) }, ended, 3_600_000, { kind: 'unreadable', file: 'p', reason: 'bad' });
+    expect(failedRun.code).to.equal(2);
+    expect(failedRun.line).to.match(/^GOVERN CRITICAL - cannot read p: bad; 1 resource failed; /);
   });
 
   it('keeps a | in a message out of the performance data', () => {

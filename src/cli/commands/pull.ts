@@ -1,10 +1,13 @@
 // `govern pull REPO [DIR]`: DIR (by default the tree govern run applies) to a commit of REPO, signed
-// by an allowed key when --allowed-signers is given (pull/pull.ts).
+// by an allowed key when --allowed-signers is given (pull/pull.ts). Every pull's outcome is recorded
+// for `govern status` (record/last-pull.ts), a refused one too.
+import path from 'node:path';
 import { defaultStateTree } from '../../config/paths.js';
-import { pull } from '../../pull/pull.js';
+import { pull, PullFailure, type PullRequest, type PullResult } from '../../pull/pull.js';
+import { writeLastPull, type PullRecord } from '../../record/last-pull.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-index.js';
-import { defineCommand, out } from '../command.js';
+import { defineCommand, out, warn } from '../command.js';
 import { helpOptions, varDirOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 
@@ -14,7 +17,9 @@ export const pullCommand = defineCommand({
     `DIR defaults to the state tree govern run applies without PATH, ${defaultStateTree()}.\n` +
     'DIR becomes a symlink to a checked-out tree kept in VAR_DIR/pull/, switched in one rename: a run\n' +
     'sees the old commit or the new one, never a mix. Prints the old and the new commit. A fetch that\n' +
-    'fails, or a commit refused by --allowed-signers, leaves DIR as it was and exits 1.',
+    'fails, or a commit refused, leaves DIR as it was and exits 1. A commit must descend from the one\n' +
+    'DIR is at (and from --anchor); with --allowed-signers and --ref, its signed message must name the\n' +
+    'ref in a "Govern-Ref: REF" trailer. Each pull is recorded in VAR_DIR/last-pull.json for govern status.',
   options: optionTable([
     { name: 'ref', kind: 'text', placeholder: 'REF', env: 'GOVERN_PULL_REF', help: "the branch or tag to pull (default: the repository's default branch)" },
     {
@@ -24,6 +29,9 @@ export const pullCommand = defineCommand({
       env: 'GOVERN_ALLOWED_SIGNERS',
       help: "accept only a commit with a good SSH signature by a key in FILE (ssh-keygen's allowed signers format)",
     },
+    { name: 'anchor', kind: 'text', placeholder: 'COMMIT', env: 'GOVERN_PULL_ANCHOR', help: 'accept only a commit that descends from COMMIT (what protects the first pull)' },
+    { name: 'allow-rollback', kind: 'flag', help: "accept a commit that does not descend from DIR's (going back; logged as a warning and recorded)" },
+    { name: 'any-ref', kind: 'flag', env: 'GOVERN_PULL_ANY_REF', help: 'with --allowed-signers and --ref, accept a commit whatever its Govern-Ref trailer names (migration)' },
     { name: 'timeout', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_PULL_TIMEOUT', default: '10m', help: 'give up on git after this long' },
     ...varDirOptions,
     ...helpOptions,
@@ -31,9 +39,46 @@ export const pullCommand = defineCommand({
   async run(o, operands) {
     if (operands.length < 1 || operands.length > 2) throw new UserError(`expected REPO and optionally DIR (usage: ${this.usage})`);
     const [repo, dir = defaultStateTree()] = operands;
-    const result = await pull({ repo, dir, ref: o.ref, allowedSigners: o.allowedSigners, varDir: o.varDir, timeoutMs: o.timeout, env: process.env });
+    const request: PullRequest = {
+      repo,
+      dir,
+      ref: o.ref,
+      allowedSigners: o.allowedSigners,
+      anchor: o.anchor,
+      allowRollback: o.allowRollback,
+      anyRef: o.anyRef,
+      varDir: o.varDir,
+      timeoutMs: o.timeout,
+      env: process.env,
+    };
+    let result: PullResult;
+    try {
+      result = await pull(request);
+    } catch (e) {
+      if (e instanceof UserError) record(request, failureRecord(e));
+      throw e;
+    }
     const signed = result.signer !== undefined ? ` (signed by ${result.signer})` : '';
+    if (result.rolledBack) warn(`${result.dir}: rolled back from ${result.old} to ${result.commit}, which does not descend from it (--allow-rollback)${signed}`);
+    record(request, { outcome: result.rolledBack ? 'rolled-back' : result.old === result.commit ? 'unchanged' : 'pulled', current: result.commit, commit: result.commit });
     await out(result.old === result.commit ? `${result.dir}: already at ${result.commit}${signed}\n` : `${result.dir}: ${result.old ?? 'none'} -> ${result.commit}${signed}\n`);
     return 0;
   },
 });
+
+type Outcome = Pick<PullRecord, 'outcome' | 'current' | 'commit' | 'message'>;
+
+function failureRecord(e: UserError): Outcome {
+  if (e instanceof PullFailure) return { outcome: e.outcome, current: e.current, commit: e.commit, message: e.message };
+  return { outcome: 'failed', message: e.message };
+}
+
+/** A pull that cannot be recorded says so, and keeps its own outcome and exit status. */
+function record(r: PullRequest, outcome: Outcome): void {
+  try {
+    writeLastPull(r.varDir, { at: new Date().toISOString(), repo: r.repo, ref: r.ref, dir: path.resolve(r.dir), ...outcome });
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    warn(e.message);
+  }
+}

@@ -1,5 +1,7 @@
 // `govern status`: the last real run, as a monitoring plugin answers (record/status.ts).
+import { readLastPull } from '../../record/last-pull.js';
 import { readLastRun } from '../../record/last-run.js';
+import { checkedLastRun } from '../../record/report-check.js';
 import { lastRunStatus } from '../../record/status.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
@@ -11,9 +13,11 @@ import { optionTable } from '../options.js';
 export const statusCommand = defineCommand({
   ...described('status'),
   details:
-    'Reads VAR_DIR/last-run.json, which every govern run that is not --noop writes.\n' +
-    'Exit status: 0 OK; 1 WARNING, the last run is older than --max-age; 2 CRITICAL, it had failures\n' +
-    'or stopped before applying; 3 UNKNOWN, no run is recorded. Performance data follows a "|".',
+    'Reads VAR_DIR/last-run.json, which every govern run that is not --noop writes, and\n' +
+    'VAR_DIR/last-pull.json, which every govern pull writes.\n' +
+    'Exit status: 0 OK; 1 WARNING, the last run is older than --max-age, or the last pull failed or was\n' +
+    'refused; 2 CRITICAL, the last run had failures or stopped before applying, or the last pull refused\n' +
+    'a rollback; 3 UNKNOWN, no usable run is recorded. Performance data follows a "|".',
   failureExit: 3,
   options: optionTable([
     { name: 'max-age', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_AGE', default: '1h', help: 'warn when the last run ended longer ago than this' },
@@ -22,7 +26,7 @@ export const statusCommand = defineCommand({
   ]),
   async run(o, operands) {
     if (operands.length > 0) throw new UserError(`govern status takes no operands (usage: ${this.usage})`);
-    const answer = lastRunStatus(readLastRun(o.varDir), Date.now(), o.maxAge);
+    const answer = lastRunStatus(checkedLastRun(readLastRun(o.varDir)), Date.now(), o.maxAge, readLastPull(o.varDir));
     await out(`${terminalLine(answer.line)}\n`);
     return answer.code;
   },
