@@ -1,5 +1,6 @@
 // State files to resources: read, render (Handlebars), parse (HCL), recover the source order.
 import { formatLocation, UserError, type Problem } from '../shared/errors.js';
+import type { PlanningSecrets } from '../shared/planning-secrets.js';
 import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines, type TemplateInput } from '../templates/render.js';
@@ -44,8 +45,11 @@ export async function loadState(target: string, facts: FactSources, cache: Parse
   return parseStateFiles(await renderStateFiles(target, facts), cache);
 }
 
-/** The resources of rendered state files, in definition order; all problems are reported at once. */
-export async function parseStateFiles(texts: StateFileText[], cache: ParseCache = noCache, workerMinBytes?: number): Promise<Resource[]> {
+/**
+ * The resources of rendered state files, in definition order; all problems are reported at once.
+ * `secrets` learns every secret met on the way, also when a problem stops planning.
+ */
+export async function parseStateFiles(texts: StateFileText[], cache: ParseCache = noCache, workerMinBytes?: number, secrets?: PlanningSecrets): Promise<Resource[]> {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
   const known = texts.map((text) => cachedFile(cache.get(text.rendered)));
@@ -56,7 +60,9 @@ export async function parseStateFiles(texts: StateFileText[], cache: ParseCache 
     const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
     const cached = known[i];
     const outcome = cached ? { parsed: cached.hcl } : outcomes[nextOutcome++];
+    secrets?.addFactValues((text.sensitiveFacts ?? []).map((use) => use.value));
     if ('problems' in outcome) {
+      secrets?.addUnparsed(text.file, text.rendered, (text.sensitiveFacts ?? []).length > 0);
       problems.push(...outcome.problems.map((p) => lines.relocate(p)));
       continue;
     }
@@ -66,6 +72,7 @@ export async function parseStateFiles(texts: StateFileText[], cache: ParseCache 
     // A file that holds a secret is parsed every time rather than kept on disk (one with problems too:
     // a resource refused there may have been a sensitive one).
     if (!cached && !tainted && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, { hcl: outcome.parsed, items });
+    result.resources.forEach((r) => secrets?.addResource(r));
     problems.push(...result.problems);
     resources.push(...result.resources);
   }
