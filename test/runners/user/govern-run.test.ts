@@ -150,9 +150,14 @@ describe('govern run with the user and group runners', function () {
     const both = await govern(['graph', path.dirname(absent)]);
     expect(both.code, both.stderr).to.equal(0);
     expect(both.stdout).to.include(`"user:${USER}" -> "group:${GROUP}" [label="autorequire"]`);
-    const reversed = writeFile(path.join(dir, 'rev', 'a.hcl'), `group "${GROUP}" {\n  ensure = "absent"\n}\n\nuser "${USER}" {\n  group = "${GROUP}"\n}\n`);
+    const reversed = writeFile(path.join(dir, 'rev', 'a.hcl'), `group "${GROUP}" {\n  ensure = "absent"\n}\n\nuser "${USER}" {\n  ensure = "absent"\n  group = "${GROUP}"\n}\n`);
     const rev = await govern(['graph', path.dirname(reversed)]);
     expect(rev.stdout).to.include(`"user:${USER}" -> "group:${GROUP}" [label="autorequire"]`);
+    // A user the tree keeps, in a group it removes: the next run would fail; refused while planning.
+    const kept = writeFile(path.join(dir, 'kept', 'a.hcl'), `group "${GROUP}" {\n  ensure = "absent"\n}\n\nuser "${USER}" {\n  group = "${GROUP}"\n}\n`);
+    const contradiction = await govern(['run', '--noop', path.dirname(kept)]);
+    expect(contradiction.code).to.equal(1);
+    expect(contradiction.stderr).to.include(`a.hcl:6: user:${USER}: group names group:${GROUP}, which this tree removes (ensure = "absent", at ${kept}:1)`);
   });
 
   for (const mode of ['persistent', 'oneshot']) {
