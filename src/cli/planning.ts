@@ -7,6 +7,7 @@ import { planResources, type KnownRunner } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
 import { selectResources, unknownTags } from '../graph/select.js';
 import type { PhaseClock } from '../report/timing.js';
+import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
 import { parseStateFiles, renderStateFiles } from '../state/load.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
@@ -62,7 +63,17 @@ export function planningInputs(target: string, o: PlanningOptions): PlanningInpu
   };
 }
 
+/** Every problem of planning is masked with every secret planning met before it leaves here. */
 export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promise<Planned> {
+  const secrets = new PlanningSecrets();
+  try {
+    return await planMasked(inputs, clock, secrets);
+  } catch (e) {
+    throw secrets.masked(e);
+  }
+}
+
+async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: PlanningSecrets): Promise<Planned> {
   const { local, remote } = inputs.sources;
   // Facts are loaded between render passes: their time is the facts phase.
   const timed: FactSources = {
@@ -70,8 +81,10 @@ export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promi
     remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
   };
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
-  const parsed = await clock.time('parse', async () => parseStateFiles(texts));
+  const parsed = await clock.time('parse', async () => parseStateFiles(texts, secrets));
   const resources = await clock.time('render', () => renderResourceTemplates(parsed, inputs.paths.templates, timed));
+  // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
+  resources.forEach((r) => secrets.addResource(r));
   return clock.time('plan', async () => {
     const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache });
     const filter = { tags: inputs.options.tags, skipTags: inputs.options.skipTags };

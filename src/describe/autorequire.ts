@@ -2,9 +2,11 @@
 // file resource of its nearest managed parent directory, or after the user named by its owner. An
 // edge exists only when both resources are in the tree; the user's own before/after always win.
 import path from 'node:path';
-import { holds } from '../shared/arguments.js';
+import { describeCondition, holds } from '../shared/arguments.js';
 import type { Autorequire, Condition, RunnerDescription } from '../shared/description.js';
+import { formatLocation, type Problem } from '../shared/errors.js';
 import { encodeValues } from '../shared/protocol.js';
+import { masker } from '../shared/sensitive.js';
 import { rref, type Resource } from '../state/resource.js';
 
 export interface Edge {
@@ -32,6 +34,31 @@ export function autorequireEdges(resources: Resource[], descriptionOf: (type: st
     }
   }
   return edges;
+}
+
+/**
+ * A resource that names another which the tree removes (the rule's `reverse_when_other` holds for
+ * it: a user or group with ensure = "absent"), while it is not removed itself: the first run would
+ * succeed and leave it needing what no longer exists (a file owned by a removed group fails the
+ * next run with "unknown group"). A contradiction of the tree, named while planning.
+ */
+export function removedWhileNeeded(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): Problem[] {
+  const byRef = new Map(resources.map((r) => [r.ref, r]));
+  const managed = new ManagedDirectories(byRef);
+  const problems: Problem[] = [];
+  for (const r of resources) {
+    for (const rule of descriptionOf(r.type)?.autorequire ?? []) {
+      if (rule.reverse_when_other === undefined || rule.key === undefined || matches(rule.reverse_when_other, r, descriptionOf)) continue;
+      for (const ref of namedBy(rule, r, byRef, managed)) {
+        const other = byRef.get(ref)!;
+        if (!matches(rule.reverse_when_other, other, descriptionOf)) continue;
+        const why = `${r.ref}: ${rule.key} names ${other.ref}, which this tree removes (${describeCondition(rule.reverse_when_other)}, at ${formatLocation(other.at)}): ` +
+          `the run would leave ${r.ref} needing what no longer exists; keep ${other.ref}, or change or remove ${r.ref}`;
+        problems.push({ ...(r.keyAt?.[rule.key] ?? r.at), message: masker(r)(why) });
+      }
+    }
+  }
+  return problems;
 }
 
 /**

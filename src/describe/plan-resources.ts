@@ -8,7 +8,7 @@ import { UserError, type Problem } from '../shared/errors.js';
 import { buildPlan, type Plan } from '../graph/plan.js';
 import type { ParseCache } from '../state/parse-cache.js';
 import type { Resource } from '../state/resource.js';
-import { autorequireEdges } from './autorequire.js';
+import { autorequireEdges, removedWhileNeeded } from './autorequire.js';
 import { DescriptionCache } from './cache.js';
 import { checkResources } from './check-resources.js';
 import { checkArgumentSizes } from './check-sizes.js';
@@ -50,7 +50,7 @@ export async function planResources(resources: Resource[], options: PlanOptions)
   });
   const descriptionOf = (type: string) => runners.get(type)?.description;
   markSecretKeys(resources, descriptionOf);
-  problems.push(...checkResources(resources, descriptionOf), ...checkArgumentSizes(resources, runners));
+  problems.push(...checkResources(resources, descriptionOf), ...checkArgumentSizes(resources, runners), ...removedWhileNeeded(resources, descriptionOf));
 
   let plan: Plan | undefined;
   try {

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { UserError } from '../shared/errors.js';
+import { describeFileKind } from '../shared/file-kind.js';
 import { trackChild } from '../shared/process.js';
 
 /** flock's exit status when the lock is taken (-n) or the wait times out (-w). */
@@ -16,13 +17,23 @@ export interface HeldLock {
   release(): void;
 }
 
-/** Opens (creating 0600) the lock file, not through a symlink. */
+/**
+ * Opens (creating 0600) the lock file, not through a symlink, and only a regular file: a FIFO or a
+ * device in its place is refused by name (O_NONBLOCK, so that opening one does not wait).
+ */
 export function openLockFile(file: string): number {
+  let fd: number;
   try {
-    return fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o600);
+    fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600);
   } catch (e) {
     throw new UserError(`cannot open the lock file ${file}: ${(e as Error).message}`);
   }
+  const st = fs.fstatSync(fd);
+  if (!st.isFile()) {
+    fs.closeSync(fd);
+    throw new UserError(`the lock file ${file} is ${describeFileKind(st)}, not a regular file: remove it, and govern creates it again`);
+  }
+  return fd;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { parseHcl } from '../hcl/parse.js';
 import type { HclFile } from '../hcl/syntax.js';
 import { formatLocation, UserError, type Problem } from '../shared/errors.js';
+import type { PlanningSecrets } from '../shared/planning-secrets.js';
 import { maskText } from '../shared/sensitive.js';
 import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
@@ -46,23 +47,27 @@ export async function loadState(target: string, facts: FactSources): Promise<Res
 
 /**
  * The resources of rendered state files, in definition order; all problems are reported at once:
- * the first syntax error of each file, and the problems of the files that parse.
+ * the first syntax error of each file, and the problems of the files that parse. `secrets` learns
+ * every secret met on the way, also when a problem stops planning.
  */
-export function parseStateFiles(texts: StateFileText[]): Resource[] {
+export function parseStateFiles(texts: StateFileText[], secrets?: PlanningSecrets): Resource[] {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
   for (const text of texts) {
     const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
+    secrets?.addFactValues((text.sensitiveFacts ?? []).map((use) => use.value));
     let parsed: HclFile;
     try {
       parsed = parseHcl(text.file, text.rendered);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
+      secrets?.addUnparsed(text.file, text.rendered, (text.sensitiveFacts ?? []).length > 0);
       problems.push(...e.problems.map((p) => withoutSecrets(lines.relocate(p), text.sensitiveFacts ?? [])));
       continue;
     }
     const result = toResources(text.file, parsed.items, lines, resources.length);
     taintResources(result.resources, text.sensitiveFacts ?? []);
+    result.resources.forEach((r) => secrets?.addResource(r));
     problems.push(...result.problems);
     resources.push(...result.resources);
   }

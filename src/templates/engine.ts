@@ -4,6 +4,7 @@
 // templates, docs/templates.md), checked the same way. Two of Handlebars' own helpers are replaced:
 // `lookup`, which gives an empty string for a missing key even in strict mode, and `log`, which
 // writes to stdout (where `govern render` and `govern run --json` write their results).
+import { constants as bufferConstants } from 'node:buffer';
 import type HandlebarsModule from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
@@ -138,6 +139,7 @@ function usePartial(set: PartialSet, name: string, file: string, line: number | 
 /** An error while rendering, as a problem of the file being rendered (a partial's own, when it came from one). */
 function asTemplateError(e: unknown, file: string, source: string): TemplateError {
   if (e instanceof TemplateError) return e;
+  if (e instanceof RangeError && e.message.includes('Invalid string length')) return tooLarge(file);
   if (e instanceof RangeError) return tooDeep(file, source);
   const err = e as Error & { lineNumber?: number };
   const line = err.lineNumber ?? (err as Error & { templateLine?: number }).templateLine;
@@ -160,6 +162,12 @@ function tooDeep(file: string, source: string): TemplateError {
     else if (++depth > 100) deepAt ??= line;
   }
   return new TemplateError({ file, line: deepAt, message: 'blocks nested too deeply for Handlebars (keep them under 100 levels)' });
+}
+
+/** The rendered text passed the longest string the JavaScript engine can hold (partials that double, say). */
+function tooLarge(file: string): TemplateError {
+  const mib = Math.floor(bufferConstants.MAX_STRING_LENGTH / 1024 / 1024);
+  return new TemplateError({ file, message: `the rendered text is too large: it passes ${mib} MiB, the longest text Node.js can hold (partials or loops repeating a large text?)` });
 }
 
 /** `lookup LIST-OR-MAP KEY`: an error, not an empty string, when the key is not there. */

@@ -19,6 +19,8 @@ export interface TemplateInput {
   partials?: PartialLookup;
   /** Rewrites the messages of this input's problems (to name what it is rendered for). */
   describe?: (message: string) => string;
+  /** Hides the values this input's `{{log}}` lines must not show (those of a sensitive resource). */
+  mask?: (text: string) => string;
 }
 
 /** A rendered template: its text, where each line came from, and the sensitive facts it used. */
@@ -69,20 +71,26 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
     const outputs: RenderedText[] = [];
     const problems: Problem[] = [];
     const logs: string[] = [];
+    const secretValues: string[] = [];
     for (const [i, template] of compiled.entries()) {
       used = [];
+      const mask = inputs[i].mask ?? ((text: string) => text);
       try {
-        const text = template.render(helpers, (line, text) => logs.push(formatProblem({ file: template.file, line, message: text })), inputs[i].vars);
+        const text = template.render(helpers, (line, text) => logs.push(mask(formatProblem({ file: template.file, line, message: text }))), inputs[i].vars);
         outputs.push({ ...unmarkLines(text), sensitiveFacts: used });
+        secretValues.push(...used.map((use) => use.value));
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
         // A helper's message may quote a sensitive fact's value (`yesno: "..." is not a boolean`).
         const secrets = used.map((use) => use.value).filter((value) => value !== '');
+        secretValues.push(...secrets);
         problems.push(...e.problems.map((p) => described({ ...p, message: maskText(p.message, secrets) }, inputs[i])));
       }
     }
     if (pending.empty) {
-      logs.forEach(onLog);
+      // A log line may show a secret fact, of its own template or of another one (a variable).
+      const secrets = [...new Set(secretValues.filter((value) => value !== ''))].sort((a, b) => b.length - a.length);
+      logs.forEach((line) => onLog(maskText(line, secrets)));
       if (problems.length > 0) throw new UserError(problems);
       return outputs;
     }

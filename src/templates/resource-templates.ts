@@ -30,7 +30,7 @@ export async function renderResourceTemplates(resources: Resource[], dirs: reado
     try {
       const mask = masker(r);
       const describe = (message: string) => mask(`${message} (template of ${r.ref})`);
-      inputs.push({ file: found.file, source: readSourceFile(found.file), vars: r.template!.vars, partials, describe });
+      inputs.push({ file: found.file, source: readSourceFile(found.file), vars: r.template!.vars, partials, describe, mask });
       owners.push(r);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;

@@ -1,6 +1,6 @@
 // The ordering runners ask for in their descriptions.
 import { expect } from 'chai';
-import { autorequireEdges } from '../../src/describe/autorequire.js';
+import { autorequireEdges, removedWhileNeeded } from '../../src/describe/autorequire.js';
 import type { RunnerDescription } from '../../src/shared/description.js';
 import type { Attributes } from '../../src/shared/protocol.js';
 import type { Resource } from '../../src/state/resource.js';
@@ -42,6 +42,17 @@ describe('autorequire', () => {
       { from: 'group:staff', to: 'file:/home/alice/x' },
     ]);
     expect(edges(file, res('user:alice', { ensure: 'absent' }))).to.deep.equal([{ from: 'file:/home/alice/x', to: 'user:alice' }]);
+  });
+
+  it('names a resource that needs a user or group the tree removes, unless it is removed too', () => {
+    const needs = (...resources: Resource[]) => removedWhileNeeded(resources, (type) => descriptions[type]).map((p) => p.message);
+    const file = res('file:/srv/x', { ensure: 'present', owner: 'root', group: 'staff', mode: '0644' });
+    expect(needs(file, res('group:staff', { ensure: 'absent' }))).to.deep.equal([
+      'file:/srv/x: group names group:staff, which this tree removes (ensure = "absent", at s.hcl): the run would leave file:/srv/x needing what no longer exists; keep group:staff, or change or remove file:/srv/x',
+    ]);
+    expect(needs(res('file:/srv/x', { ensure: 'absent', owner: 'alice' }), res('user:alice', { ensure: 'absent' }))).to.deep.equal([]);
+    expect(needs(file, res('group:staff'))).to.deep.equal([]);
+    expect(needs({ ...file, sensitive: true }, res('group:staff', { ensure: 'absent' }))[0]).to.match(/^file:\/srv\/x: group names group:<sensitive>/);
   });
 
   it('chains resources of one runner that give the same value of a same_key key, in definition order', () => {

@@ -56,4 +56,14 @@ describe('the run lock names the run it waits for', function () {
     await heldByAnother(file);
     expect(await refusal(dir)).to.equal('another govern run (it has not written its pid yet) is under way; not waiting (--lock-timeout 0)');
   });
+
+  it('refuses a lock file that is not a regular file (a FIFO) by name, and a link in its place', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'run.lock');
+    expect(spawnSync('mkfifo', ['-m', '0600', file]).status).to.equal(0);
+    expect(await refusal(dir)).to.equal(`the lock file ${file} is a FIFO, not a regular file: remove it, and govern creates it again`);
+    fs.rmSync(file);
+    fs.symlinkSync('/dev/null', file);
+    expect(await refusal(dir)).to.match(/^cannot open the lock file .*run\.lock: ELOOP/);
+  });
 });

@@ -40,6 +40,15 @@ describe('template partials (engine)', () => {
     ]);
   });
 
+  it('says the rendered text is too large when partials double it past what a string can hold', () => {
+    const files: Record<string, string> = { p0: 'x'.repeat(1 << 20) };
+    for (let i = 1; i <= 10; i++) files[`p${i}`] = `{{> p${i - 1}}}{{> p${i - 1}}}`;
+    const t = compileTemplate('/t/main', '{{> p10}}\n', [], { variables: [], partials: lookupIn(files), marks: false });
+    expect(problems(() => t.render({}, () => undefined, {}))).to.deep.equal([
+      '/t/p9:undefined: the rendered text is too large: it passes 511 MiB, the longest text Node.js can hold (partials or loops repeating a large text?)',
+    ]);
+  });
+
   it('refuses partials in a state file, and computed partial names', () => {
     expect(problems(() => compileTemplate('/s.hcl', '{{> x}}', []))).to.deep.equal(['/s.hcl:1: partials are supported only in file templates (a file resource\'s template), not in state files']);
     expect(problems(() => compileTemplate('/t', '{{> (lookup "a" "b")}}', [], { partials: lookupIn({}) }))).to.deep.equal([

@@ -5,6 +5,7 @@ import { providerContext, type ProviderContext } from '../../shared/command-runn
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { privateContent } from '../private-content.js';
 import { chooseProvider, type ProviderOption } from '../provider-choice.js';
 import { decide, mismatches, planMessage, type Action, type Plan } from './decide.js';
 import { asUserError } from './errors.js';
@@ -124,6 +125,8 @@ function contentDiff(request: RunnerRequest<unknown>, desired: Desired, current:
   if (current.type !== 'file' || !desired.content) return undefined;
   const none = (why: string) => void request.log(`content changed (diff not shown: ${why})`);
   if (!desired.showDiff) return none('show_diff = false');
+  const closed = privateContent(desired.path, [current.attrs.mode, desired.mode]);
+  if (closed !== undefined) return none(closed);
   if (current.content === undefined || desired.content.bytes.length > DIFF_LIMIT) return none('larger than 1 MiB');
   if (isBinary(current.content) || isBinary(desired.content.bytes)) return none('binary content');
   const lines = unifiedDiff(current.content.toString('utf8'), desired.content.bytes.toString('utf8'), `${desired.path}\tcurrent`, `${desired.path}\tdesired`);

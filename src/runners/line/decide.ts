@@ -3,7 +3,7 @@
 import { UserError } from '../../shared/errors.js';
 import { symlinkError } from '../file/errors.js';
 import type { ParentState } from '../file/state.js';
-import { joinLines, splitLines, type Line } from './lines.js';
+import { joinLines, splitLines, type Line, type OutLine } from './lines.js';
 import type { LineProperties } from './properties.js';
 
 /** What the runner found at the path. */
@@ -46,7 +46,7 @@ export function decide(desired: Desired, current: LineCurrent, noop: boolean): P
       : current.parent !== 'directory'
         ? `the directory of ${path} ${current.parent === 'missing' ? 'does not exist' : 'is not a directory'}`
         : undefined;
-    if (problem === undefined) return { changed: true, summary: `created ${path} with the line`, content: joinLines([Buffer.from(desired.line)]), warnings };
+    if (problem === undefined) return { changed: true, summary: `created ${path} with the line`, content: joinLines([{ bytes: Buffer.from(desired.line), crlf: false }]), warnings };
     // In noop mode an earlier resource, not applied, may be what creates it.
     if (!noop) throw new UserError(problem);
     warnings.push(`${problem}; an earlier resource may create it, otherwise the real run fails`);
@@ -56,13 +56,15 @@ export function decide(desired: Desired, current: LineCurrent, noop: boolean): P
   const lines = splitLines(current.content);
   const wanted = Buffer.from(desired.line);
   const isLine = (l: Line) => l.bytes.equals(wanted);
-  const edit = (summary: string, kept: Buffer[]): Plan => ({ changed: true, summary, content: joinLines(kept), warnings });
+  const edit = (summary: string, kept: OutLine[]): Plan => ({ changed: true, summary, content: joinLines(kept), warnings });
+  // The line takes the line break of the line it replaces, or of the line it follows.
+  const wantedLike = (l: Line | undefined): OutLine => ({ bytes: wanted, crlf: l?.crlf ?? false });
 
   if (desired.ensure === 'absent') {
     const gone = numbersOf(lines, (l) => (desired.match ? desired.match.test(l.text) : isLine(l)));
     if (gone.length === 0) return unchanged('line absent', warnings);
     const removed = new Set(gone);
-    return edit(`removed ${lineWords(gone)}`, lines.filter((_, i) => !removed.has(i + 1)).map((l) => l.bytes));
+    return edit(`removed ${lineWords(gone)}`, lines.filter((_, i) => !removed.has(i + 1)));
   }
 
   if (desired.match) {
@@ -73,19 +75,18 @@ export function decide(desired: Desired, current: LineCurrent, noop: boolean): P
         throw new UserError(`${matching.length} lines of ${path} match ${quote(desired.match)} (${lineWords(matching)}); set multiple = true to replace them all`);
       }
       const replaced = new Set(differing);
-      return edit(`replaced ${lineWords(differing)}`, lines.map((l, i) => (replaced.has(i + 1) ? wanted : l.bytes)));
+      return edit(`replaced ${lineWords(differing)}`, lines.map((l, i) => (replaced.has(i + 1) ? wantedLike(l) : l)));
     }
     if (matching.length > 0) return unchanged('line present', warnings);
   }
   if (lines.some(isLine)) return unchanged('line present', warnings);
 
   const anchor = desired.after ? numbersOf(lines, (l) => desired.after!.test(l.text)).pop() : undefined;
-  const kept = lines.map((l) => l.bytes);
   if (anchor === undefined) {
     const where = desired.after ? `at the end (no line matches insert_after ${quote(desired.after)})` : 'at the end';
-    return edit(`added the line ${where}`, [...kept, wanted]);
+    return edit(`added the line ${where}`, [...lines, wantedLike(lines.at(-1))]);
   }
-  return edit(`added the line after line ${anchor}`, [...kept.slice(0, anchor), wanted, ...kept.slice(anchor)]);
+  return edit(`added the line after line ${anchor}`, [...lines.slice(0, anchor), wantedLike(lines[anchor - 1]), ...lines.slice(anchor)]);
 }
 
 function unchanged(summary: string, warnings: string[]): Plan {

@@ -5,6 +5,7 @@ import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { isBinary, unifiedDiff } from '../file/diff.js';
+import { privateContent } from '../private-content.js';
 import { asUserError } from '../file/errors.js';
 import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';
 import { description } from './description.js';
@@ -28,7 +29,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const found = await readFile(props.path);
   const plan = decide(props, found.current, request.noop);
   for (const warning of plan.warnings) request.log(`warning: ${warning}`);
-  const diffText = plan.content && found.current.type === 'file' ? contentDiff(request, props.path, found.current.content, plan.content) : undefined;
+  const diffText = plan.content && found.current.type === 'file' ? contentDiff(request, props.path, found.current.content, plan.content, found.attrs?.mode) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
   if (request.noop || !plan.changed || !plan.content) return { changed: plan.changed, message: planMessage(plan, request.noop), ...diff };
 
@@ -47,10 +48,15 @@ async function check(path: string, plan: Plan, before: LineCurrent): Promise<voi
   }
 }
 
-/** A unified diff of the edit; none (and a log line saying why) for binary content. */
-function contentDiff(request: Pick<RunnerRequest<unknown>, 'log'>, path: string, before: Buffer, after: Buffer): string | undefined {
+/** A unified diff of the edit; none (and a log line saying why) for a private file or binary content. */
+function contentDiff(request: Pick<RunnerRequest<unknown>, 'log'>, path: string, before: Buffer, after: Buffer, mode: number | undefined): string | undefined {
   if (isBinary(before) || isBinary(after)) {
     request.log('content changed (diff not shown: binary content)');
+    return undefined;
+  }
+  const closed = privateContent(path, [mode]);
+  if (closed !== undefined) {
+    request.log(`content changed (diff not shown: ${closed})`);
     return undefined;
   }
   const lines = unifiedDiff(before.toString('utf8'), after.toString('utf8'), `${path}\tcurrent`, `${path}\tdesired`);

@@ -315,6 +315,17 @@ describe('file runner (the real executable)', () => {
       expect(r.stderr + r.message).to.not.contain('password');
     });
 
+    it('are not shown for a file others cannot read, before or after: its other lines would reach the report', async () => {
+      const closed = writeFile(path.join(dir, 'env'), 'DB_PASSWORD=old-secret\nPORT=1\n', 0o600);
+      const r = await file(closed, ['ensure=present', 'contents=DB_PASSWORD=old-secret\nPORT=2\n', ...ROOT_ATTRS, 'mode=0600']);
+      expect(r).to.include({ code: 0, changed: true, diff: undefined });
+      expect(r.stderr).to.equal(`content changed (diff not shown: ${closed} is not readable by all (mode 0600), and the report is)\n`);
+      const opening = writeFile(path.join(dir, 'opening'), 'old\n', 0o644);
+      const o = await file(opening, ['ensure=present', 'contents=new\n', ...ROOT_ATTRS, 'mode=0640']);
+      expect(o).to.include({ code: 0, changed: true, diff: undefined });
+      expect(r.stdout + o.stdout).not.to.include('old');
+    });
+
     it('are not shown for binary content', async () => {
       const target = path.join(dir, 'bin');
       fs.writeFileSync(target, Buffer.from([0x00, 0x01, 0x02, 0x0a]));

@@ -23,8 +23,14 @@ describe('line decision', () => {
     const bytes = Buffer.from([0xff, 0x0a, 0x0a, 0x61]);
     const lines = splitLines(bytes);
     expect(lines.map((l) => [...l.bytes])).to.deep.equal([[0xff], [], [0x61]]);
-    expect([...joinLines(lines.map((l) => l.bytes))]).to.deep.equal([0xff, 0x0a, 0x0a, 0x61, 0x0a]);
+    expect([...joinLines(lines)]).to.deep.equal([0xff, 0x0a, 0x0a, 0x61, 0x0a]);
     expect(splitLines(Buffer.alloc(0))).to.deep.equal([]);
+  });
+
+  it('reads a CRLF line break as the line\'s own, and a lone CR as part of the line', () => {
+    const lines = splitLines(Buffer.from('a\r\n\r\nb\rc\nd'));
+    expect(lines.map((l) => [l.text, l.crlf])).to.deep.equal([['a', true], ['', true], ['b\rc', false], ['d', false]]);
+    expect(joinLines(lines).toString()).to.equal('a\r\n\r\nb\rc\nd\n');
   });
 
   it('in noop mode a missing file or directory is a warning, in a real run an error', () => {

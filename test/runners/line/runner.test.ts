@@ -63,6 +63,14 @@ function rows(F: string): Row[] {
     { row: 'absent, every line goes: an empty file stays', before: 'x\n', args: ['line=x', 'ensure=absent'], message: 'removed line 1', after: '' },
     { row: 'absent, no such line', before: 'x\n', args: ['line=y', 'ensure=absent'], message: 'line absent' },
     { row: 'absent, missing file', args: ['line=y', 'ensure=absent'], message: `${F} does not exist: the line is absent` },
+    // CRLF line breaks: lines are matched without the "\r", and every line keeps its own line break.
+    { row: 'CRLF, present, the line is there', before: 'a\r\nvm.swappiness = 10\r\n', args: SWAP, message: 'line present' },
+    { row: 'CRLF, present, no match given, the line is there', before: 'a\r\nb\r\nc', args: ['line=b'], message: 'line present' },
+    { row: 'CRLF, present, a matching line replaced', before: 'a\r\n vm.swappiness=60\r\nb\r\n', args: SWAP, message: 'replaced line 2', after: 'a\r\nvm.swappiness = 10\r\nb\r\n' },
+    { row: 'CRLF, present, appended with CRLF, a last line without one completed', before: 'a\r\nb', args: ['line=c'], message: 'added the line at the end', after: 'a\r\nb\r\nc\r\n' },
+    { row: 'CRLF, present, inserted after a line, each line keeping its break', before: '# t\r\nx\ny\r\n', args: ['line=z', 'insert_after=^# t$'], message: 'added the line after line 1', after: '# t\r\nz\r\nx\ny\r\n' },
+    { row: 'CRLF, absent, lines equal to the line', before: 'a\r\nb\r\nc\r\nb\r\n', args: ['line=b', 'ensure=absent'], message: 'removed lines 2 and 4', after: 'a\r\nc\r\n' },
+    { row: 'CRLF, absent, lines matching `match` ($ before the CR)', before: 'legacy = 1\r\nkeep\r\n', args: ['line=unused', 'match=^legacy = 1$', 'ensure=absent'], message: 'removed line 1', after: 'keep\r\n' },
   ];
 }
 

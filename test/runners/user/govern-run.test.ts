@@ -150,9 +150,14 @@ describe('govern run with the user and group runners', function () {
     const both = await govern(['graph', path.dirname(absent)]);
     expect(both.code, both.stderr).to.equal(0);
     expect(both.stdout).to.include(`"user:${USER}" -> "group:${GROUP}" [label="autorequire"]`);
-    const reversed = writeFile(path.join(dir, 'rev', 'a.hcl'), `group "${GROUP}" {\n  ensure = "absent"\n}\n\nuser "${USER}" {\n  group = "${GROUP}"\n}\n`);
+    const reversed = writeFile(path.join(dir, 'rev', 'a.hcl'), `group "${GROUP}" {\n  ensure = "absent"\n}\n\nuser "${USER}" {\n  ensure = "absent"\n  group = "${GROUP}"\n}\n`);
     const rev = await govern(['graph', path.dirname(reversed)]);
     expect(rev.stdout).to.include(`"user:${USER}" -> "group:${GROUP}" [label="autorequire"]`);
+    // A user the tree keeps, in a group it removes: the next run would fail; refused while planning.
+    const kept = writeFile(path.join(dir, 'kept', 'a.hcl'), `group "${GROUP}" {\n  ensure = "absent"\n}\n\nuser "${USER}" {\n  group = "${GROUP}"\n}\n`);
+    const contradiction = await govern(['run', '--noop', path.dirname(kept)]);
+    expect(contradiction.code).to.equal(1);
+    expect(contradiction.stderr).to.include(`a.hcl:6: user:${USER}: group names group:${GROUP}, which this tree removes (ensure = "absent", at ${kept}:1)`);
   });
 
   for (const mode of ['persistent', 'oneshot']) {
@@ -173,6 +178,24 @@ describe('govern run with the user and group runners', function () {
       expect(await entry('group', GROUP)).to.equal(undefined);
     });
   }
+
+  it('refuses what useradd can never write in /etc/passwd (":" or a line break in home or shell, control characters in comment) while planning, --noop too', async () => {
+    const before = accountChecksums();
+    const dir = tempDir('govtest17-');
+    writeFile(path.join(dir, 'a.hcl'), `user "${USER}" {\n  home    = "/home/a:b"\n  shell   = "/bin/sh\\nroot"\n  comment = "Name\\u0007bell"\n}\n\nuser "${OTHER}" {\n  home    = "/home/x\\ny"\n  shell   = "/bin/sh:x"\n  comment = "Tab\\there"\n}\n`);
+    for (const extra of [['--noop'], []]) {
+      const r = await govern(['run', ...extra, dir]);
+      expect(r.code).to.equal(1);
+      expect(r.stdout).not.to.include('Would have created');
+      expect(r.stderr).to.match(/a\.hcl:2: .*home "\/home\/a:b" is not a clean absolute path without ":" or control characters/);
+      expect(r.stderr).to.match(/a\.hcl:3: .*shell "\/bin\/sh\\nroot" is not a clean absolute path without ":"/);
+      expect(r.stderr).to.match(/a\.hcl:4: .*comment "Name\\u0007bell" is not a text without ":" or control characters/);
+      expect(r.stderr).to.match(/a\.hcl:8: .*home/);
+      expect(r.stderr).to.match(/a\.hcl:9: .*shell/);
+      expect(r.stderr).to.match(/a\.hcl:10: .*comment/);
+    }
+    expect(accountChecksums()).to.deep.equal(before);
+  });
 
   it('does not remove a user with running processes, nor a group that is a user\'s primary group', async () => {
     const made = await runState(`group "${GROUP}" {\n}\n\nuser "${USER}" {\n  group = "${GROUP}"\n}\n`);
