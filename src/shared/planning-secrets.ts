@@ -21,10 +21,8 @@ const HAS_WORD = /[\p{L}\p{N}]/u;
 export class PlanningSecrets {
   /** Values of secret facts: hidden wherever they appear. */
   private readonly factValues = new Set<string>();
-  /** Values of sensitive resources (and hidden keys)... */
-  private readonly hidden = new Set<string>();
-  /** ...except those a resource that hides nothing shows anyway (`present`, `root`). */
-  private readonly shown = new Set<string>();
+  /** Resources planning made; their values are looked at only when a message is masked (a failure). */
+  private readonly resources: Disclosing[] = [];
   private readonly unparsed: Unparsed[] = [];
 
   /** The values of secret facts a template used. */
@@ -34,8 +32,7 @@ export class PlanningSecrets {
 
   /** A resource planning made: what it hides, or what it shows. */
   addResource(resource: Disclosing): void {
-    for (const text of secretsOf(resource)) for (const form of forms(text)) this.hidden.add(form);
-    if (!resource.sensitive) for (const text of secretsOf({ ...resource, sensitive: true })) if (!secretsOf(resource).includes(text)) this.shown.add(text);
+    this.resources.push(resource);
   }
 
   /**
@@ -49,21 +46,37 @@ export class PlanningSecrets {
 
   /** The text with every secret met so far replaced by `<sensitive>`. */
   mask(text: string): string {
-    const values = [...this.factValues, ...[...this.hidden].filter((t) => !this.shown.has(t) && !this.factValues.has(t))];
-    return maskText(text, values.sort((a, b) => b.length - a.length));
+    return maskText(text, this.secretTexts());
   }
 
-  maskProblem(problem: Problem): Problem {
+  /**
+   * Secret facts' values, and the values of sensitive resources (and hidden keys) except those a
+   * resource that hides nothing shows anyway (`present`, `root`), longest first.
+   */
+  private secretTexts(): string[] {
+    const hidden = new Set<string>();
+    const shown = new Set<string>();
+    for (const r of this.resources) {
+      const secrets = secretsOf(r);
+      for (const text of secrets) for (const form of forms(text)) hidden.add(form);
+      if (!r.sensitive) for (const text of secretsOf({ ...r, sensitive: true })) if (!secrets.includes(text)) shown.add(text);
+    }
+    const values = new Set([...this.factValues, ...[...hidden].filter((t) => !shown.has(t))]);
+    return [...values].sort((a, b) => b.length - a.length);
+  }
+
+  maskProblem(problem: Problem, secrets: readonly string[] = this.secretTexts()): Problem {
     let message = problem.message;
     const unparsed = this.unparsed.find((u) => u.file === problem.file);
     if (unparsed) message = maskQuoted(message, unparsed.text);
-    return { ...problem, message: this.mask(message) };
+    return { ...problem, message: maskText(message, secrets) };
   }
 
   /** The error with its problems masked; anything else as it is. */
   masked(e: unknown): unknown {
     if (!(e instanceof UserError)) return e;
-    return new UserError(e.problems.map((p) => this.maskProblem(p)));
+    const secrets = this.secretTexts();
+    return new UserError(e.problems.map((p) => this.maskProblem(p, secrets)));
   }
 }
 
