@@ -12,6 +12,7 @@ const load: Record<HostedRunner, () => RunnerDefinition> = {
   line: () => (require('../line/runner.js') as typeof import('../line/runner.js')).lineRunner() as RunnerDefinition,
   pkg: () => (require('../pkg/runner.js') as typeof import('../pkg/runner.js')).pkgRunner as RunnerDefinition,
   service: () => (require('../service/runner.js') as typeof import('../service/runner.js')).serviceRunner() as RunnerDefinition,
+  sysctl: () => (require('../sysctl/runner.js') as typeof import('../sysctl/runner.js')).sysctlRunner() as RunnerDefinition,
   unit: () => (require('../unit/runner.js') as typeof import('../unit/runner.js')).unitRunner() as RunnerDefinition,
   user: () => (require('../user/runner.js') as typeof import('../user/runner.js')).userRunner() as RunnerDefinition,
 };
