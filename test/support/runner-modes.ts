@@ -31,8 +31,9 @@ export async function callRunner(runner: string, mode: RunnerMode, name: string,
     child.once('exit', (code) => reject(new Error(`runners/${runner} exited ${code} without an answer`)));
   });
   child.stdin.write(JSON.stringify({ id: 1, argv: [name, ...args], env }) + '\n');
-  child.stdin.end();
-  const a = await answer;
+  // stdin stays open until the answer: a runner whose stdin closes with a request unanswered takes
+  // govern as gone and stops, its commands with it.
+  const a = await answer.finally(() => child.stdin.end());
   if (a.id !== 1) throw new Error(`answer to request ${a.id}, not 1`);
   return { ok: a.ok, changed: a.changed, message: a.message, diff: a.diff, log: a.log.join('\n') };
 }
