@@ -1,8 +1,9 @@
 #!/bin/sh
 # The no-change workload of bench/generate.ts (N=100, without its sysv services, which need the
-# harness's init scripts) and the same workload with 10 of each of the unit, sysctl and cron
-# runners' resources added, each with its sh floor extended by the same checks: a time the files'
-# content (stat, sha256sum) and the live sysctl values (/proc/sys). It prepares the two trees and
+# harness's init scripts) and the same workload with 10 of each of the unit, sysctl, cron and
+# authorized_key runners' resources added, each with its sh floor extended by the same checks: the
+# files' content (stat, sha256sum), the live sysctl values (/proc/sys), each key's line (grep) and
+# the modes of ~/.ssh and authorized_keys. The keys belong to a user it creates, govern-bench-keys. It prepares the two trees and
 # converges them; time the commands it prints (bench/README.md, "The unit, sysctl and cron runners").
 # usage: bench/new-types.sh [ROOT]   (as root, after make build); bench/new-types.sh clean [ROOT]
 set -eu
@@ -10,6 +11,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = clean ]; then
   root=${2:-/tmp/govern-bench-new-types}
   rm -f /etc/cron.d/govern-bench-cron-*
+  if getent passwd govern-bench-keys >/dev/null; then userdel -r govern-bench-keys 2>/dev/null || true; fi
   rm -rf "$root"
   exit 0
 fi
@@ -66,10 +68,30 @@ HCL
 ")" >>"$checks"
   printf 'k %s %s\n' "/proc/sys/kernel/$key" "$value" >>"$checks"
 done
+# Ten keys of one user, made by ssh-keygen.
+getent passwd govern-bench-keys >/dev/null || useradd -m -d "$root/keys-home" -s /bin/sh govern-bench-keys
+home=$(getent passwd govern-bench-keys | cut -d: -f6)
+mkdir -p "$root/keys"
+printf 'a "%s" 700 root\na "%s" 600 root\n' "$home/.ssh" "$home/.ssh/authorized_keys" | sed 's/root$/govern-bench-keys/' >>"$checks"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  ssh-keygen -q -t ed25519 -N '' -C "bench-$i" -f "$root/keys/$i"
+  set -- $(cat "$root/keys/$i.pub")
+  cat >>"$hcl" <<HCL
+authorized_key "bench-key-$i" {
+  user = "govern-bench-keys"
+  type = "$1"
+  key  = "$2"
+}
+
+HCL
+  printf 'l %s "%s %s bench-key-%s"\n' "$home/.ssh/authorized_keys" "$1" "$2" "$i" >>"$checks"
+done
 # The extended floor: the base checks, a live-value check, and the new files' checks.
 sed -e '/^echo "checked=/,$d' "$floor" >"$ext/check.sh"
 cat >>"$ext/check.sh" <<'SH'
 k() { n=$((n + 1)); [ "$(cat "$1")" = "$2" ] || differs "$1"; }
+a() { [ "$(stat -c '%a %U' "$1" 2>/dev/null)" = "$2 $3" ] || differs "$1"; }
+l() { n=$((n + 1)); grep -qxF "$2" "$1" || differs "key in $1"; }
 SH
 cat "$checks" >>"$ext/check.sh"
 printf 'echo "checked=$n differ=$bad"\n[ "$bad" -eq 0 ]\n' >>"$ext/check.sh"
