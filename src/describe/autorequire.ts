@@ -7,6 +7,7 @@ import type { Autorequire, Condition, RunnerDescription } from '../shared/descri
 import { formatLocation, type Problem } from '../shared/errors.js';
 import { encodeValues } from '../shared/protocol.js';
 import { masker } from '../shared/sensitive.js';
+import { serviceUnit, unitOfFile, unitsReadBy } from '../shared/systemd-unit.js';
 import { rref, type Resource } from '../state/resource.js';
 
 export interface Edge {
@@ -18,6 +19,7 @@ export interface Edge {
 export function autorequireEdges(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): Edge[] {
   const byRef = new Map(resources.map((r) => [r.ref, r]));
   const managed = new ManagedDirectories(byRef);
+  const unitFiles = new UnitFiles(resources);
   const edges: Edge[] = [];
   const lastBySameKey = new Map<string, string>();
   for (const r of [...resources].sort((a, b) => a.index - b.index)) {
@@ -27,7 +29,7 @@ export function autorequireEdges(resources: Resource[], descriptionOf: (type: st
         if (previous !== undefined) edges.push({ from: previous, to: r.ref });
         continue;
       }
-      for (const other of namedBy(rule, r, byRef, managed)) {
+      for (const other of namedBy(rule, r, byRef, managed, unitFiles)) {
         const reversed = matches(rule.reverse_when, r, descriptionOf) || matches(rule.reverse_when_other, byRef.get(other)!, descriptionOf);
         edges.push(reversed ? { from: r.ref, to: other } : { from: other, to: r.ref });
       }
@@ -75,7 +77,8 @@ function sameKeyPredecessor(rule: Autorequire, r: Resource, last: Map<string, st
 }
 
 /** The references of the resources the rule names that exist in the tree. */
-function namedBy(rule: Autorequire, r: Resource, byRef: Map<string, Resource>, managed: ManagedDirectories): string[] {
+function namedBy(rule: Autorequire, r: Resource, byRef: Map<string, Resource>, managed: ManagedDirectories, unitFiles: UnitFiles): string[] {
+  if (rule.systemd_unit_of_name) return unitFiles.of(rule.runner, unitsReadBy(serviceUnit(r.name))).filter((ref) => ref !== r.ref);
   if (rule.parent_of_name) {
     const parent = r.name.startsWith('/') && r.name !== '/' ? managed.atOrAbove(rule.runner, path.posix.dirname(r.name)) : undefined;
     return parent ? [parent] : [];
@@ -100,6 +103,26 @@ class ManagedDirectories {
     const found = this.byRef.has(ref) ? ref : dir === '/' || dir === '.' ? undefined : this.atOrAbove(runner, path.posix.dirname(dir));
     this.known.set(key, found);
     return found;
+  }
+}
+
+/** The resources of a runner by the systemd unit their name is the file (or a drop-in) of, indexed once per runner. */
+class UnitFiles {
+  private readonly byRunner = new Map<string, Map<string, string[]>>();
+
+  constructor(private readonly resources: Resource[]) {}
+
+  of(runner: string, units: string[]): string[] {
+    let index = this.byRunner.get(runner);
+    if (!index) {
+      index = new Map();
+      for (const r of [...this.resources].sort((a, b) => a.index - b.index)) {
+        const unit = r.type === runner ? unitOfFile(r.name) : undefined;
+        if (unit !== undefined) index.set(unit, [...(index.get(unit) ?? []), r.ref]);
+      }
+      this.byRunner.set(runner, index);
+    }
+    return units.flatMap((unit) => index!.get(unit) ?? []);
   }
 }
 

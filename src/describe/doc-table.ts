@@ -27,6 +27,10 @@ export function keysSection(description: RunnerDescription): string {
         lines.push(`- after the ${code(a.runner)} resource defined last before it with the same ${code(a.same_key)} (one at a time, even with --jobs)`);
         continue;
       }
+      if (a.systemd_unit_of_name) {
+        lines.push(`- after the ${code(a.runner)} resources that write its systemd unit's file or drop-ins (its template's too, for an instance)`);
+        continue;
+      }
       const named = a.parent_of_name ? 'of its nearest managed parent directory' : `named by ${code(a.key ?? '')}`;
       const reverse = a.reverse_when_other ? `, and before it when that one has ${describeCondition(a.reverse_when_other)}` : '';
       lines.push(`- after the ${code(a.runner)} resource ${named}${reverse}`);

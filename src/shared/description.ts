@@ -72,6 +72,11 @@ export interface Autorequire {
   readonly key?: string;
   readonly parent_of_name?: boolean;
   /**
+   * After the resources of `runner` whose names are the files of the systemd unit this resource's
+   * name means (`nginx`: `nginx.service` and its drop-ins; `getty@tty1`: also `getty@.service`'s).
+   */
+  readonly systemd_unit_of_name?: boolean;
+  /**
    * After the resource of `runner` defined last before this one with the same value of this key (two
    * `line` resources of one `path`): such resources are applied one at a time, in definition order,
    * even with --jobs, since each one reads what the one before it wrote.

@@ -65,6 +65,31 @@ describe('autorequire', () => {
     ]);
   });
 
+  it('orders a service after the unit files and drop-ins it is loaded from, an instance after its template\'s, found by name', () => {
+    const units = { service: { autorequire: [{ runner: 'unit', systemd_unit_of_name: true }] } } as Record<string, RunnerDescription>;
+    const found = autorequireEdges(
+      [
+        res('service:getty@tty1'),
+        res('unit:getty@.service'),
+        res('unit:getty@.service.d/x.conf'),
+        res('unit:getty@tty1.service.d/y.conf'),
+        res('unit:getty@tty2.service'),
+        res('service:app'),
+        res('unit:app.service'),
+        res('unit:app.socket'),
+        res('service:app.socket'),
+      ].map((r, index) => ({ ...r, index })),
+      (t) => units[t],
+    );
+    expect(found).to.deep.equal([
+      { from: 'unit:getty@tty1.service.d/y.conf', to: 'service:getty@tty1' },
+      { from: 'unit:getty@.service', to: 'service:getty@tty1' },
+      { from: 'unit:getty@.service.d/x.conf', to: 'service:getty@tty1' },
+      { from: 'unit:app.service', to: 'service:app' },
+      { from: 'unit:app.socket', to: 'service:app.socket' },
+    ]);
+  });
+
   it('asks nothing of a runner that does not describe itself, nor names resources outside the tree', () => {
     expect(autorequireEdges([res('file:/a'), res('file:/a/b')], () => undefined)).to.deep.equal([]);
     expect(edges(res('line:x', { path: '/nowhere' }))).to.deep.equal([]);

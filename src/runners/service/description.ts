@@ -3,15 +3,18 @@
 import type { RunnerDescription } from '../../shared/description.js';
 import { PACKAGE_NAME_CHARS } from '../../shared/validate.js';
 
+/** The seed's name characters, and `@` for systemd's template instances (`getty@tty1`). */
+const SERVICE_NAME_CHARS = `@${PACKAGE_NAME_CHARS}`;
+
 const RUN_STATES = ['running', 'stopped'] as const;
 
 export const description = {
   help: 'a service: running or stopped, started at boot or not, with systemd or sysv init',
   name: {
     type: 'string',
-    chars: PACKAGE_NAME_CHARS,
-    what: 'a service name (letters, digits and . _ + : ~ -, not starting with -)',
-    help: 'the systemd unit (nginx means nginx.service) or the /etc/init.d script',
+    chars: SERVICE_NAME_CHARS,
+    what: 'a service name (letters, digits and . _ + : ~ - @, not starting with -)',
+    help: 'the systemd unit (nginx means nginx.service; getty@tty1 an instance of getty@.service) or the /etc/init.d script',
   },
   keys: {
     ensure: { type: 'enum', values: RUN_STATES, default: 'running', help: 'the running state' },
@@ -22,4 +25,6 @@ export const description = {
   },
   rules: [{ exclusive: ['ensure', 'state'] }, { when: { scope: ['user'] }, values: { provider: ['systemd'] } }],
   signals: ['refresh', 'restart', 'reload', 'start', 'stop'],
+  // The unit files it is loaded from first: a changed unit is reloaded before the service is checked.
+  autorequire: [{ runner: 'unit', systemd_unit_of_name: true }],
 } as const satisfies RunnerDescription;

@@ -6,9 +6,10 @@ import { UserError } from '../../shared/errors.js';
 import { runCommand } from '../../shared/process.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { appliedMessage, decide, decideSignal, noopMessage, unmetDimensions, type Expectation, type ServiceSignal } from './decide.js';
+import { reloadIfPending, unitsWouldChange } from '../unit/daemon-reload.js';
+import { appliedMessage, decide, decideSignal, noopMessage, unmetDimensions, type Expectation, type ServiceSignal, type ServiceStatus } from './decide.js';
 import { description } from './description.js';
-import { serviceProperties } from './properties.js';
+import { serviceProperties, type Scope } from './properties.js';
 import { withSbinPath, type ServiceProvider } from './provider.js';
 import { serviceProvider } from './providers.js';
 import { runMemory } from './run-memory.js';
@@ -25,8 +26,12 @@ export function serviceRunner(run: CommandRunner = runCommand): RunnerDefinition
 async function applyService(request: RunnerRequest<Values<typeof description>>, run: CommandRunner): Promise<RunnerResult> {
   const properties = serviceProperties(request);
   const signal = request.signal as ServiceSignal | undefined; // the kit lets through only the signals described
-  const provider = await serviceProvider(properties, providerContext(withSbinPath(request.env), request.log, run));
-  const before = await provider.status(properties.name);
+  const context = providerContext(withSbinPath(request.env), request.log, run);
+  const provider = await serviceProvider(properties, context);
+  // A unit changed earlier in this run: systemd reads it before the service is checked or started.
+  if (provider.name === 'systemd') await reloadIfPending(request.env.GOVERN_RUN_DIR, properties.scope, context);
+  const before = await statusOrNoopUnit(provider, properties.name, request, properties.scope);
+  if (before === undefined) return { changed: true, message: `Would have checked ${properties.name} once its unit is written (a unit this run would change; not loaded in noop)` };
   const memory = runMemory(request.env.GOVERN_RUN_DIR, `${provider.name}-${properties.scope}-${properties.name}`);
   const decision =
     signal === undefined ? decide(properties, before) : decideSignal(signal, properties, before, memory.startedThisRun());
@@ -42,6 +47,20 @@ async function applyService(request: RunnerRequest<Values<typeof description>>, 
   }
   await checkReached(provider, properties.name, decision.expect);
   return { changed: true, message: appliedMessage(decision.actions) };
+}
+
+/**
+ * The status; in noop mode, after a unit of the scope would have changed (not written: noop), a
+ * status that fails (the unit does not exist yet) is undefined instead of a failure.
+ */
+async function statusOrNoopUnit(provider: ServiceProvider, service: string, request: RunnerRequest<unknown>, scope: Scope): Promise<ServiceStatus | undefined> {
+  try {
+    return await provider.status(service);
+  } catch (e) {
+    if (!request.noop || provider.name !== 'systemd' || !unitsWouldChange(request.env.GOVERN_RUN_DIR, scope)) throw e;
+    request.log(`noop: ${(e as Error).message}`);
+    return undefined;
+  }
 }
 
 /** The seed's desired-state validation: re-read the status; the error names each dimension that missed. */

@@ -5,7 +5,10 @@ import { UserError } from '../../../src/shared/errors.js';
 import type { RunOptions, RunResult } from '../../../src/shared/process.js';
 import { handle } from '../../../src/runners/kit.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
+import fs from 'node:fs';
+import path from 'node:path';
 import { runner } from '../../support/cli.js';
+import { tempDir } from '../../support/tmp.js';
 
 interface Request {
   name: string;
@@ -58,11 +61,39 @@ describe('service runner', () => {
     expect(logs).to.deep.equal(['noop: would stop app (systemd)']);
   });
 
+  describe('a unit changed earlier in the run (commands recorded, not run)', () => {
+    const reload = ['systemctl', '--no-ask-password', 'daemon-reload'];
+    const pending = (runDir: string) => {
+      fs.mkdirSync(path.join(runDir, 'unit'));
+      fs.writeFileSync(path.join(runDir, 'unit', 'daemon-reload-system'), '');
+    };
+
+    it('runs the daemon-reload a unit left pending once, before the status of a template instance, and never again', async () => {
+      const runDir = tempDir('govern-service-run-');
+      pending(runDir);
+      const { commands, runService } = recordingRunner();
+      await runService(request('getty@tty1', [['provider', 'systemd']], { env: { GOVERN_RUN_DIR: runDir } }));
+      await runService(request('app', [['provider', 'systemd']], { env: { GOVERN_RUN_DIR: runDir } }));
+      expect(commands.filter((c) => c.includes('daemon-reload'))).to.deep.equal([reload]);
+      expect(commands[0]).to.deep.equal(reload);
+      expect(commands[1]).to.deep.equal(['systemctl', '--no-ask-password', 'is-active', '--', 'getty@tty1']);
+    });
+
+    it('runs none when no unit changed, for the other scope, or with the sysv provider', async () => {
+      const runDir = tempDir('govern-service-run-');
+      const { commands, runService } = recordingRunner();
+      await runService(request('app', [['provider', 'systemd']], { env: { GOVERN_RUN_DIR: runDir } }));
+      pending(runDir);
+      await runService(request('app', [['provider', 'systemd'], ['scope', 'user']], { env: { GOVERN_RUN_DIR: runDir } }));
+      expect(commands.flat()).to.not.include('daemon-reload');
+    });
+  });
+
   describe('the executable', () => {
     it('prints message= and error: and exits 1 on a bad name', async () => {
       const result = await runner('service', ['a|b']);
       expect(result.code).to.equal(1);
-      expect(result.stdout).to.equal('message=name "a|b" is not a service name (letters, digits and . _ + : ~ -, not starting with -) (character "|" is not allowed)\n');
+      expect(result.stdout).to.equal('message=name "a|b" is not a service name (letters, digits and . _ + : ~ - @, not starting with -) (character "|" is not allowed)\n');
       expect(result.stderr).to.include('error: name "a|b" is not a service name');
     });
 

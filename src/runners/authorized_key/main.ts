@@ -1,0 +1,5 @@
+// The `runners/authorized_key` executable.
+import { runnerMain } from '../kit.js';
+import { authorizedKeyRunner } from './runner.js';
+
+runnerMain(authorizedKeyRunner());

@@ -1,0 +1,5 @@
+// The `runners/cron` executable.
+import { runnerMain } from '../kit.js';
+import { cronRunner } from './runner.js';
+
+runnerMain(cronRunner());

@@ -1,0 +1,39 @@
+// The sysctl runner: read the live value and the drop-in -> decide -> write each -> re-check. It
+// uses only the request (no process globals), so a long-lived runner process can call it many times.
+import type { RunnerResult } from '../../shared/protocol.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { asUserError } from '../file/errors.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
+import { decideSysctl, sysctlMessage } from './decide.js';
+import { description } from './description.js';
+import { dropInContent, sysctlProperties } from './properties.js';
+import { readLive, writeLive } from './provider-procfs.js';
+
+/** The drop-in is read by all, as the distribution's own. */
+const DROP_IN_MODE = 0o644;
+
+export function sysctlRunner(): RunnerDefinition<typeof description> {
+  return {
+    name: 'sysctl',
+    description,
+    run(request) {
+      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a sysctl' });
+      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
+    },
+  };
+}
+
+async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+  const props = sysctlProperties(request);
+  const content = props.ensure === 'present' ? Buffer.from(dropInContent(props.key, props.value!)) : undefined;
+  const dropIn = { path: props.file, ensure: props.ensure, content, mode: DROP_IN_MODE, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  const current = { live: props.ensure === 'present' && props.apply ? readLive(props.key) : undefined, file: await readWholeFile(props.file) };
+  const plan = decideSysctl(props, current, dropIn);
+  const diffText = plan.file?.contentChanged ? wholeFileDiff(props.file, current.file, content, request.log) : undefined;
+  const diff = diffText !== undefined ? { diff: diffText } : {};
+  if (request.noop || !plan.changed) return { changed: plan.changed, message: sysctlMessage(plan, request.noop), ...diff };
+
+  if (plan.setLive !== undefined) writeLive(props.key, plan.setLive);
+  if (plan.file?.changed) await applyWholeFile(dropIn, plan.file, current.file);
+  return { changed: true, message: sysctlMessage(plan, false), ...diff };
+}

@@ -1,0 +1,5 @@
+// The `runners/unit` executable.
+import { runnerMain } from '../kit.js';
+import { unitRunner } from './runner.js';
+
+runnerMain(unitRunner());
