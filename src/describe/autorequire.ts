@@ -47,11 +47,12 @@ export function autorequireEdges(resources: Resource[], descriptionOf: (type: st
 export function removedWhileNeeded(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): Problem[] {
   const byRef = new Map(resources.map((r) => [r.ref, r]));
   const managed = new ManagedDirectories(byRef);
+  const unitFiles = new UnitFiles(resources);
   const problems: Problem[] = [];
   for (const r of resources) {
     for (const rule of descriptionOf(r.type)?.autorequire ?? []) {
       if (rule.reverse_when_other === undefined || rule.key === undefined || matches(rule.reverse_when_other, r, descriptionOf)) continue;
-      for (const ref of namedBy(rule, r, byRef, managed)) {
+      for (const ref of namedBy(rule, r, byRef, managed, unitFiles)) {
         const other = byRef.get(ref)!;
         if (!matches(rule.reverse_when_other, other, descriptionOf)) continue;
         const why = `${r.ref}: ${rule.key} names ${other.ref}, which this tree removes (${describeCondition(rule.reverse_when_other)}, at ${formatLocation(other.at)}): ` +
