@@ -40,7 +40,7 @@ describe('secrets in the messages of planning (shared/planning-secrets.ts)', () 
     writeFile(path.join(tree, 'c-fact.hcl'), resource('password = {{fact "secret/api_password"}}'));
     const r = await everythingWritten(tree, [['run'], ['run', '--json']]);
     expect(r.code).to.equal(1);
-    expect(r.stderr).to.include('a-dollar.hcl:3: file:/tmp/govern-psec-never: contents: "password = <sensitive>\\n" contains the HCL expression "${"');
+    expect(r.stderr).to.match(/a-dollar\.hcl:3(:\d+)?: .*"\$\{"/);
     expect(r.stderr).to.match(/b-percent\.hcl:3(:\d+)?: .*"<sensitive>"/);
     expect(r.stderr).to.match(/c-fact\.hcl:3(:\d+)?: .*"<sensitive>"/);
     // The parser's hint still reads: it quotes nothing of the file.
