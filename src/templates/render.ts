@@ -5,6 +5,7 @@ import { formatProblem, UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
 import { isSensitiveFact, maskText } from '../shared/sensitive.js';
 import { compileTemplate, TemplateError, withLine, type CompiledTemplate, type PartialLookup } from './engine.js';
+import { dataHelpers } from './data-helpers.js';
 import { factHelpers, type FactUse } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
 import { HelperError, pureHelpers, type HelperFn } from './helpers.js';
@@ -17,6 +18,8 @@ export interface TemplateInput {
   vars?: { [key: string]: AttrValue };
   /** Where its `{{> name}}` partials are found; without it, partials are refused (state files). */
   partials?: PartialLookup;
+  /** Mark the rendered text with its source lines, as for a state file: a module's state files have variables too. */
+  marks?: boolean;
   /** Rewrites the messages of this input's problems (to name what it is rendered for). */
   describe?: (message: string) => string;
 }
@@ -30,14 +33,14 @@ export interface RenderedText extends UnmarkedText {
 /** A fact whose value names another fact, and so on: stop somewhere. */
 const MAX_PASSES = 16;
 
-const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact'];
+const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact', 'data'];
 
 export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
   const problems: Problem[] = [];
   const compiled: CompiledTemplate[] = [];
   for (const input of inputs) {
     try {
-      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: false } : { partials: input.partials };
+      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false } : { partials: input.partials };
       compiled.push(compileTemplate(input.file, input.source, HELPER_NAMES, options));
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
@@ -65,7 +68,11 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const pending = new PendingFacts();
     let used: FactUse[] = [];
-    const helpers = wrapAll({ ...pureHelpers, ...factHelpers(sources, pending, (use) => isSensitiveFact(use.name) && used.push(use)) });
+    const helpers = wrapAll({
+      ...pureHelpers,
+      ...factHelpers(sources, pending, (use) => isSensitiveFact(use.name) && used.push(use)),
+      ...dataHelpers(sources.data, (use) => used.push(use)),
+    });
     const outputs: RenderedText[] = [];
     const problems: Problem[] = [];
     const logs: string[] = [];
