@@ -8,7 +8,9 @@ import type { Plan } from '../graph/plan.js';
 import { selectResources, unknownTags } from '../graph/select.js';
 import type { PhaseClock } from '../report/timing.js';
 import { didYouMean } from '../shared/suggest.js';
-import { parseStateFiles, renderStateFiles } from '../state/load.js';
+import { UserError } from '../shared/errors.js';
+import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
+import { expandModules } from '../state/modules/expand.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderResourceTemplates } from '../templates/resource-templates.js';
@@ -16,6 +18,7 @@ import { warn } from './command.js';
 import { factsOptions, localFacts, runnersOptions, searchPaths, templatesOptions } from './common-options.js';
 import { optionTable, type Options } from './options.js';
 import { remoteFactOptions, remoteFacts } from './remote-options.js';
+import { readTreeData } from './tree-data.js';
 
 export const cacheOptions = optionTable([
   { name: 'cache-dir', kind: 'text', placeholder: 'DIR', env: 'GOVERN_CACHE_DIR', help: 'where parsed state files are kept: as root /var/cache/govern, else ~/.cache/govern' },
@@ -69,8 +72,18 @@ export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promi
     local: { peek: (name) => local.peek(name), load: (names) => clock.time('facts', () => local.load(names)) },
     remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
   };
+  // The data phase: levels rendered from facts, their files read, before any state file renders.
+  const root = treeRoot(inputs.target);
+  const data = await clock.time('render', () => readTreeData(root, timed));
+  timed.data = data;
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
-  const parsed = await clock.time('parse', () => parseStateFiles(texts, inputs.cache));
+  const tree = await clock.time('parse', () => parseFiles(texts, inputs.cache));
+  // Module instances become state files of their own, rendered with their parameters (docs/modules.md).
+  const expansion = await clock.time('render', () => expandModules(root, tree.instances, data, timed));
+  const expanded = await clock.time('parse', () => parseFiles(expansion.texts, inputs.cache, undefined, tree.resources.length));
+  const parsed = [...tree.resources, ...expanded.resources];
+  const problems = [...tree.problems, ...expansion.problems, ...expanded.problems, ...duplicates(parsed)];
+  if (problems.length > 0) throw new UserError(problems);
   const resources = await clock.time('render', () => renderResourceTemplates(parsed, inputs.paths.templates, timed));
   return clock.time('plan', async () => {
     const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache });

@@ -7,6 +7,7 @@ import { masker, SENSITIVE } from '../shared/sensitive.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
 import { allNumbersFinite } from './finite.js';
 import { ExpressionError, literalValue } from './hcl.js';
+import { MODULE_BLOCK, SOURCE_KEY, VARIABLE_BLOCK, type InstanceDecl } from './modules/declarations.js';
 import { ORDERING_KEYS, rref, SENSITIVE_KEY, TAG, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type OrderingKey, type Resource } from './resource.js';
 import type { TopLevelItem } from './scan-blocks.js';
 import type { SourceLines } from './source-lines.js';
@@ -14,6 +15,15 @@ import type { SourceLines } from './source-lines.js';
 export interface FileResources {
   resources: Resource[];
   problems: Problem[];
+  /** The file's `module` blocks (docs/modules.md). */
+  instances: InstanceDecl[];
+}
+
+/** Where a state file sits: a module's files hold `variable` blocks and no `module` block. */
+export interface FileContext {
+  inModule?: boolean;
+  /** The file as written holds `{{`: its variable blocks could not be read before it rendered. */
+  templated?: boolean;
 }
 
 const ORDERING_HINT: Record<OrderingKey, string> = {
@@ -29,9 +39,11 @@ export function toResources(
   parsed: Record<string, unknown>,
   lines: SourceLines,
   firstIndex: number,
+  context: FileContext = {},
 ): FileResources {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
+  const instances: InstanceDecl[] = [];
   const seen = new Map<string, number>(); // (type, name) -> how many bodies taken so far
   const stateDir = path.dirname(path.resolve(file));
 
@@ -47,6 +59,16 @@ export function toResources(
       continue;
     }
     const [name] = item.labels;
+    if (item.type === VARIABLE_BLOCK || item.type === MODULE_BLOCK) {
+      const bodies = ((parsed[item.type] as Record<string, unknown> | undefined)?.[name] ?? []) as unknown[];
+      const key = JSON.stringify([item.type, name]);
+      const occurrence = seen.get(key) ?? 0;
+      seen.set(key, occurrence + 1);
+      const keyAt = Object.fromEntries(item.keys.map((key) => [key.name, lines.where(key.line)]));
+      const instance = moduleBlock(item.type, name, bodies[occurrence], at, keyAt, context, problem);
+      if (instance) instances.push(instance);
+      continue;
+    }
     if (!RUNNER_NAME.test(item.type)) {
       problem(`"${item.type}" is not a runner name (letters, digits, _ and -, starting with a letter)`);
       continue;
@@ -70,7 +92,46 @@ export function toResources(
     const resource = bodyToResource(item.type, name, ordered, at, keyAt, problems);
     if (resource) resources.push({ ...resource, file, stateDir, index: firstIndex + resources.length });
   }
-  return { resources, problems };
+  return { resources, problems, instances };
+}
+
+/**
+ * A `module` block is an instance; a `variable` block, in a module's file, was read before the file
+ * rendered (modules/variables.ts) and is passed over here.
+ */
+function moduleBlock(type: string, name: string, body: unknown, at: Location, keyAt: Record<string, Location>, context: FileContext, problem: (message: string) => void): InstanceDecl | undefined {
+  if (type === VARIABLE_BLOCK) {
+    if (!context.inModule) problem(`variable "${name}": a variable declares a parameter of a module, in a file under modules/NAME/ (docs/modules.md)`);
+    else if (context.templated) problem(`variable "${name}": declare a module's parameters in a file without {{ }} (such as variables.hcl): they are read before the module renders`);
+    return undefined;
+  }
+  if (context.inModule) {
+    problem(`module "${name}": a module is instantiated from the tree's own state files (or the data key "modules"), not from inside another module`);
+    return undefined;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    problem(`could not read the body of module "${name}"`);
+    return undefined;
+  }
+  const params: { [key: string]: AttrValue } = {};
+  let source: AttrValue | undefined;
+  let ok = true;
+  for (const [key, raw] of Object.entries(body)) {
+    try {
+      const value = literalValue(raw);
+      if (key === SOURCE_KEY) source = value;
+      else params[key] = value;
+    } catch (e) {
+      if (!(e instanceof ExpressionError)) throw e;
+      problem(`module "${name}": ${key}: ${e.message}`);
+      ok = false;
+    }
+  }
+  if (typeof source !== 'string' || source === '') {
+    problem(`module "${name}": give source = "MODULE", the name of a directory under modules/`);
+    return undefined;
+  }
+  return ok ? { name, source, params, at, keyAt } : undefined;
 }
 
 function bodyToResource(
