@@ -35,13 +35,24 @@ const MAX_PASSES = 16;
 
 const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact', 'data'];
 
+/**
+ * Templates compiled in this process, for those rendered more than once with other values of the
+ * same variables (a module's state files, once per instance): compiling is most of rendering.
+ * Templates with partials are compiled each time, since their partials are looked up as they compile.
+ */
+const compiledOnce = new Map<string, { source: string; template: CompiledTemplate }>();
+
 export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
   const problems: Problem[] = [];
   const compiled: CompiledTemplate[] = [];
   for (const input of inputs) {
     try {
       const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false } : { partials: input.partials };
-      compiled.push(compileTemplate(input.file, input.source, HELPER_NAMES, options));
+      const key = input.vars && !input.partials ? `${input.file}\0${options.marks}\0${Object.keys(input.vars).join('\0')}` : undefined;
+      const known = key !== undefined ? compiledOnce.get(key) : undefined;
+      const template = known?.source === input.source ? known.template : compileTemplate(input.file, input.source, HELPER_NAMES, options);
+      if (key !== undefined && known?.template !== template) compiledOnce.set(key, { source: input.source, template });
+      compiled.push(template);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(...e.problems.map((p) => described(p, input)));
