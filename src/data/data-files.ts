@@ -3,14 +3,21 @@
 // library, which knows both and tells the line of each key. A file's top level is a map of keys.
 import fs from 'node:fs';
 import path from 'node:path';
-import { LineCounter, parseDocument, isMap, isScalar, type Document } from 'yaml';
+import type * as Yaml from 'yaml';
 import { UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
 import { readSourceFile } from '../templates/source-file.js';
 import { parseHcl } from '../hcl/parse.js';
 import { hclDataFile } from './hcl-data.js';
+import { DATA_DIR } from './hierarchy.js';
 
-export const DATA_DIR = 'data';
+
+/** Loaded when a JSON or YAML data file is first read: a tree without one does not pay for it. */
+let loaded: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loaded ??= require('yaml') as typeof Yaml);
+}
 export const DATA_EXTENSIONS = ['.hcl', '.json', '.yaml', '.yml'] as const;
 
 export interface DataFile {
@@ -34,6 +41,7 @@ export function readDataFile(file: string): DataFile {
 }
 
 function parseDataYaml(file: string, text: string): DataFile {
+  const { LineCounter, parseDocument, isMap, isScalar } = yaml();
   const counter = new LineCounter();
   // The core schema (YAML 1.2): no dates or other types a value could not be as HCL.
   const doc = parseDocument(text, { lineCounter: counter, schema: file.endsWith('.json') ? 'json' : 'core', uniqueKeys: true, prettyErrors: false });
@@ -53,7 +61,7 @@ function parseDataYaml(file: string, text: string): DataFile {
   return { file, values, lines };
 }
 
-function toValues(doc: Document, file: string, lines: Map<string, number>, problems: Problem[]): { [key: string]: AttrValue } {
+function toValues(doc: Yaml.Document, file: string, lines: Map<string, number>, problems: Problem[]): { [key: string]: AttrValue } {
   const js = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
   const out: [string, AttrValue][] = [];
   for (const [key, value] of Object.entries(js)) {

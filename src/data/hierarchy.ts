@@ -8,6 +8,8 @@ import { didYouMean } from '../shared/suggest.js';
 import { isDataMap, isMergeStrategy, MERGE_STRATEGIES, type MergeStrategy } from './merge.js';
 
 export const HIERARCHY_FILE = 'hierarchy.hcl';
+/** The directory of the levels' data files, beside hierarchy.hcl. */
+export const DATA_DIR = 'data';
 
 /** The data key naming the modules a host applies: its values join as `unique` unless merge says otherwise. */
 export const MODULES_KEY = 'modules';

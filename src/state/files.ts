@@ -7,8 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TREE_DIRS } from '../config/paths.js';
-import { DATA_DIR } from '../data/data-files.js';
-import { HIERARCHY_FILE } from '../data/hierarchy.js';
+import { DATA_DIR, HIERARCHY_FILE } from '../data/hierarchy.js';
 import { MODULES_DIR } from './modules/declarations.js';
 import { UserError, type Problem } from '../shared/errors.js';
 
