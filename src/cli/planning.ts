@@ -15,10 +15,10 @@ import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../st
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderResourceTemplates } from '../templates/resource-templates.js';
 import { warn } from './command.js';
-import { factsOptions, localFacts, runnersOptions, searchPaths, templatesOptions } from './common-options.js';
+import { factsOptions, localFacts, runnersOptions, templatesOptions } from './common-options.js';
 import { optionTable, type Options } from './options.js';
 import { remoteFactOptions, remoteFacts } from './remote-options.js';
-import { readTreeData } from './tree-data.js';
+import { readTreeData, treeSearchPaths } from './tree-data.js';
 
 export const cacheOptions = optionTable([
   { name: 'cache-dir', kind: 'text', placeholder: 'DIR', env: 'GOVERN_CACHE_DIR', help: 'where parsed state files are kept: as root /var/cache/govern, else ~/.cache/govern' },
@@ -53,7 +53,7 @@ export interface Planned {
 }
 
 export function planningInputs(target: string, o: PlanningOptions): PlanningInputs {
-  const paths = searchPaths(o, treeRoot(target));
+  const paths = treeSearchPaths(o, treeRoot(target));
   const facts = localFacts(o, paths);
   return {
     target,

@@ -3,14 +3,16 @@
 // A tree without hierarchy.hcl has no data.
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultStateTree, treeRoot } from '../config/paths.js';
+import { defaultStateTree, TREE_DIRS, treeRoot, type SearchPaths } from '../config/paths.js';
 import { HIERARCHY_FILE } from '../data/hierarchy.js';
 import { pulledTree } from '../pull/store.js';
 import { loadTreeData } from '../data/load.js';
 import type { TreeData } from '../data/lookup.js';
 import { parseHcl } from '../hcl/parse.js';
 import { UserError } from '../shared/errors.js';
+import { moduleSearchDirs } from '../state/modules/module-tree.js';
 import { SourceLines } from '../state/source-lines.js';
+import { searchPaths, type GivenDirs } from './common-options.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines } from '../templates/render.js';
 import { readSourceFile } from '../templates/source-file.js';
@@ -34,6 +36,19 @@ function isDirectory(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The search paths of a command for the tree at root: its modules' runners.d/ and facts.d/ right after the tree's own. */
+export function treeSearchPaths(o: GivenDirs, root: string | undefined): SearchPaths {
+  const paths = searchPaths(o, root);
+  if (root === undefined) return paths;
+  const modules = moduleSearchDirs(root);
+  const after = (kind: 'runners' | 'facts') => {
+    // Not there when a GOVERN_*_PATH variable gives the whole search path: then it is left as given.
+    const own = paths[kind].indexOf(path.join(root, TREE_DIRS[kind]));
+    return own < 0 ? paths[kind] : [...paths[kind].slice(0, own + 1), ...modules[kind], ...paths[kind].slice(own + 1)];
+  };
+  return { ...paths, runners: after('runners'), facts: after('facts') };
 }
 
 export function hierarchyFile(root: string | undefined): string | undefined {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
 import path from 'node:path';
 import { govern } from '../support/cli.js';
 import { readCalls } from '../support/recording-runner.js';
@@ -186,6 +187,22 @@ describe('modules', () => {
     const r = await govern(['graph', '--runners-dir', t.runners, '--facts-dir', t.facts, t.states]);
     expect(r.stdout).to.contain('  subgraph "cluster_0" {\n    label="module shop (site)";\n    "stuff:site-shop" [label="2. stuff:site-shop"];\n    "stuff:conf-shop" [label="3. stuff:conf-shop"];\n  }\n');
     expect(r.stdout).to.contain('  "stuff:alone" [label="1. stuff:alone"];\n');
+  });
+
+  it("a module's runners.d and facts.d are searched after the tree's own", async () => {
+    const t = withFacts(
+      {
+        'modules/tea/tea.hcl': 'brew "{{fact "tea/flavor"}}" {\n}\n',
+        'modules/tea/facts.d/tea/flavor': 'green',
+        'site.hcl': 'module "tea" {\n  source = "tea"\n}\n',
+      },
+      {},
+    );
+    const log = path.join(t.dir, 'brew.log');
+    writeFile(path.join(t.states, 'modules', 'tea', 'runners.d', 'brew'), `#!/bin/sh\n[ "\${GOVERN_DESCRIBE:-}" = 1 ] && exit 0\necho "$1" >> ${log}\n`, 0o755);
+    const r = await t.run();
+    expect(r.code, r.stderr).to.equal(0);
+    expect(fs.readFileSync(log, 'utf8')).to.equal('green\n');
   });
 
   it('refuses a variable outside a module, a module inside one, and a variable in a templated file', async () => {

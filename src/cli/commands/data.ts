@@ -9,10 +9,10 @@ import type { AttrValue } from '../../shared/protocol.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-index.js';
 import { defineCommand, out, warn } from '../command.js';
-import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
+import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { remoteFactOptions, remoteFacts } from '../remote-options.js';
-import { readTreeData, treeAndOperands } from '../tree-data.js';
+import { readTreeData, treeAndOperands, treeSearchPaths } from '../tree-data.js';
 
 export const dataCommand = defineCommand({
   ...described('data'),
@@ -32,7 +32,7 @@ export const dataCommand = defineCommand({
     const { root, rest: keys } = treeAndOperands(operands);
     const bad = keys.map(keyPathProblem).filter((why): why is string => why !== undefined);
     if (bad.length > 0) throw new UserError(bad.map((message) => ({ message })));
-    const paths = searchPaths(o, root);
+    const paths = treeSearchPaths(o, root);
     const data = await readTreeData(root, { local: localFacts(o, paths), remote: remoteFacts(o) });
     if (data === undefined) throw new UserError(`${root}: no ${HIERARCHY_FILE} here, so no data (docs/data.md)`);
     const wanted = keys.length > 0 ? keys : data.topKeys().sort();

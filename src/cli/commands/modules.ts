@@ -11,10 +11,10 @@ import { expandModules } from '../../state/modules/expand.js';
 import { moduleNames, readModule, type ModuleSource } from '../../state/modules/module-tree.js';
 import { described } from '../command-index.js';
 import { defineCommand, out } from '../command.js';
-import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
+import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { remoteFactOptions, remoteFacts } from '../remote-options.js';
-import { readTreeData, treeAndOperands } from '../tree-data.js';
+import { readTreeData, treeAndOperands, treeSearchPaths } from '../tree-data.js';
 
 export const modulesCommand = defineCommand({
   ...described('modules'),
@@ -35,7 +35,7 @@ export const modulesCommand = defineCommand({
     }
     if (!names.includes(name)) throw new UserError(`"${name}" is not a module of ${root}${didYouMean(name, names)}`);
     const module = readModule(root, name);
-    const paths = searchPaths(o, root);
+    const paths = treeSearchPaths(o, root);
     const sources = { local: localFacts(o, paths), remote: remoteFacts(o) };
     const data = await readTreeData(root, sources);
     const parsed = await parseFiles(await renderStateFiles(root, { ...sources, data }));

@@ -2,6 +2,7 @@
 // files (and its own templates.d/, files/). Read once per run, whatever the number of instances.
 import fs from 'node:fs';
 import path from 'node:path';
+import { TREE_DIRS } from '../../config/paths.js';
 import { parseHcl } from '../../hcl/parse.js';
 import { UserError, type Problem } from '../../shared/errors.js';
 import { readSourceFile } from '../../templates/source-file.js';
@@ -63,4 +64,22 @@ export function readModule(root: string, name: string): ModuleSource {
   }
   if (problems.length > 0) throw new UserError(problems);
   return { name, dir, files, variables: [...seen.values()] };
+}
+
+/**
+ * The runners.d/ and facts.d/ of the tree's modules, in module name order: searched right after the
+ * tree's own, for every module of the tree whether this host instantiates it or not (a fact or a
+ * runner is the host's, not an instance's).
+ */
+export function moduleSearchDirs(root: string | undefined): { runners: string[]; facts: string[] } {
+  const dir = modulesDir(root);
+  const found = { runners: [] as string[], facts: [] as string[] };
+  if (dir === undefined) return found;
+  for (const name of moduleNames(root)) {
+    for (const [kind, sub] of [['runners', TREE_DIRS.runners], ['facts', TREE_DIRS.facts]] as const) {
+      const candidate = path.join(dir, name, sub);
+      if (fs.existsSync(candidate)) found[kind].push(candidate);
+    }
+  }
+  return found;
 }
