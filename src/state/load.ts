@@ -88,7 +88,8 @@ export async function parseFiles(texts: StateFileText[], cache: ParseCache = noC
     if (!cached && !tainted && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) cache.put(text.rendered, { hcl: outcome.parsed, items });
     problems.push(...result.problems);
     resources.push(...result.resources);
-    instances.push(...result.instances);
+    const secrets = (text.sensitiveFacts ?? []).map((use) => use.value).filter((value) => value !== '');
+    instances.push(...(secrets.length > 0 ? result.instances.map((i) => ({ ...i, sensitiveValues: secrets })) : result.instances));
   }
   return { resources, instances, problems };
 }

@@ -205,6 +205,21 @@ describe('modules', () => {
     expect(fs.readFileSync(log, 'utf8')).to.equal('green\n');
   });
 
+  it('a parameter from a sensitive fact makes the resources it reaches sensitive', async () => {
+    const t = withFacts(
+      {
+        'modules/vault/variables.hcl': 'variable "token" {\n  type = "string"\n}\n',
+        'modules/vault/vault.hcl': 'stuff "vault" {\n  token = {{quote token}}\n}\nstuff "plain" {\n}\n',
+        'site.hcl': 'module "vault" {\n  source = "vault"\n  token  = {{quote (fact "secret/token")}}\n}\n',
+      },
+      { 'secret/token': 'TOKEN-m0dule-secret' },
+    );
+    const r = await t.run(['-vv']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout + r.stderr).not.to.contain('TOKEN-m0dule-secret');
+    expect(r.stdout).to.match(/running .*stuff vault token\\=\\<sensitive\\>/);
+  });
+
   it('refuses a variable outside a module, a module inside one, and a variable in a templated file', async () => {
     const t = withFacts(
       {

@@ -42,6 +42,8 @@ export interface InstanceDecl {
   keyAt: Record<string, Location>;
   /** Listed in the data key `modules` rather than declared by a block. */
   fromData?: boolean;
+  /** Sensitive values the declaring file used (its sensitive facts): they travel into the instance's resources. */
+  sensitiveValues?: string[];
 }
 
 /** What a resource declared by an instance remembers of it. */

@@ -6,6 +6,8 @@ import type { TreeData } from '../../data/lookup.js';
 import { MODULES_KEY } from '../../data/hierarchy.js';
 import { UserError, formatLocation, type Location, type Problem } from '../../shared/errors.js';
 import { didYouMean } from '../../shared/suggest.js';
+import type { AttrValue } from '../../shared/protocol.js';
+import type { FactUse } from '../../templates/fact-helpers.js';
 import type { FactSources } from '../../templates/fact-sources.js';
 import { renderWithLines, type TemplateInput } from '../../templates/render.js';
 import type { StateFileText } from '../load.js';
@@ -30,6 +32,8 @@ export async function expandModules(root: string | undefined, declared: Instance
   const modules = new Map<string, ModuleSource | undefined>();
   const inputs: TemplateInput[] = [];
   const owners: ModuleMembership[] = [];
+  /** Per input: the sensitive parameters' values, which make the resources they reach sensitive (taint.ts). */
+  const taints: FactUse[][] = [];
   for (const instance of instances) {
     if (!names.includes(instance.source)) {
       const known = names.length > 0 ? `the tree's modules: ${names.join(', ')}` : 'the tree has no modules/ directory';
@@ -39,13 +43,14 @@ export async function expandModules(root: string | undefined, declared: Instance
     if (!modules.has(instance.source)) modules.set(instance.source, readOnce(root, instance.source, problems));
     const module = modules.get(instance.source);
     if (!module) continue;
-    const { vars, problems: paramProblems } = resolveParams(instance, module.variables, data);
+    const { vars, problems: paramProblems, sensitive } = resolveParams(instance, module.variables, data);
     problems.push(...paramProblems);
     if (paramProblems.length > 0) continue;
     const membership: ModuleMembership = { instance: instance.name, source: module.name, dir: module.dir };
     for (const { file, source } of module.files) {
       inputs.push({ file, source, vars, marks: true, describe: (message) => `${message} (module "${instance.name}")` });
       owners.push(membership);
+      taints.push(sensitive.flatMap((name) => leafTexts(vars[name]).map((value) => ({ name: `module parameter ${name}`, value }))));
     }
   }
   if (problems.length > 0) return { texts: [], instances, problems };
@@ -55,10 +60,16 @@ export async function expandModules(root: string | undefined, declared: Instance
     source: input.source,
     rendered: rendered[i].text,
     sourceLines: rendered[i].sourceLines,
-    sensitiveFacts: rendered[i].sensitiveFacts,
+    sensitiveFacts: [...rendered[i].sensitiveFacts, ...taints[i]],
     module: owners[i],
   }));
   return { texts, instances, problems };
+}
+
+function leafTexts(value: AttrValue): string[] {
+  if (Array.isArray(value)) return value.flatMap(leafTexts);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(leafTexts);
+  return value === null || String(value) === '' ? [] : [String(value)];
 }
 
 function readOnce(root: string, name: string, problems: Problem[]): ModuleSource | undefined {

@@ -10,6 +10,8 @@ import type { InstanceDecl, ParamType, VariableDecl } from './declarations.js';
 export interface ResolvedParams {
   vars: { [key: string]: AttrValue };
   problems: Problem[];
+  /** Parameters whose value is sensitive (a sensitive fact's in the instance's file, or a sensitive data value). */
+  sensitive: string[];
 }
 
 export function resolveParams(instance: InstanceDecl, variables: readonly VariableDecl[], data: DataSource | undefined): ResolvedParams {
@@ -22,6 +24,8 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
     problems.push({ ...(instance.keyAt[name] ?? instance.at), message: `${what}: unknown parameter "${name}"${didYouMean(name, known)} (${known.length > 0 ? `its parameters: ${known.join(', ')}` : 'it has no parameters'})` });
   }
   const vars: { [key: string]: AttrValue } = {};
+  const sensitive: string[] = [];
+  const secretIn = (value: AttrValue) => (instance.sensitiveValues ?? []).some((secret) => JSON.stringify(value).includes(JSON.stringify(secret).slice(1, -1)));
   for (const v of variables) {
     let value: AttrValue | undefined;
     let where: Location;
@@ -30,10 +34,12 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
       value = instance.params[v.name];
       where = instance.keyAt[v.name] ?? instance.at;
       from = '';
+      if (secretIn(value)) sensitive.push(v.name);
     } else {
       const found = data?.lookup(`${instance.source}/${v.name}`);
       if (found) {
         value = found.value;
+        if (found.sensitive) sensitive.push(v.name);
         where = originLocation(found.origins[0]);
         from = ` (from data "${instance.source}/${v.name}" at level "${found.origins[0].level}")`;
       } else {
@@ -47,10 +53,11 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
       continue;
     }
     const bad = valueProblem(v, value);
-    if (bad) problems.push({ ...where, message: `${what}: ${v.name}${from}: ${bad}` });
+    // A sensitive value stays out of the message.
+    if (bad) problems.push({ ...where, message: `${what}: ${v.name}${from}: ${sensitive.includes(v.name) ? `the (sensitive) value is not a valid ${v.type}` : bad}` });
     else vars[v.name] = value;
   }
-  return { vars, problems };
+  return { vars, problems, sensitive };
 }
 
 function originLocation(origin: DataOrigin): Location {
