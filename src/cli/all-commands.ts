@@ -1,8 +1,10 @@
 // Every command's whole definition, loaded at once: for what reads them all (the man page, the
 // completion), never for a command line, which loads only the command it runs (command-index.ts).
 import type { Command } from './command.js';
+import { dataCommand } from './commands/data.js';
 import { factsCommand } from './commands/facts.js';
 import { graphCommand } from './commands/graph.js';
+import { modulesCommand } from './commands/modules.js';
 import { pullCommand } from './commands/pull.js';
 import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
@@ -10,4 +12,4 @@ import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, versioncmpCommand];

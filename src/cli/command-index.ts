@@ -52,6 +52,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/graph.js')).graphCommand,
   },
   {
+    name: 'data',
+    usage: 'govern data [OPTIONS] [KEY...] [PATH]',
+    summary: "print the data this host sees from a tree's hierarchy (hierarchy.hcl, data/); --explain shows each search",
+    load: async () => (await import('./commands/data.js')).dataCommand,
+  },
+  {
+    name: 'modules',
+    usage: 'govern modules [OPTIONS] [NAME] [PATH]',
+    summary: "list a tree's modules and their parameters; with NAME, where it is instantiated",
+    load: async () => (await import('./commands/modules.js')).modulesCommand,
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',

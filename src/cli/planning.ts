@@ -9,14 +9,17 @@ import { selectResources, unknownTags } from '../graph/select.js';
 import type { PhaseClock } from '../report/timing.js';
 import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
-import { parseStateFiles, renderStateFiles } from '../state/load.js';
+import { UserError } from '../shared/errors.js';
+import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
+import { expandModules } from '../state/modules/expand.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderResourceTemplates } from '../templates/resource-templates.js';
 import { warn } from './command.js';
-import { factsOptions, localFacts, runnersOptions, searchPaths, templatesOptions } from './common-options.js';
+import { factsOptions, localFacts, runnersOptions, templatesOptions } from './common-options.js';
 import { optionTable, type Options } from './options.js';
 import { remoteFactOptions, remoteFacts } from './remote-options.js';
+import { readTreeData, treeSearchPaths } from './tree-data.js';
 
 export const cacheOptions = optionTable([
   { name: 'cache-dir', kind: 'text', placeholder: 'DIR', env: 'GOVERN_CACHE_DIR', help: 'where runners\' descriptions are kept between runs: as root /var/cache/govern, else ~/.cache/govern' },
@@ -51,7 +54,7 @@ export interface Planned {
 }
 
 export function planningInputs(target: string, o: PlanningOptions): PlanningInputs {
-  const paths = searchPaths(o, treeRoot(target));
+  const paths = treeSearchPaths(o, treeRoot(target));
   const facts = localFacts(o, paths);
   return {
     target,
@@ -80,8 +83,18 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
     local: { peek: (name) => local.peek(name), load: (names) => clock.time('facts', () => local.load(names)) },
     remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
   };
+  // The data phase: levels rendered from facts, their files read, before any state file renders.
+  const root = treeRoot(inputs.target);
+  const data = await clock.time('render', () => readTreeData(root, timed));
+  timed.data = data;
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
-  const parsed = await clock.time('parse', async () => parseStateFiles(texts, secrets));
+  const tree = await clock.time('parse', async () => parseFiles(texts, secrets));
+  // Module instances become state files of their own, rendered with their parameters (docs/modules.md).
+  const expansion = await clock.time('render', () => expandModules(root, tree.instances, data, timed));
+  const expanded = await clock.time('parse', async () => parseFiles(expansion.texts, secrets, tree.resources.length));
+  const parsed = [...tree.resources, ...expanded.resources];
+  const problems = [...tree.problems, ...expansion.problems, ...expanded.problems, ...duplicates(parsed)];
+  if (problems.length > 0) throw new UserError(problems);
   const resources = await clock.time('render', () => renderResourceTemplates(parsed, inputs.paths.templates, timed));
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
   resources.forEach((r) => secrets.addResource(r));

@@ -1,5 +1,6 @@
 // The resource graph in Graphviz DOT: nodes labelled with RREFs (numbered in apply order), edges
-// labelled by kind; resources left out of the selection (--tags) dashed and grey.
+// labelled by kind; resources left out of the selection (--tags) dashed and grey; the resources of
+// each module instance drawn together in a cluster.
 import { terminalText } from '../shared/terminal-text.js';
 import type { Plan } from './plan.js';
 
@@ -10,9 +11,19 @@ function quoteDot(text: string): string {
 
 export function toDot(plan: Plan, selected?: ReadonlySet<string>): string {
   const lines = ['digraph govern {', '  rankdir=LR;', '  node [shape=box];'];
+  const clusters = new Map<string, string[]>();
   plan.order.forEach((ref, i) => {
     const excluded = selected && !selected.has(ref) ? ', style=dashed, color=gray, fontcolor=gray' : '';
-    lines.push(`  ${quoteDot(ref)} [label=${quoteDot(`${i + 1}. ${ref}`)}${excluded}];`);
+    const node = `${quoteDot(ref)} [label=${quoteDot(`${i + 1}. ${ref}`)}${excluded}];`;
+    const module = plan.byRef.get(ref)?.module;
+    if (!module) lines.push(`  ${node}`);
+    else {
+      const key = module.instance === module.source ? module.instance : `${module.instance} (${module.source})`;
+      clusters.set(key, [...(clusters.get(key) ?? []), node]);
+    }
+  });
+  [...clusters.entries()].forEach(([label, nodes], i) => {
+    lines.push(`  subgraph ${quoteDot(`cluster_${i}`)} {`, `    label=${quoteDot(`module ${label}`)};`, ...nodes.map((node) => `    ${node}`), '  }');
   });
   for (const e of plan.graph.edges()) lines.push(`  ${quoteDot(e.v)} -> ${quoteDot(e.w)} [label=${quoteDot(String(plan.graph.edge(e)))}];`);
   lines.push('}');

@@ -8,6 +8,7 @@ import { SIGNAL_NAME } from '../shared/validate.js';
 import { keyLocation, type OrderingKey, type Resource } from '../state/resource.js';
 import { describeCycle, findCycles } from './cycles.js';
 import { MinHeap } from './min-heap.js';
+import { expandModuleRefs } from './module-refs.js';
 
 export type EdgeKind = 'before' | 'after' | 'notify' | 'subscribe' | 'autorequire';
 
@@ -35,11 +36,13 @@ export interface PlanOptions {
   refuseSignal?(to: Resource, signal: string): string | undefined;
 }
 
-export function buildPlan(resources: Resource[], options: PlanOptions = {}): Plan {
+export function buildPlan(declared: Resource[], options: PlanOptions = {}): Plan {
+  const expanded = expandModuleRefs(declared, options.refuseSignal);
+  const resources = expanded.resources;
   const byRef = new Map(resources.map((r) => [r.ref, r]));
   const graph = new Graph({ directed: true, multigraph: true });
   for (const r of resources) graph.setNode(r.ref, r);
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...expanded.problems];
   const notifications: Notification[] = [];
 
   const resolve = (text: string): string | undefined => {

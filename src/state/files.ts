@@ -2,10 +2,13 @@
 // Symbolic links in a tree are followed only where they stay inside it, and each directory and file
 // is read once (by device and inode), so a loop cannot make the walk endless; every entry that is
 // refused is reported by its path, all at once (README, "State files"). The tree's own runners.d,
-// facts.d and templates.d at its root are not state files.
+// facts.d and templates.d at its root are not state files, nor its modules/ (docs/modules.md), nor,
+// in a tree with a hierarchy.hcl, that file and the data/ directory (docs/data.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import { TREE_DIRS } from '../config/paths.js';
+import { DATA_DIR, HIERARCHY_FILE } from '../data/hierarchy.js';
+import { MODULES_DIR } from './modules/declarations.js';
 import { UserError, type Problem } from '../shared/errors.js';
 
 export function listStateFiles(target: string): string[] {
@@ -37,9 +40,12 @@ class TreeWalk {
   private readonly seen = new Map<string, string>();
   private readonly dirs: string[] = [];
   private readonly links: string[] = [];
+  /** The root's entries that belong to the data and module layers. */
+  private readonly dataEntries: Set<string>;
 
   constructor(private readonly top: string, st: fs.Stats) {
     this.root = fs.realpathSync(top);
+    this.dataEntries = new Set([MODULES_DIR, ...(fs.existsSync(path.join(top, HIERARCHY_FILE)) ? [HIERARCHY_FILE, DATA_DIR] : [])]);
     this.seen.set(identity(st), top);
     this.dirs.push(top);
   }
@@ -65,6 +71,7 @@ class TreeWalk {
       for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
         if (entry.name.startsWith('.')) continue; // editor files, .git
         if (dir === this.top && SUPPORT_DIRS.has(entry.name)) continue; // the tree's runners.d, facts.d, templates.d
+        if (dir === this.top && this.dataEntries.has(entry.name)) continue; // modules/, hierarchy.hcl and data/
         const full = path.join(dir, entry.name);
         if (entry.isSymbolicLink()) this.links.push(full);
         else if (entry.isDirectory()) this.add(full, fs.lstatSync(full));

@@ -9,6 +9,7 @@ import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../templates/source-file.js';
 import { listStateFiles } from './files.js';
+import type { InstanceDecl, ModuleMembership } from './modules/declarations.js';
 import type { Resource } from './resource.js';
 import { SourceLines } from './source-lines.js';
 import { taintResources } from './taint.js';
@@ -22,6 +23,15 @@ export interface StateFileText {
   sourceLines: (number | undefined)[];
   /** Sensitive facts the file used: they taint the resources they reach (taint.ts). */
   sensitiveFacts?: FactUse[];
+  /** The module instance the file is rendered for, when it is a module's (modules/expand.ts). */
+  module?: ModuleMembership;
+}
+
+/** A tree's resources and module instances, with the problems found, before any is thrown. */
+export interface ParsedFiles {
+  resources: Resource[];
+  instances: InstanceDecl[];
+  problems: Problem[];
 }
 
 export async function renderStateFiles(target: string, facts: FactSources): Promise<StateFileText[]> {
@@ -47,12 +57,23 @@ export async function loadState(target: string, facts: FactSources): Promise<Res
 
 /**
  * The resources of rendered state files, in definition order; all problems are reported at once:
- * the first syntax error of each file, and the problems of the files that parse. `secrets` learns
- * every secret met on the way, also when a problem stops planning.
+ * the first syntax error of each file, and the problems of the files that parse.
  */
 export function parseStateFiles(texts: StateFileText[], secrets?: PlanningSecrets): Resource[] {
+  const parsed = parseFiles(texts, secrets);
+  const problems = [...parsed.problems, ...duplicates(parsed.resources)];
+  if (problems.length > 0) throw new UserError(problems);
+  return parsed.resources;
+}
+
+/**
+ * The resources and module instances of rendered state files, numbered from firstIndex in
+ * definition order. `secrets` learns every secret met on the way, also when a problem stops planning.
+ */
+export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, firstIndex = 0): ParsedFiles {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
+  const instances: InstanceDecl[] = [];
   for (const text of texts) {
     const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
     secrets?.addFactValues((text.sensitiveFacts ?? []).map((use) => use.value));
@@ -65,15 +86,16 @@ export function parseStateFiles(texts: StateFileText[], secrets?: PlanningSecret
       problems.push(...e.problems.map((p) => withoutSecrets(lines.relocate(p), text.sensitiveFacts ?? [])));
       continue;
     }
-    const result = toResources(text.file, parsed.items, lines, resources.length);
+    const result = toResources(text.file, parsed.items, lines, firstIndex + resources.length, { inModule: text.module !== undefined, templated: text.module !== undefined && text.source.includes('{{') });
+    if (text.module) for (const r of result.resources) r.module = text.module;
     taintResources(result.resources, text.sensitiveFacts ?? []);
     result.resources.forEach((r) => secrets?.addResource(r));
     problems.push(...result.problems);
     resources.push(...result.resources);
+    const secretValues = (text.sensitiveFacts ?? []).map((use) => use.value).filter((value) => value !== '');
+    instances.push(...(secretValues.length > 0 ? result.instances.map((i) => ({ ...i, sensitiveValues: secretValues })) : result.instances));
   }
-  problems.push(...duplicates(resources));
-  if (problems.length > 0) throw new UserError(problems);
-  return resources;
+  return { resources, instances, problems };
 }
 
 /** A syntax error may quote what the file holds (a bare word): never the value of a sensitive fact it used. */
@@ -83,12 +105,14 @@ function withoutSecrets(problem: Problem, uses: readonly FactUse[]): Problem {
   return { ...problem, message: maskText(problem.message, secrets) };
 }
 
-function duplicates(resources: Resource[]): Problem[] {
+/** A resource declared twice, in the tree or by module instances: each instance is named. */
+export function duplicates(resources: Resource[]): Problem[] {
   const first = new Map<string, Resource>();
   const problems: Problem[] = [];
+  const by = (r: Resource) => (r.module ? ` by module "${r.module.instance}"` : '');
   for (const r of resources) {
     const earlier = first.get(r.ref);
-    if (earlier) problems.push({ ...r.at, message: `${r.ref} is declared twice (first at ${formatLocation(earlier.at)})` });
+    if (earlier) problems.push({ ...r.at, message: `${r.ref} is declared twice${by(r)} (first at ${formatLocation(earlier.at)}${by(earlier)})` });
     else first.set(r.ref, r);
   }
   return problems;

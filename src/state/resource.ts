@@ -1,6 +1,7 @@
 // A resource as the state files declare it, before the graph is built.
 import type { Location } from '../shared/errors.js';
 import type { AttrValue, Attributes } from '../shared/protocol.js';
+import type { ModuleMembership } from './modules/declarations.js';
 
 /** Keys the core uses for ordering; they are not passed to runners. */
 export const ORDERING_KEYS = ['before', 'after', 'notify', 'subscribe'] as const;
@@ -49,6 +50,8 @@ export interface Resource {
   index: number;
   /** GOVERN_STATE_DIR: the directory of the state file. */
   stateDir: string;
+  /** The module instance that declared it, if one did (docs/modules.md). */
+  module?: ModuleMembership;
 }
 
 export function rref(type: string, name: string): string {

@@ -8,12 +8,22 @@ import { masker } from '../shared/sensitive.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
 import { allNumbersFinite } from './finite.js';
 import type { HclItem } from '../hcl/syntax.js';
+import { MODULE_BLOCK, SOURCE_KEY, VARIABLE_BLOCK, type InstanceDecl } from './modules/declarations.js';
 import { ORDERING_KEYS, rref, SENSITIVE_KEY, TAG, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type OrderingKey, type Resource } from './resource.js';
 import type { SourceLines } from './source-lines.js';
 
 export interface FileResources {
   resources: Resource[];
   problems: Problem[];
+  /** The file's `module` blocks (docs/modules.md). */
+  instances: InstanceDecl[];
+}
+
+/** Where a state file sits: a module's files hold `variable` blocks and no `module` block. */
+export interface FileContext {
+  inModule?: boolean;
+  /** The file as written holds `{{`: its variable blocks could not be read before it rendered. */
+  templated?: boolean;
 }
 
 const ORDERING_HINT: Record<OrderingKey, string> = {
@@ -28,9 +38,11 @@ export function toResources(
   items: HclItem[],
   lines: SourceLines,
   firstIndex: number,
+  context: FileContext = {},
 ): FileResources {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
+  const instances: InstanceDecl[] = [];
   const stateDir = path.dirname(path.resolve(file));
 
   for (const item of items) {
@@ -45,6 +57,16 @@ export function toResources(
       continue;
     }
     const [name] = item.labels;
+    if (item.type === VARIABLE_BLOCK || item.type === MODULE_BLOCK) {
+      const body = bodyValues(item.body, lines);
+      if (typeof body === 'string') {
+        problem(body);
+        continue;
+      }
+      const instance = moduleBlock(item.type, name, body.values, at, body.keyAt, context, problem);
+      if (instance) instances.push(instance);
+      continue;
+    }
     if (!RUNNER_NAME.test(item.type)) {
       problem(`"${item.type}" is not a runner name (letters, digits, _ and -, starting with a letter)`);
       continue;
@@ -63,7 +85,34 @@ export function toResources(
     const resource = bodyToResource(item.type, name, ordered, at, keyAt, problems);
     if (resource) resources.push({ ...resource, file, stateDir, index: firstIndex + resources.length });
   }
-  return { resources, problems };
+  return { resources, problems, instances };
+}
+
+/**
+ * A `module` block is an instance; a `variable` block, in a module's file, was read before the file
+ * rendered (modules/variables.ts) and is passed over here.
+ */
+function moduleBlock(type: string, name: string, body: Record<string, AttrValue>, at: Location, keyAt: Record<string, Location>, context: FileContext, problem: (message: string) => void): InstanceDecl | undefined {
+  if (type === VARIABLE_BLOCK) {
+    if (!context.inModule) problem(`variable "${name}": a variable declares a parameter of a module, in a file under modules/NAME/ (docs/modules.md)`);
+    else if (context.templated) problem(`variable "${name}": declare a module's parameters in a file without {{ }} (such as variables.hcl): they are read before the module renders`);
+    return undefined;
+  }
+  if (context.inModule) {
+    problem(`module "${name}": a module is instantiated from the tree's own state files (or the data key "modules"), not from inside another module`);
+    return undefined;
+  }
+  const params: { [key: string]: AttrValue } = {};
+  let source: AttrValue | undefined;
+  for (const [key, value] of Object.entries(body)) {
+    if (key === SOURCE_KEY) source = value;
+    else params[key] = value;
+  }
+  if (typeof source !== 'string' || source === '') {
+    problem(`module "${name}": give source = "MODULE", the name of a directory under modules/`);
+    return undefined;
+  }
+  return { name, source, params, at, keyAt };
 }
 
 function bodyToResource(

@@ -1,6 +1,7 @@
 // What the fact helpers read from while a template renders. Helpers are synchronous, so a render
 // pass records the facts it needs but does not have yet (PendingFacts); the caller fetches them and
 // renders again (render.ts).
+import type { DataSource } from '../data/source.js';
 import type { FactResult } from '../facts/evaluate.js';
 
 export interface LocalFactSource {
@@ -16,9 +17,12 @@ export interface RemoteFactSource {
   load(requests: Map<string, Set<string>>): Promise<void>;
 }
 
+/** What templates read: the host's facts, other hosts' facts, and the tree's data (docs/data.md). */
 export interface FactSources {
   local: LocalFactSource;
   remote?: RemoteFactSource;
+  /** Undefined for a tree without hierarchy.hcl, and while hierarchy.hcl itself renders. */
+  data?: DataSource;
 }
 
 export class PendingFacts {

@@ -5,6 +5,7 @@ import { formatProblem, UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
 import { isSensitiveFact, maskText } from '../shared/sensitive.js';
 import { compileTemplate, TemplateError, withLine, type CompiledTemplate, type PartialLookup } from './engine.js';
+import { dataHelpers } from './data-helpers.js';
 import { factHelpers, type FactUse } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
 import { HelperError, pureHelpers, type HelperFn } from './helpers.js';
@@ -17,6 +18,8 @@ export interface TemplateInput {
   vars?: { [key: string]: AttrValue };
   /** Where its `{{> name}}` partials are found; without it, partials are refused (state files). */
   partials?: PartialLookup;
+  /** Mark the rendered text with its source lines, as for a state file: a module's state files have variables too. */
+  marks?: boolean;
   /** Rewrites the messages of this input's problems (to name what it is rendered for). */
   describe?: (message: string) => string;
   /** Hides the values this input's `{{log}}` lines must not show (those of a sensitive resource). */
@@ -32,15 +35,26 @@ export interface RenderedText extends UnmarkedText {
 /** A fact whose value names another fact, and so on: stop somewhere. */
 const MAX_PASSES = 16;
 
-const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact'];
+const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact', 'data'];
+
+/**
+ * Templates compiled in this process, for those rendered more than once with other values of the
+ * same variables (a module's state files, once per instance): compiling is most of rendering.
+ * Templates with partials are compiled each time, since their partials are looked up as they compile.
+ */
+const compiledOnce = new Map<string, { source: string; template: CompiledTemplate }>();
 
 export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
   const problems: Problem[] = [];
   const compiled: CompiledTemplate[] = [];
   for (const input of inputs) {
     try {
-      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: false } : { partials: input.partials };
-      compiled.push(compileTemplate(input.file, input.source, HELPER_NAMES, options));
+      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false } : { partials: input.partials };
+      const key = input.vars && !input.partials ? `${input.file}\0${options.marks}\0${Object.keys(input.vars).join('\0')}` : undefined;
+      const known = key !== undefined ? compiledOnce.get(key) : undefined;
+      const template = known?.source === input.source ? known.template : compileTemplate(input.file, input.source, HELPER_NAMES, options);
+      if (key !== undefined && known?.template !== template) compiledOnce.set(key, { source: input.source, template });
+      compiled.push(template);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(...e.problems.map((p) => described(p, input)));
@@ -67,7 +81,11 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const pending = new PendingFacts();
     let used: FactUse[] = [];
-    const helpers = wrapAll({ ...pureHelpers, ...factHelpers(sources, pending, (use) => isSensitiveFact(use.name) && used.push(use)) });
+    const helpers = wrapAll({
+      ...pureHelpers,
+      ...factHelpers(sources, pending, (use) => isSensitiveFact(use.name) && used.push(use)),
+      ...dataHelpers(sources.data, (use) => used.push(use)),
+    });
     const outputs: RenderedText[] = [];
     const problems: Problem[] = [];
     const logs: string[] = [];

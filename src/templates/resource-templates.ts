@@ -1,6 +1,8 @@
 // A file's content from a template (`template` and `vars`, docs/templates.md): rendered by the core
 // while planning, before anything is applied, into the `contents` the file runner receives. Every
 // missing template, partial or variable of the whole tree is reported at once, with its file and line.
+import path from 'node:path';
+import { TREE_DIRS } from '../config/paths.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { masker } from '../shared/sensitive.js';
 import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
@@ -19,10 +21,14 @@ export async function renderResourceTemplates(resources: Resource[], dirs: reado
   const problems: Problem[] = [];
   const inputs: TemplateInput[] = [];
   const owners: Resource[] = [];
-  const partials = partialLookup(dirs);
+  const lookups = new Map<string, ReturnType<typeof partialLookup>>();
   for (const r of templated) {
     const at = keyLocation(r, TEMPLATE_KEY);
-    const found = findTemplate(r.template!.name, dirs, r.stateDir);
+    // A module's own templates.d/ comes first for its resources (their partials too).
+    const searched = r.module ? [path.join(r.module.dir, TREE_DIRS.templates), ...dirs] : dirs;
+    const found = findTemplate(r.template!.name, searched, r.stateDir);
+    const partials = lookups.get(searched[0]) ?? partialLookup(searched);
+    lookups.set(searched[0], partials);
     if ('missing' in found) {
       problems.push({ ...at, message: `${r.ref}: template "${r.template!.name}": ${found.missing}` });
       continue;

@@ -1,0 +1,2 @@
+# One host's own values: the most specific level.
+web = { workers = 8 }

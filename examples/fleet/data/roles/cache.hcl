@@ -1,0 +1,2 @@
+modules = ["cache"]
+cache = { maxmemory_mb = 512 }

@@ -1,0 +1,2 @@
+modules = ["database"]
+database = { max_connections = 100 }

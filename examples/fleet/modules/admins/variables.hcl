@@ -1,0 +1,4 @@
+variable "users" {
+  type        = "map"
+  description = "name = { key, shell } for each admin (data: admins/users, merged deep across levels)"
+}

@@ -1,0 +1,4 @@
+variable "text" {
+  type        = "string"
+  description = "the message of the day (data: motd/text)"
+}

@@ -1,0 +1,5 @@
+variable "workers" {
+  type        = "number"
+  default     = 2
+  description = "nginx worker processes (data: web/workers)"
+}

@@ -1,0 +1,55 @@
+// A module's parameters and its instances, as plain declarations: what the state files' `variable`
+// and `module` blocks say (and the data key `modules`), before any module is expanded
+// (docs/modules.md). Only src/state/to-resources.ts and variables.ts read them from parsed HCL.
+import type { Location } from '../../shared/errors.js';
+import type { AttrValue } from '../../shared/protocol.js';
+
+export const MODULES_DIR = 'modules';
+/** The block declaring an instance: `module "shop" { source = "nginx_site", port = 8080 }`. */
+export const MODULE_BLOCK = 'module';
+/** The block declaring a parameter of a module: `variable "port" { type = "number", default = 80 }`. */
+export const VARIABLE_BLOCK = 'variable';
+/** The key of a module block naming its module. */
+export const SOURCE_KEY = 'source';
+/** The prefix of a reference to every resource of an instance: `module:shop`, `module:shop:refresh`. */
+export const MODULE_REF = 'module:';
+
+export const PARAM_TYPES = ['string', 'number', 'bool', 'list', 'map'] as const;
+export type ParamType = (typeof PARAM_TYPES)[number];
+
+export interface VariableDecl {
+  name: string;
+  type: ParamType;
+  /** Absent: the parameter is required. */
+  default?: AttrValue;
+  description?: string;
+  /** The values allowed (any type). */
+  values?: AttrValue[];
+  /** A regular expression a string must match whole. */
+  pattern?: string;
+  at: Location;
+}
+
+export interface InstanceDecl {
+  /** The instance's name: the block's label, or the module's name for one listed in data. */
+  name: string;
+  /** The module, a directory under modules/. */
+  source: string;
+  /** Parameters as written, `source` left out. */
+  params: { [key: string]: AttrValue };
+  at: Location;
+  /** Where each parameter is written. */
+  keyAt: Record<string, Location>;
+  /** Listed in the data key `modules` rather than declared by a block. */
+  fromData?: boolean;
+  /** Sensitive values the declaring file used (its sensitive facts): they travel into the instance's resources. */
+  sensitiveValues?: string[];
+}
+
+/** What a resource declared by an instance remembers of it. */
+export interface ModuleMembership {
+  instance: string;
+  source: string;
+  /** The module's directory: its templates.d/ is searched first for its resources' templates. */
+  dir: string;
+}

@@ -1,0 +1,92 @@
+// An instance's parameters: each one the instance sets, else the data hierarchy's `MODULE/PARAM`,
+// else the declared default (Puppet's automatic parameter lookup), checked against its type and
+// allowed values. Every problem names where the value was written: the instance, or the data level.
+import type { DataOrigin, DataSource } from '../../data/source.js';
+import type { Location, Problem } from '../../shared/errors.js';
+import type { AttrValue } from '../../shared/protocol.js';
+import { didYouMean } from '../../shared/suggest.js';
+import type { InstanceDecl, ParamType, VariableDecl } from './declarations.js';
+
+export interface ResolvedParams {
+  vars: { [key: string]: AttrValue };
+  problems: Problem[];
+  /** Parameters whose value is sensitive (a sensitive fact's in the instance's file, or a sensitive data value). */
+  sensitive: string[];
+}
+
+export function resolveParams(instance: InstanceDecl, variables: readonly VariableDecl[], data: DataSource | undefined): ResolvedParams {
+  const problems: Problem[] = [];
+  const declared = new Map(variables.map((v) => [v.name, v]));
+  const what = `module "${instance.name}"${instance.name === instance.source ? '' : ` (${instance.source})`}`;
+  for (const name of Object.keys(instance.params)) {
+    if (declared.has(name)) continue;
+    const known = [...declared.keys()];
+    problems.push({ ...(instance.keyAt[name] ?? instance.at), message: `${what}: unknown parameter "${name}"${didYouMean(name, known)} (${known.length > 0 ? `its parameters: ${known.join(', ')}` : 'it has no parameters'})` });
+  }
+  const vars: { [key: string]: AttrValue } = {};
+  const sensitive: string[] = [];
+  const secretIn = (value: AttrValue) => (instance.sensitiveValues ?? []).some((secret) => JSON.stringify(value).includes(JSON.stringify(secret).slice(1, -1)));
+  for (const v of variables) {
+    let value: AttrValue | undefined;
+    let where: Location;
+    let from: string;
+    if (Object.hasOwn(instance.params, v.name)) {
+      value = instance.params[v.name];
+      where = instance.keyAt[v.name] ?? instance.at;
+      from = '';
+      if (secretIn(value)) sensitive.push(v.name);
+    } else {
+      const found = data?.lookup(`${instance.source}/${v.name}`);
+      if (found) {
+        value = found.value;
+        if (found.sensitive) sensitive.push(v.name);
+        where = originLocation(found.origins[0]);
+        from = ` (from data "${instance.source}/${v.name}" at level "${found.origins[0].level}")`;
+      } else {
+        value = v.default;
+        where = v.at;
+        from = ' (its default)';
+      }
+    }
+    if (value === undefined) {
+      problems.push({ ...instance.at, message: `${what}: the parameter "${v.name}" is required: set it here, or in data as "${instance.source}/${v.name}"` });
+      continue;
+    }
+    const bad = valueProblem(v, value);
+    // A sensitive value stays out of the message.
+    if (bad) problems.push({ ...where, message: `${what}: ${v.name}${from}: ${sensitive.includes(v.name) ? `the (sensitive) value is not a valid ${v.type}` : bad}` });
+    else vars[v.name] = value;
+  }
+  return { vars, problems, sensitive };
+}
+
+function originLocation(origin: DataOrigin): Location {
+  return { file: origin.file, ...(origin.line !== undefined ? { line: origin.line } : {}) };
+}
+
+/** Why a value does not fit its declaration, or undefined. */
+export function valueProblem(v: Pick<VariableDecl, 'type' | 'values' | 'pattern'>, value: AttrValue): string | undefined {
+  if (!hasType(v.type, value)) return `${JSON.stringify(value)} is not a ${v.type}`;
+  if (v.values && !v.values.some((allowed) => JSON.stringify(allowed) === JSON.stringify(value))) {
+    return `${JSON.stringify(value)} is not one of ${v.values.map((x) => JSON.stringify(x)).join(', ')}`;
+  }
+  if (v.pattern !== undefined && typeof value === 'string' && !new RegExp(`^(?:${v.pattern})$`, 'u').test(value)) {
+    return `${JSON.stringify(value)} does not match the pattern ${JSON.stringify(v.pattern)}`;
+  }
+  return undefined;
+}
+
+export function hasType(type: ParamType, value: AttrValue): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'bool':
+      return typeof value === 'boolean';
+    case 'list':
+      return Array.isArray(value);
+    case 'map':
+      return value !== null && typeof value === 'object' && !Array.isArray(value);
+  }
+}
