@@ -5,7 +5,11 @@
 // own commands down (docs/security.md, "No orphans"). Node has no prctl(PR_SET_PDEATHSIG).
 import { spawn, type ChildProcess } from 'node:child_process';
 
-/** The watcher, in sh: it costs a millisecond to start and a few hundred kilobytes to keep. */
+/**
+ * The watcher, in sh: it costs a millisecond to start and a few hundred kilobytes to keep. After
+ * the SIGTERM it looks every tenth of a second whether a group is left, and leaves as soon as none
+ * is (a group is gone once its last process has ended).
+ */
 const watcherScript = (graceSeconds: number) => `
 trap '' INT TERM HUP PIPE
 groups=' '
@@ -18,7 +22,9 @@ done
 set -- $groups
 [ $# -gt 0 ] || exit 0
 for g; do kill -TERM -$g 2>/dev/null; done
-sleep ${graceSeconds}
+left() { for g; do kill -0 -$g 2>/dev/null && return 0; done; return 1; }
+n=0
+while [ $n -lt ${graceSeconds * 10} ] && left "$@"; do sleep 0.1; n=$((n + 1)); done
 for g; do kill -KILL -$g 2>/dev/null; done
 `;
 
