@@ -13,7 +13,7 @@ export const statusCommand = defineCommand({
   details:
     'Reads VAR_DIR/last-run.json, which every govern run that is not --noop writes.\n' +
     'Exit status: 0 OK; 1 WARNING, the last run is older than --max-age; 2 CRITICAL, it had failures\n' +
-    'or stopped before applying; 3 UNKNOWN, no run is recorded. Performance data follows a "|".',
+    'or stopped before applying or was interrupted; 3 UNKNOWN, no run is recorded. Performance data follows a "|".',
   failureExit: 3,
   options: optionTable([
     { name: 'max-age', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_AGE', default: '1h', help: 'warn when the last run ended longer ago than this' },
