@@ -207,8 +207,9 @@ function guardCommands(): void {
   }, ORPHAN_CHECK_MS).unref();
 }
 
-/** How often a runner looks whether govern is still there, and, once stopping, whether its commands are gone. */
+/** How often a runner looks whether govern is still there (it also looks before each command). */
 const ORPHAN_CHECK_MS = 1000;
+/** Once stopping, how often a runner looks whether its commands are gone, to leave at once. */
 const STOP_CHECK_MS = 20;
 
 /** The parent's pid as it is now (process.ppid is read once, at start). */
