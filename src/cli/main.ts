@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { governVersion } from '../config/paths.js';
 import { UserError } from '../shared/errors.js';
-import { guardChildren } from '../shared/child-guard.js';
+import { dismissWatcher, guardChildren } from '../shared/child-guard.js';
 import { interrupt, interruptedBy, interruptExitCode, type Interruption } from '../shared/interrupt.js';
 import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../shared/process.js';
 import { closest } from '../shared/suggest.js';
@@ -48,19 +48,21 @@ async function interrupted(signal: Interruption): Promise<void> {
   await interrupt(signal);
   while (childrenRunning() > 0 && Date.now() - asked < KILL_GRACE_MS) await sleep(20);
   killAllChildren('SIGKILL');
+  await dismissWatcher(KILL_GRACE_MS + 1000);
   const code = interruptExitCode(signal);
   process.exitCode = code;
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
 /**
- * Exits once stdout and stderr are flushed (an interrupted run exits when its handler is done). Waiting for the event loop to drain instead would wait
+ * Exits once stdout and stderr are flushed and the watcher has left (an interrupted run exits when
+ * its handler is done). Waiting for the event loop to drain instead would wait
  * for timers hcl2json's Go runtime leaves behind, up to seconds after the work is done.
  */
 function exit(code: number): void {
   if (interruptedBy() !== undefined) return;
   process.exitCode = code;
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  void dismissWatcher(KILL_GRACE_MS + 1000).then(() => process.stdout.write('', () => process.stderr.write('', () => process.exit(code))));
 }
 
 async function dispatch(argv: string[]): Promise<number> {

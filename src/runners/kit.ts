@@ -11,7 +11,7 @@ import { DESCRIBE_ENV, DESCRIPTION_FORMAT, type DescriptionDocument, type Runner
 import { formatProblem, UserError } from '../shared/errors.js';
 import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { CALL_ENV, decodeArgs, formatResult, oneLine, type AttrValue, type Params, type RunnerResult } from '../shared/protocol.js';
-import { guardChildren } from '../shared/child-guard.js';
+import { dismissWatcher, guardChildren } from '../shared/child-guard.js';
 import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../shared/process.js';
 import type { Value } from '../shared/values.js';
 
@@ -178,6 +178,7 @@ function guardCommands(): void {
     return parent !== undefined && parentPid() !== parent ? 'govern is gone' : undefined;
   });
   guardChildren(KILL_GRACE_MS / 2);
+  process.once('beforeExit', () => void dismissWatcher(KILL_GRACE_MS)); // it leaves with the runner
   // The handler stays: a second SIGTERM (govern's watcher and the runner's own orphan check can
   // both send one) would otherwise meet the default action, which ends the runner at once,
   // possibly before its commands were told.

@@ -66,3 +66,21 @@ export function watchGroup(pgid: number | undefined): void {
 export function unwatchGroup(pgid: number | undefined): void {
   if (pgid !== undefined && watcher !== undefined) watcher.stdin!.write(`- ${pgid}\n`);
 }
+
+/**
+ * At the end of a process that ends by itself: the watcher is told (EOF), kills what is left of the
+ * groups it still knows, if any, and is waited for (at most `maxMs`), so that nothing this process
+ * started, the watcher included, runs after it.
+ */
+export function dismissWatcher(maxMs: number): Promise<void> {
+  const w = watcher;
+  if (w === undefined || w.exitCode !== null || w.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, maxMs);
+    w.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    w.stdin!.end();
+  });
+}
