@@ -7,6 +7,7 @@ import type { KnownRunner } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
 import type { PhaseClock } from '../report/timing.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
+import { interruptedBy } from '../shared/interrupt.js';
 import { tooLongArgument } from '../shared/protocol.js';
 import { applyPlan } from './apply.js';
 import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
@@ -48,6 +49,8 @@ export class RunSession {
   private pool: RunnerPool | undefined;
   private readonly removeRunDir: () => void;
   private closed = false;
+  /** Calls sent and not yet answered. */
+  private readonly underway = new Map<Call, Promise<CallResult>>();
 
   constructor(private readonly options: SessionOptions) {
     const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-run-'));
@@ -72,12 +75,32 @@ export class RunSession {
     const used = plan.resources.filter((r) => !options.selected || options.selected.has(r.ref)).map((r) => options.runners.get(r.type)!.executable);
     this.warm([...new Set(used)].filter((executable) => persistent.has(executable)));
     const queues = (executable: string) => this.options.runnerMode === 'persistent' && persistent.has(executable);
-    const call = (c: Call): Promise<CallResult> => {
+    const invoke = (c: Call): Promise<CallResult> => {
       if (!persistent.has(c.executable) || (!this.pool && !offCommandLine(c))) return invokeRunner(c, ctx);
       this.pool ??= this.newPool();
       return this.pool.call(c.executable, { argv: callArgv(c), env: callEnv(c, ctx.noop) });
     };
+    const call = (c: Call): Promise<CallResult> => {
+      // Once govern is interrupted nothing more starts, and the run goes no further: govern records
+      // what was applied and exits (src/cli/main.ts).
+      if (interruptedBy() !== undefined) return new Promise(() => undefined);
+      const result = invoke(c);
+      this.underway.set(c, result);
+      return result.finally(() => this.underway.delete(c));
+    };
     return applyAndNotify(plan, { ...options, jobs: this.options.jobs, noop: ctx.noop }, call, queues);
+  }
+
+  /**
+   * The calls under way, once they have ended or `waitMs` has passed, for the record of an
+   * interrupted run: each told to stop has a moment to answer (with its log).
+   */
+  async stillUnderway(waitMs: number): Promise<Call[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    await Promise.race([Promise.allSettled([...this.underway.values()]), waited]);
+    clearTimeout(timer);
+    return [...this.underway.keys()];
   }
 
   /** Ends the runner processes and removes the run's directory. */

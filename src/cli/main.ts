@@ -1,8 +1,10 @@
 // govern's command line: dispatches to a command and turns errors into messages and exit codes.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { governVersion } from '../config/paths.js';
 import { UserError } from '../shared/errors.js';
-import { guardChildren } from '../shared/child-guard.js';
-import { KILL_GRACE_MS, killAllChildren } from '../shared/process.js';
+import { dismissWatcher, guardChildren } from '../shared/child-guard.js';
+import { interrupt, interruptedBy, interruptExitCode, type Interruption } from '../shared/interrupt.js';
+import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../shared/process.js';
 import { closest } from '../shared/suggest.js';
 import { out, printError, type Command } from './command.js';
 import { COMMANDS } from './command-index.js';
@@ -26,26 +28,41 @@ export function main(argv: string[]): void {
     if (e.code !== 'EPIPE') throw e;
   });
   guardChildren(KILL_GRACE_MS); // even a SIGKILL of govern takes its runners and commands down
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      killAllChildren('SIGTERM');
-      process.stderr.write(`govern: interrupted by ${signal}\n`);
-      process.exit(130);
-    });
-  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void interrupted(signal));
+  startOnlyUnless(() => (interruptedBy() !== undefined ? `govern was interrupted by ${interruptedBy()}` : undefined));
   dispatch(argv).then(exit, (e) => {
-    printError(e);
+    if (interruptedBy() === undefined) printError(e); // else a consequence of the interruption, said already
     exit(1);
   });
 }
 
 /**
- * Exits once stdout and stderr are flushed. Waiting for the event loop to drain instead would wait
- * for any timer a library leaves behind after the work is done.
+ * SIGINT or SIGTERM: what runs is told to stop (a runner then stops its commands), the run records
+ * itself, and govern exits once what it started is gone, SIGKILL for what is left after the grace.
+ * A second signal of the same kind meets the default action and ends govern at once.
  */
-function exit(code: number): void {
+async function interrupted(signal: Interruption): Promise<void> {
+  const asked = Date.now();
+  killAllChildren('SIGTERM');
+  process.stderr.write(`govern: interrupted by ${signal}\n`);
+  await interrupt(signal);
+  while (childrenRunning() > 0 && Date.now() - asked < KILL_GRACE_MS) await sleep(20);
+  killAllChildren('SIGKILL');
+  await dismissWatcher(KILL_GRACE_MS + 1000);
+  const code = interruptExitCode(signal);
   process.exitCode = code;
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+/**
+ * Exits once stdout and stderr are flushed and the watcher has left (an interrupted run exits when
+ * its handler is done). Waiting for the event loop to drain instead would wait
+ * for timers hcl2json's Go runtime leaves behind, up to seconds after the work is done.
+ */
+function exit(code: number): void {
+  if (interruptedBy() !== undefined) return;
+  process.exitCode = code;
+  void dismissWatcher(KILL_GRACE_MS + 1000).then(() => process.stdout.write('', () => process.stderr.write('', () => process.exit(code))));
 }
 
 async function dispatch(argv: string[]): Promise<number> {

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { UserError } from '../shared/errors.js';
 import { describeFileKind } from '../shared/file-kind.js';
+import { readyToWatch } from '../shared/child-guard.js';
 import { trackChild } from '../shared/process.js';
 
 /** flock's exit status when the lock is taken (-n) or the wait times out (-w). */
@@ -43,7 +44,10 @@ export function openLockFile(file: string): number {
 export function flockFd(fd: number, waitMs: number): Promise<boolean> {
   const wait = waitMs <= 0 ? ['-n'] : ['-w', (waitMs / 1000).toFixed(3)];
   return new Promise((resolve, reject) => {
-    const child = spawn('flock', [...wait, '-E', String(CONFLICT_EXIT), '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
+    // A group of its own, as every process govern starts: the watcher kills a waiting flock too
+    // when govern is killed (shared/child-guard.ts), and it reaches only group leaders.
+    readyToWatch();
+    const child = spawn('flock', [...wait, '-E', String(CONFLICT_EXIT), '3'], { stdio: ['ignore', 'ignore', 'pipe', fd], detached: true });
     const untrack = trackChild(child);
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));

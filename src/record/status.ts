@@ -1,6 +1,6 @@
 // `govern status`: one line about the last real run, and the monitoring-plugins exit code, so it
 // drops into Nagios, Icinga or a Checkmk local check as it is: 0 OK, 1 WARNING (older than the
-// maximum age), 2 CRITICAL (failures, or stopped before applying), 3 UNKNOWN (no run recorded).
+// maximum age), 2 CRITICAL (failures, stopped before applying, or interrupted), 3 UNKNOWN (no run recorded).
 // Performance data follows a `|`, as `label=value[unit];warn;crit;min;max`.
 import { formatDuration, formatSeconds } from '../shared/duration.js';
 import type { LastPull } from './last-pull.js';
@@ -24,7 +24,8 @@ export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, la
   const finishedMs = Date.parse(r.started_at) + s.duration_ms;
   const ageMs = Math.max(0, nowMs - finishedMs);
   const problems: string[] = [];
-  if (r.errors.length > 0) problems.push(`stopped before applying: ${r.errors[0].message}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`);
+  // An interrupted run (SIGINT, SIGTERM) has its signal as its error, and may have applied some.
+  if (r.errors.length > 0) problems.push(`stopped${r.resources.length > 0 ? '' : ' before applying'}: ${r.errors[0].message}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`);
   if (s.failed > 0) problems.push(`${s.failed} resource${s.failed === 1 ? '' : 's'} failed`);
   if (s.notifications_failed > 0) problems.push(`${s.notifications_failed} notification${s.notifications_failed === 1 ? '' : 's'} failed`);
   const stale = ageMs > maxAgeMs;

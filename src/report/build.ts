@@ -65,6 +65,18 @@ export function runReport(meta: RunMeta, applied: Applied, timings: PhaseTimings
   return { ...meta, errors: [], resources, notifications, summary: summarize(applied, durationMs), timings };
 }
 
+/**
+ * The report of a run govern was interrupted in (SIGINT, SIGTERM): what was applied, the resources
+ * under way failed, and the interruption as the run's error. `resources` of the tree are those
+ * that had started; the rest were not applied.
+ */
+export function interruptedReport(meta: RunMeta, applied: Applied, underway: Resource[], signal: string, timings: PhaseTimings, durationMs: number): RunReport {
+  const message = `interrupted by ${signal}`;
+  const stopped = underway.map((resource) => resourceReport(resource, { ok: false, changed: false, message: `${message} while being applied`, log: [], durationMs: 0 }));
+  const all: Applied = { ...applied, resources: [...applied.resources, ...stopped] };
+  return { ...meta, errors: [{ message }], resources: all.resources, notifications: all.notifications, summary: summarize(all, durationMs), timings };
+}
+
 /** The report of a run that stopped before anything was applied. */
 export function errorReport(meta: RunMeta, error: unknown, timings: PhaseTimings, durationMs: number): RunReport {
   const nothing: Applied = { resources: [], notifications: [], excluded: 0 };

@@ -45,7 +45,7 @@ export interface RunSummary {
   duration_ms: number;
 }
 
-/** A problem that stopped the run before anything was applied. */
+/** A problem that stopped the run before anything was applied, or the signal that interrupted it. */
 export interface ReportError {
   message: string;
   file?: string;
@@ -70,7 +70,7 @@ export interface RunMeta {
 }
 
 export interface RunReport extends RunMeta {
-  /** Empty unless the run stopped before anything was applied. */
+  /** Empty unless the run stopped before anything was applied, or was interrupted (SIGINT, SIGTERM). */
   errors: ReportError[];
   resources: ResourceReport[];
   notifications: NotificationReport[];

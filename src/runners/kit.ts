@@ -11,7 +11,8 @@ import { DESCRIBE_ENV, DESCRIPTION_FORMAT, type DescriptionDocument, type Runner
 import { formatProblem, UserError } from '../shared/errors.js';
 import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { CALL_ENV, decodeArgs, formatResult, oneLine, type AttrValue, type Params, type RunnerResult } from '../shared/protocol.js';
-import { KILL_GRACE_MS, killAllChildren } from '../shared/process.js';
+import { dismissWatcher, guardChildren } from '../shared/child-guard.js';
+import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../shared/process.js';
 import type { Value } from '../shared/values.js';
 
 export { UserError } from '../shared/errors.js';
@@ -126,10 +127,9 @@ export function runnerMain<D extends RunnerDescription>(definition: RunnerDefini
     process.stdout.write(JSON.stringify(describeDocument(definition.description)) + '\n');
     return;
   }
-  stopOnSigterm();
+  guardCommands();
   if (process.env[PERSISTENT_ENV] === '1') serveRequests(() => definition, [definition]);
   else runOnce(definition);
-  stopWhenOrphaned();
 }
 
 /**
@@ -149,7 +149,7 @@ export function hostMain(load: (name: string) => RunnerDefinition | undefined, p
     }
     return definition;
   };
-  stopOnSigterm();
+  guardCommands();
   // A runner that cannot be loaded fails its own requests, not the host's start.
   const loadable = prepare.flatMap((name) => {
     try {
@@ -159,24 +159,39 @@ export function hostMain(load: (name: string) => RunnerDefinition | undefined, p
     }
   });
   serveRequests(definitionFor, loadable);
-  stopWhenOrphaned();
 }
 
+/** Set on SIGTERM: no command starts, and no request is begun (govern sends it to another process). */
+let stopping = false;
+
 /**
- * govern's timeout sends SIGTERM: take the commands this runner started (each in its own process
- * group) down too, then go. The handler stays: a second SIGTERM (govern's watcher and the runner's
- * own orphan check can both send one) would otherwise meet the default action, which ends the
- * runner at once, possibly before its commands were told.
+ * No command of a runner outlives govern (docs/security.md, "No orphans"). A runner stops on
+ * SIGTERM (govern's timeout, govern's own stop, or govern's watcher when govern was killed) and
+ * when it sees govern gone; from then on it starts no command, and it checks that govern is still
+ * there before each one it starts. Its commands run in process groups of their own, so a watcher
+ * of its own kills them should the runner itself be killed before it could.
  */
-function stopOnSigterm(): void {
-  let stopping = false;
+function guardCommands(): void {
+  const parent = parentPid();
+  startOnlyUnless(() => {
+    if (stopping) return 'the runner is stopping';
+    return parent !== undefined && parentPid() !== parent ? 'govern is gone' : undefined;
+  });
+  guardChildren(KILL_GRACE_MS / 2);
+  process.once('beforeExit', () => void dismissWatcher(KILL_GRACE_MS)); // it leaves with the runner
+  // The handler stays: a second SIGTERM (govern's watcher and the runner's own orphan check can
+  // both send one) would otherwise meet the default action, which ends the runner at once,
+  // possibly before its commands were told.
   process.on('SIGTERM', () => {
     if (stopping) return;
     stopping = true;
     // Ask first (a package manager killed mid-transaction leaves dpkg "interrupted"), then insist,
-    // before govern's own SIGKILL arrives (KILL_GRACE_MS).
+    // before govern's own SIGKILL arrives (KILL_GRACE_MS); leave as soon as they are gone.
     killAllChildren('SIGTERM');
-    setTimeout(() => {
+    const asked = Date.now();
+    const check = setInterval(() => {
+      if (childrenRunning() > 0 && Date.now() - asked < KILL_GRACE_MS / 2) return;
+      clearInterval(check);
       killAllChildren('SIGKILL');
       // A request still unanswered gets its answer now, so that its log is not lost.
       if (inFlight && !inFlight.answered) {
@@ -184,31 +199,19 @@ function stopOnSigterm(): void {
         const answer: PersistentResponse = { id: inFlight.id, ok: false, changed: false, message: 'stopped by SIGTERM', log: inFlight.log };
         process.stdout.write(JSON.stringify(answer) + '\n', () => process.exit(143));
       } else process.exit(143);
-    }, KILL_GRACE_MS / 2).unref();
+    }, STOP_CHECK_MS).unref();
   });
-}
-
-/**
- * govern gone (killed, even with SIGKILL) means no one waits for this answer: the runner stops as
- * on SIGTERM, its commands with it. A persistent runner sees its stdin close with a request still
- * unanswered (govern closes it only when all are answered); any runner sees its parent change.
- */
-function stopWhenOrphaned(): void {
-  const parent = parentPid();
+  // govern gone (killed, even with SIGKILL) means no one waits for this answer: stop as on SIGTERM.
   if (parent === undefined) return;
-  const stop = () => process.kill(process.pid, 'SIGTERM');
   setInterval(() => {
-    if (parentPid() !== parent) stop();
+    if (parentPid() !== parent) process.kill(process.pid, 'SIGTERM');
   }, ORPHAN_CHECK_MS).unref();
-  if (process.env[PERSISTENT_ENV] === '1') {
-    process.stdin.on('end', () => {
-      if (inFlight && !inFlight.answered) stop();
-    });
-  }
 }
 
-/** How often a runner looks whether govern is still there. */
+/** How often a runner looks whether govern is still there (it also looks before each command). */
 const ORPHAN_CHECK_MS = 1000;
+/** Once stopping, how often a runner looks whether its commands are gone, to leave at once. */
+const STOP_CHECK_MS = 20;
 
 /** The parent's pid as it is now (process.ppid is read once, at start). */
 function parentPid(): number | undefined {
@@ -246,12 +249,13 @@ function serveRequests(definitionFor: (runner: string | undefined) => RunnerDefi
   lines.on('line', (line) => {
     queue = queue
       .then(() => {
+        if (stopping) return undefined;
         const request = readRequest(line);
         inFlight = { id: request.id, log: [], answered: false };
         return answer(definitionFor, base, request, inFlight.log);
       })
       .then((response) => {
-        if (inFlight?.answered) return;
+        if (response === undefined || inFlight?.answered) return;
         inFlight!.answered = true;
         process.stdout.write(JSON.stringify(response) + '\n');
       });

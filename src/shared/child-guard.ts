@@ -5,7 +5,11 @@
 // own commands down (docs/security.md, "No orphans"). Node has no prctl(PR_SET_PDEATHSIG).
 import { spawn, type ChildProcess } from 'node:child_process';
 
-/** The watcher, in sh: it costs a millisecond to start and a few hundred kilobytes to keep. */
+/**
+ * The watcher, in sh: it costs a millisecond to start and a few hundred kilobytes to keep. After
+ * the SIGTERM it looks every tenth of a second whether a group is left, and leaves as soon as none
+ * is (a group is gone once its last process has ended).
+ */
 const watcherScript = (graceSeconds: number) => `
 trap '' INT TERM HUP PIPE
 groups=' '
@@ -18,7 +22,9 @@ done
 set -- $groups
 [ $# -gt 0 ] || exit 0
 for g; do kill -TERM -$g 2>/dev/null; done
-sleep ${graceSeconds}
+left() { for g; do kill -0 -$g 2>/dev/null && return 0; done; return 1; }
+n=0
+while [ $n -lt ${graceSeconds * 10} ] && left "$@"; do sleep 0.1; n=$((n + 1)); done
 for g; do kill -KILL -$g 2>/dev/null; done
 `;
 
@@ -59,4 +65,22 @@ export function watchGroup(pgid: number | undefined): void {
 /** A process group that ended, or was ended: no longer the watcher's to kill. */
 export function unwatchGroup(pgid: number | undefined): void {
   if (pgid !== undefined && watcher !== undefined) watcher.stdin!.write(`- ${pgid}\n`);
+}
+
+/**
+ * At the end of a process that ends by itself: the watcher is told (EOF), kills what is left of the
+ * groups it still knows, if any, and is waited for (at most `maxMs`), so that nothing this process
+ * started, the watcher included, runs after it.
+ */
+export function dismissWatcher(maxMs: number): Promise<void> {
+  const w = watcher;
+  if (w === undefined || w.exitCode !== null || w.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, maxMs);
+    w.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    w.stdin!.end();
+  });
 }

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadAndTail } from './bounded-output.js';
 import { readyToWatch, unwatchGroup, watchGroup } from './child-guard.js';
+import { killGroupForGood } from './process-group.js';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -50,6 +51,22 @@ export function trackChild(child: ChildProcess): () => void {
   };
 }
 
+/** What stops new commands from starting (a runner whose govern is gone starts none); undefined: nothing. */
+let refusal: (() => string | undefined) | undefined;
+
+/**
+ * From now on, a command starts only when `why` has nothing against it; otherwise runCommand fails
+ * it at once with that reason, without starting anything. Asked before every start.
+ */
+export function startOnlyUnless(why: () => string | undefined): void {
+  refusal = why;
+}
+
+/** Commands (and tracked processes) started and not yet ended. */
+export function childrenRunning(): number {
+  return live.size;
+}
+
 /** Kills every process group still running: for govern's own SIGINT/SIGTERM handler. */
 export function killAllChildren(signal: NodeJS.Signals = 'SIGTERM'): void {
   for (const child of live) killGroup(child, signal);
@@ -71,6 +88,11 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export function runCommand(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
   const started = Date.now();
   const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
+  const refused = refusal?.();
+  if (refused !== undefined) {
+    const spawnError = new Error(`${command} was not started: ${refused}`);
+    return Promise.resolve({ code: null, signal: null, stdout: '', stderr: '', timedOut: false, overflowed: false, spawnError, durationMs: 0 });
+  }
   return new Promise((resolve) => {
     readyToWatch();
     const child = spawn(command, args, {
@@ -114,7 +136,7 @@ export function runCommand(command: string, args: string[], options: RunOptions 
     }
     child.on('error', (e) => {
       spawnError = e;
-      finish(null, null);
+      void finish(null, null);
     });
     // A command that leaves a background process holding its stdout would keep the pipes open
     // forever: once the command itself has exited, wait only briefly for the rest of its output.
@@ -122,18 +144,18 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       setTimeout(() => {
         child.stdout?.destroy();
         child.stderr?.destroy();
-        finish(code, signal);
+        void finish(code, signal);
       }, DRAIN_MS).unref();
     });
-    child.on('close', (code, signal) => finish(code, signal));
+    child.on('close', (code, signal) => void finish(code, signal));
     let finished = false;
-    function finish(code: number | null, signal: NodeJS.Signals | null): void {
+    async function finish(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
       if (finished) return;
       finished = true;
       if (timer) clearTimeout(timer);
+      // Whatever the command left running in its group goes with it, before the caller hears.
+      if ((timedOut || overflowed) && child.pid !== undefined) await killGroupForGood(child.pid);
       live.delete(child);
-      // Whatever the command left running in its group goes with it.
-      if (timedOut || overflowed) killGroup(child, 'SIGKILL');
       unwatchGroup(child.pid);
       resolve({
         code: spawnError ? null : code,
@@ -192,6 +214,7 @@ function spawnProblem(e: Error): string {
   const err = e as NodeJS.ErrnoException & { path?: string };
   if (err.code === 'ENOENT' && err.path) return `program not found: ${err.path}`;
   if (err.code === 'EACCES' && err.path) return `permission denied: ${err.path}`;
+  if (err.code === undefined) return e.message;
   return `could not be started: ${e.message}`;
 }
 

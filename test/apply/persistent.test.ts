@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { govern, GOVERN } from '../support/cli.js';
+import { govern, GOVERN, TEST_VAR_DIR } from '../support/cli.js';
 import { processAlive } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import type { RunReport } from '../../src/report/types.js';
@@ -171,7 +171,7 @@ describe('persistent runners', () => {
   timeout  = "0"
 }
 `);
-    const child = spawn(GOVERN, ['run', path.join(dir, 'a.hcl'), '--runner-mode', 'persistent'], { stdio: 'ignore' });
+    const child = spawn(GOVERN, ['run', path.join(dir, 'a.hcl'), '--runner-mode', 'persistent'], { stdio: 'ignore', env: { GOVERN_VAR_DIR: TEST_VAR_DIR, ...process.env } });
     for (let i = 0; i < 200 && !fs.existsSync(pidFile); i++) await new Promise((res) => setTimeout(res, 50));
     await new Promise((res) => setTimeout(res, 100));
     child.kill('SIGINT');

@@ -79,7 +79,7 @@ describe('the built-in runners in one process', () => {
       ]);
       expect(slow.ok).to.equal(false);
       expect(slow.message).to.contain('timed out after 1s');
-      expect(file).to.include({ ok: true, changed: true });
+      expect(file, file.message).to.include({ ok: true, changed: true });
       expect(fs.existsSync(path.join(dir, 'after'))).to.equal(true);
     } finally {
       await pool.closeAll();

@@ -59,7 +59,7 @@ describe('facts directories: links, loops and signals', () => {
     const code = await exited;
     clearTimeout(timer);
     expect(Date.now() - signalled).to.be.below(3000);
-    expect(code).to.equal(130);
+    expect(code).to.equal(143);
     expect(stderr).to.contain('govern: interrupted by SIGTERM');
   });
 });

@@ -2,12 +2,14 @@
 // arguments by their types, refuses what its description does not allow, and carries a diff in
 // both protocols.
 import { expect } from 'chai';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseRequest, type RunnerDefinition } from '../../src/runners/kit.js';
 import type { RunnerDescription } from '../../src/shared/description.js';
+import type { PersistentResponse } from '../../src/shared/persistent.js';
 import { UserError } from '../../src/shared/errors.js';
 import { runCommand } from '../../src/shared/process.js';
-import { govern } from '../support/cli.js';
+import { govern, RUNNERS_DIR } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const description = {
@@ -76,6 +78,24 @@ describe('the runner kit', () => {
     expect(bad.code).to.equal(1);
     expect(bad.stdout).to.equal('message=unknown key "txt" (did you mean "text"?); text is required\n');
     expect(bad.stderr).to.equal('error: unknown key "txt" (did you mean "text"?)\ntext is required\n');
+  });
+
+  it('answers every request it was sent when its input ends before the answers, then exits (persistent protocol)', async () => {
+    // End of input asks for nothing to stop: govern closes it once it has sent all it had to send.
+    const after = path.join(tempDir('govern-kit-'), 'after');
+    const requests = [
+      { id: 1, argv: ['/bin/sleep 0.5'], env: {} },
+      { id: 2, argv: [`/usr/bin/touch ${after}`], env: {} },
+    ];
+    const input = requests.map((request) => JSON.stringify(request) + '\n').join('');
+    const r = await runCommand(path.join(RUNNERS_DIR, 'exec'), [], { env: { ...process.env, GOVERN_PERSISTENT: '1' }, input, timeoutMs: 60_000 });
+    expect(r.code, r.stderr).to.equal(0);
+    const answers = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as PersistentResponse);
+    expect(answers.map((a) => [a.id, a.ok, a.changed, a.message])).to.deep.equal([
+      [1, true, true, 'executed (exit 0)'],
+      [2, true, true, 'executed (exit 0)'],
+    ]);
+    expect(fs.existsSync(after)).to.equal(true);
   });
 
   for (const mode of ['persistent', 'oneshot']) {

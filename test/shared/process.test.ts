@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeFailure, runCommand } from '../../src/shared/process.js';
+import { describeFailure, runCommand, startOnlyUnless } from '../../src/shared/process.js';
 import { processAlive as alive } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
@@ -28,6 +28,28 @@ describe('runCommand', () => {
     const childPid = Number(fs.readFileSync(pidFile, 'utf8'));
     await new Promise((res) => setTimeout(res, 100));
     expect(alive(childPid), 'the child sleep was left behind').to.equal(false);
+  });
+
+  it('reports a timeout only once nothing of the group runs, a child that ignores SIGTERM included', async function () {
+    this.timeout(20_000);
+    const dir = tempDir();
+    const pidFile = path.join(dir, 'child.pid');
+    const r = await runCommand('/bin/sh', ['-c', `trap '' TERM; sleep 60 & echo $! > ${pidFile}; wait`], { timeoutMs: 300 });
+    expect(r.timedOut).to.equal(true);
+    expect(alive(Number(fs.readFileSync(pidFile, 'utf8'))), 'the child sleep was left behind').to.equal(false);
+  });
+
+  it('starts nothing while something stands against it, and says why', async () => {
+    const marker = path.join(tempDir(), 'ran');
+    startOnlyUnless(() => 'govern is gone');
+    try {
+      const r = await runCommand('/usr/bin/touch', [marker]);
+      expect(describeFailure(r)).to.equal('/usr/bin/touch was not started: govern is gone');
+      expect(fs.existsSync(marker)).to.equal(false);
+    } finally {
+      startOnlyUnless(() => undefined);
+    }
+    expect((await runCommand('/usr/bin/touch', [marker])).code).to.equal(0);
   });
 
   it('does not wait for a background process that keeps the output open', async () => {

@@ -7,14 +7,16 @@ import { priorityWriter, summaryPriority } from '../../journal/priority.js';
 import { acquireRunLock } from '../../lock/run-lock.js';
 import { pulledTree } from '../../pull/store.js';
 import { recordRun } from '../../record/record.js';
-import { errorReport, runReport } from '../../report/build.js';
+import { errorReport, interruptedReport, runReport, type Applied } from '../../report/build.js';
 import { exitCode } from '../../report/exit-code.js';
 import { reportJson } from '../../report/json.js';
 import { runMeta } from '../../report/meta.js';
 import { summaryLine, type TextView } from '../../report/text.js';
 import { PhaseClock, sinceStart, startedAt } from '../../report/timing.js';
-import type { RunMeta, RunReport } from '../../report/types.js';
+import type { NotificationReport, ResourceReport, RunMeta, RunReport } from '../../report/types.js';
 import { UserError } from '../../shared/errors.js';
+import { interruptedBy, onInterrupt } from '../../shared/interrupt.js';
+import { KILL_GRACE_MS } from '../../shared/process.js';
 import { described } from '../command-index.js';
 import { defineCommand, note, out, printError, treeOperand } from '../command.js';
 import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
@@ -117,6 +119,7 @@ async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number>
   const meta = async (): Promise<RunMeta> => ({ ...(await runMeta(target, o.noop, inputs.facts)), ...(pulled ? { commit: pulled.commit } : {}) });
   let report: RunReport;
   let code: number;
+  const applied: Applied = { resources: [], notifications: [], excluded: 0 };
   // Opened before planning: the runners the last run of this tree used start while it is planned.
   const session = new RunSession({
     governPath: governExecutable(),
@@ -127,10 +130,19 @@ async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number>
     jobs: o.jobs,
     runnerMode: o.runnerMode,
   });
+  // Interrupted, the run records what it applied so far; govern exits once that is done.
+  const unregister = onInterrupt(async (signal) => {
+    const underway = (await session.stillUnderway(KILL_GRACE_MS)).map((call) => call.resource);
+    const stopped = interruptedReport(await meta(), applied, underway, signal, clock.timings(), sinceStart());
+    if (o.json) await out(reportJson(stopped));
+    else await out(`${summaryLine(stopped)}\n`);
+    record(o, stopped);
+  });
   try {
     if (o.runnerMode === 'persistent') session.warm(forecastRunners(inputs.cache, inputs.target));
-    ({ report, code } = await runTree(o, inputs, clock, meta, session));
+    ({ report, code } = await runTree(o, inputs, clock, meta, session, applied));
   } catch (e) {
+    if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
     if (o.noop && !o.json) throw e;
     report = errorReport(await meta(), e, clock.timings(), sinceStart());
     if (o.json) await out(reportJson(report));
@@ -138,8 +150,10 @@ async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number>
     record(o, report);
     return 1;
   } finally {
+    if (interruptedBy() === undefined) unregister();
     await session.close();
   }
+  if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
   return record(o, report) ? code : 1;
 }
 
@@ -161,6 +175,7 @@ async function runTree(
   clock: PhaseClock,
   meta: () => Promise<RunMeta>,
   session: RunSession,
+  applied: Applied,
 ): Promise<{ report: RunReport; code: number }> {
   const { plan, runners, selected } = await planTree(inputs, clock);
   const persistent = [...runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable);
@@ -172,7 +187,14 @@ async function runTree(
     noop: o.noop,
   };
   const write = priorityWriter(process.stdout, 1, process.env);
-  const listener = o.json ? {} : textPrinter(plan, view, write);
+  const printer: Partial<ReturnType<typeof textPrinter>> = o.json ? {} : textPrinter(plan, view, write);
+  // What is applied is kept as it is reported, for the record of a run that is interrupted.
+  applied.excluded = selected ? plan.resources.length - selected.size : 0;
+  const listener = {
+    onStart: printer.onStart,
+    onResource: (r: ResourceReport) => (applied.resources.push(r), printer.onResource?.(r)),
+    onNotification: (n: NotificationReport) => (applied.notifications.push(n), printer.onNotification?.(n)),
+  };
   const entries = await session.execute(plan, { runners, selected, clock, ...listener });
   await session.close();
   const excluded = selected ? plan.resources.length - selected.size : 0;

@@ -16,8 +16,8 @@ export const statusCommand = defineCommand({
     'Reads VAR_DIR/last-run.json, which every govern run that is not --noop writes, and\n' +
     'VAR_DIR/last-pull.json, which every govern pull writes.\n' +
     'Exit status: 0 OK; 1 WARNING, the last run is older than --max-age, or the last pull failed or was\n' +
-    'refused; 2 CRITICAL, the last run had failures or stopped before applying, or the last pull refused\n' +
-    'a rollback; 3 UNKNOWN, no usable run is recorded. Performance data follows a "|".',
+    'refused; 2 CRITICAL, the last run had failures, stopped before applying or was interrupted, or the\n' +
+    'last pull refused a rollback; 3 UNKNOWN, no usable run is recorded. Performance data follows a "|".',
   failureExit: 3,
   options: optionTable([
     { name: 'max-age', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_AGE', default: '1h', help: 'warn when the last run ended longer ago than this' },
