@@ -1,6 +1,8 @@
 // `govern status`: the last real run, as a monitoring plugin answers (record/status.ts).
 import { readLastRun } from '../../record/last-run.js';
 import { lastRunStatus } from '../../record/status.js';
+import { readPublishRecord } from '../../fleet/publish-record.js';
+import { withPublishNote } from '../../fleet/status-note.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
 import { described } from '../command-index.js';
@@ -22,7 +24,8 @@ export const statusCommand = defineCommand({
   ]),
   async run(o, operands) {
     if (operands.length > 0) throw new UserError(`govern status takes no operands (usage: ${this.usage})`);
-    const answer = lastRunStatus(readLastRun(o.varDir), Date.now(), o.maxAge);
+    const last = readLastRun(o.varDir);
+    const answer = withPublishNote(lastRunStatus(last, Date.now(), o.maxAge), last, readPublishRecord(o.varDir));
     await out(`${terminalLine(answer.line)}\n`);
     return answer.code;
   },
