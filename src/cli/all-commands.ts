@@ -2,6 +2,7 @@
 // completion), never for a command line, which loads only the command it runs (command-index.ts).
 import type { Command } from './command.js';
 import { factsCommand } from './commands/facts.js';
+import { fleetCommand } from './commands/fleet.js';
 import { graphCommand } from './commands/graph.js';
 import { pullCommand } from './commands/pull.js';
 import { renderCommand } from './commands/render.js';
@@ -10,4 +11,4 @@ import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, fleetCommand, versioncmpCommand];

@@ -52,6 +52,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/graph.js')).graphCommand,
   },
   {
+    name: 'fleet',
+    usage: 'govern fleet [OPTIONS]',
+    summary: "every host's last run from the fleet's NATS server, as a table and one monitoring check",
+    load: async () => (await import('./commands/fleet.js')).fleetCommand,
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',

@@ -1,8 +1,9 @@
 // `govern fleet --watch`: the selected hosts' runs as they are published, until each of them has
-// reported a run at the given commit, or the time is up. Hosts are selected once, at the start,
+// reported a run at the given commit, or the time is up. The watch begins before the fleet is read,
+// so a run published in between is seen by one or the other. Hosts are selected once, at the start,
 // from the facts published then.
 import type { KvWatchEntry } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection, QueuedIterator } from '@nats-io/transport-node';
 import { bindBucket } from './buckets.js';
 import type { HostRun } from './host-record.js';
 import { RUNS_BUCKET } from './settings.js';
@@ -14,20 +15,21 @@ export interface WatchGoal {
   timeoutMs?: number;
 }
 
-export type WatchEnd = { reached: true; failed: string[] } | { reached: false; missing: string[]; failed: string[] };
+export type WatchEnd = { reached: boolean; missing: string[]; failed: string[] };
 
-export async function watchRuns(nc: NatsConnection, goal: WatchGoal, onRun: (run: HostRun) => void): Promise<WatchEnd> {
-  const at = new Map<string, HostRun>();
-  const kv = await bindBucket(nc, RUNS_BUCKET);
-  const watch = await kv.watch({ include: 'updates' });
-  let timer: NodeJS.Timeout | undefined;
-  if (goal.timeoutMs !== undefined) timer = setTimeout(() => watch.stop(), goal.timeoutMs);
+export type RunWatch = QueuedIterator<KvWatchEntry>;
+
+/** Runs published from now on. */
+export async function startRunWatch(nc: NatsConnection): Promise<RunWatch> {
+  return (await bindBucket(nc, RUNS_BUCKET)).watch({ include: 'updates' });
+}
+
+/** Follows the watch from the runs known when it began; stops it before returning. */
+export async function followRuns(watch: RunWatch, known: Map<string, HostRun>, goal: WatchGoal, onRun: (run: HostRun) => void): Promise<WatchEnd> {
+  const at = new Map([...known].filter(([host]) => goal.hosts.has(host)));
   const atCommit = (run: HostRun | undefined) => goal.commit !== undefined && run?.commit?.startsWith(goal.commit) === true;
-  const failed = () => [...at.values()].filter((r) => atCommit(r) && !r.success).map((r) => r.host).sort();
-  // The values already there count too: a host may have reported before the watch began.
-  const known = await currentRuns(kv, goal.hosts);
-  for (const run of known) at.set(run.host, run);
   const done = () => goal.commit !== undefined && [...goal.hosts].every((h) => atCommit(at.get(h)));
+  const timer = goal.timeoutMs === undefined ? undefined : setTimeout(() => watch.stop(), goal.timeoutMs);
   try {
     if (!done()) {
       for await (const e of watch) {
@@ -42,17 +44,12 @@ export async function watchRuns(nc: NatsConnection, goal: WatchGoal, onRun: (run
     clearTimeout(timer);
     watch.stop();
   }
-  if (done()) return { reached: true, failed: failed() };
-  return { reached: false, missing: [...goal.hosts].filter((h) => !atCommit(at.get(h))).sort(), failed: failed() };
-}
-
-async function currentRuns(kv: Awaited<ReturnType<typeof bindBucket>>, hosts: Set<string>): Promise<HostRun[]> {
-  const runs: HostRun[] = [];
-  for (const host of hosts) {
-    const e = await kv.get(host);
-    if (e && e.operation === 'PUT') runs.push(e.json<HostRun>());
-  }
-  return runs;
+  const hosts = [...goal.hosts].sort();
+  return {
+    reached: done(),
+    missing: hosts.filter((h) => !atCommit(at.get(h))),
+    failed: hosts.filter((h) => atCommit(at.get(h)) && !at.get(h)!.success),
+  };
 }
 
 function parse(e: KvWatchEntry): HostRun | undefined {
