@@ -15,7 +15,8 @@ import { renderResourceTemplates } from '../templates/resource-templates.js';
 import { warn } from './command.js';
 import { factsOptions, localFacts, runnersOptions, searchPaths, templatesOptions } from './common-options.js';
 import { optionTable, type Options } from './options.js';
-import { remoteFactOptions, remoteFacts } from './remote-options.js';
+import { factSources, inventoryOptions } from './inventory-options.js';
+import { remoteFactOptions } from './remote-options.js';
 
 export const cacheOptions = optionTable([
   { name: 'cache-dir', kind: 'text', placeholder: 'DIR', env: 'GOVERN_CACHE_DIR', help: 'where parsed state files are kept: as root /var/cache/govern, else ~/.cache/govern' },
@@ -27,7 +28,7 @@ export const selectionOptions = optionTable([
   { name: 'skip-tags', kind: 'list', placeholder: 'TAGS', help: 'leave out resources with one of these tags' },
 ]);
 
-export const planningOptions = optionTable([...runnersOptions, ...factsOptions, ...templatesOptions, ...remoteFactOptions, ...cacheOptions, ...selectionOptions]);
+export const planningOptions = optionTable([...runnersOptions, ...factsOptions, ...templatesOptions, ...remoteFactOptions, ...inventoryOptions, ...cacheOptions, ...selectionOptions]);
 
 export type PlanningOptions = Options<typeof planningOptions>;
 
@@ -56,7 +57,7 @@ export function planningInputs(target: string, o: PlanningOptions): PlanningInpu
     target,
     paths,
     facts,
-    sources: { local: facts, remote: remoteFacts(o) },
+    sources: factSources(o, facts),
     cache: o.noCache ? noCache : openParseCache(o.cacheDir ?? defaultCacheDir()),
     options: o,
   };
@@ -68,6 +69,7 @@ export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promi
   const timed: FactSources = {
     local: { peek: (name) => local.peek(name), load: (names) => clock.time('facts', () => local.load(names)) },
     remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
+    inventory: inputs.sources.inventory,
   };
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
   const parsed = await clock.time('parse', () => parseStateFiles(texts, inputs.cache));

@@ -2,6 +2,7 @@
 // pass records the facts it needs but does not have yet (PendingFacts); the caller fetches them and
 // renders again (render.ts).
 import type { FactResult } from '../facts/evaluate.js';
+import type { InventorySource } from '../facts/inventory.js';
 
 export interface LocalFactSource {
   /** undefined: not evaluated yet. */
@@ -19,11 +20,15 @@ export interface RemoteFactSource {
 export interface FactSources {
   local: LocalFactSource;
   remote?: RemoteFactSource;
+  /** The hosts of the fleet, for the `hosts` helper. */
+  inventory?: InventorySource;
 }
 
 export class PendingFacts {
   readonly local = new Set<string>();
   readonly remote = new Map<string, Set<string>>();
+  /** A `hosts` call needs the inventory. */
+  inventory = false;
 
   addLocal(name: string): void {
     this.local.add(name);
@@ -36,6 +41,6 @@ export class PendingFacts {
   }
 
   get empty(): boolean {
-    return this.local.size === 0 && this.remote.size === 0;
+    return this.local.size === 0 && this.remote.size === 0 && !this.inventory;
   }
 }

@@ -18,7 +18,7 @@ import { UserError } from '../../shared/errors.js';
 import { described } from '../command-index.js';
 import { defineCommand, note, out, printError, treeOperand, warn } from '../command.js';
 import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
-import { fleetOptions, fleetSettings } from '../fleet-options.js';
+import { fleetSettings } from '../fleet-options.js';
 import { optionTable, type CommandLine, type Options } from '../options.js';
 import { planningInputs, planningOptions, planTree, type PlanningInputs } from '../planning.js';
 import { textPrinter, useColour } from '../text-output.js';
@@ -73,7 +73,6 @@ export const runOptions = optionTable([
     env: 'GOVERN_METRICS_FILE',
     help: "after each run that is not --noop, write its metrics to FILE for node_exporter's textfile collector",
   },
-  ...fleetOptions,
   ...planningOptions,
   ...helpOptions,
 ]);
