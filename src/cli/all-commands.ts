@@ -4,6 +4,7 @@ import type { Command } from './command.js';
 import { factsCommand } from './commands/facts.js';
 import { fleetCommand } from './commands/fleet.js';
 import { graphCommand } from './commands/graph.js';
+import { listenCommand } from './commands/listen.js';
 import { pullCommand } from './commands/pull.js';
 import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
@@ -11,4 +12,4 @@ import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, fleetCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, fleetCommand, listenCommand, versioncmpCommand];

@@ -53,9 +53,15 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'fleet',
-    usage: 'govern fleet [OPTIONS]',
+    usage: 'govern fleet [OPTIONS] [run]',
     summary: "every host's last run from the fleet's NATS server, as a table and one monitoring check",
     load: async () => (await import('./commands/fleet.js')).fleetCommand,
+  },
+  {
+    name: 'listen',
+    usage: 'govern listen [OPTIONS]',
+    summary: 'wait for govern fleet run to ask this host to run, and start its run (govern-listen.service)',
+    load: async () => (await import('./commands/listen.js')).listenCommand,
   },
   {
     name: 'versioncmp',

@@ -10,6 +10,7 @@ import { formatDuration } from '../../shared/duration.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
 import { described } from '../command-index.js';
+import { fleetRun } from './fleet-run.js';
 import { defineCommand, out } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { fleetConnectionOptions, fleetSettings } from '../fleet-options.js';
@@ -21,7 +22,9 @@ const options = optionTable([
   { name: 'max-age', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_AGE', default: '1h', help: 'warn about a host whose last run ended longer ago than this' },
   { name: 'watch', kind: 'flag', help: 'then print each selected host\'s run as it is published' },
   { name: 'until-commit', kind: 'text', placeholder: 'COMMIT', help: 'with --watch: stop when every selected host has reported a run at COMMIT (or a prefix of it)' },
-  { name: 'timeout', kind: 'duration', placeholder: 'DURATION', help: 'with --watch: stop after this long' },
+  { name: 'timeout', kind: 'duration', placeholder: 'DURATION', help: 'with --watch: stop after this long; with run: the most a batch may take (default 30m)' },
+  { name: 'batch', kind: 'text', placeholder: 'N|N%', help: 'with run: ask this many hosts (or this share of them) at a time; default all at once' },
+  { name: 'noop', short: 'n', kind: 'flag', help: 'with run: print the batches, and ask no host' },
   ...fleetConnectionOptions,
   ...helpOptions,
 ]);
@@ -36,13 +39,22 @@ export const fleetCommand = defineCommand({
     'Exit status: 0 OK; 1 WARNING, a host has not reported within --max-age; 2 CRITICAL, a host failed\n' +
     'its last run; 3 UNKNOWN, no host is selected or the fleet cannot be read.\n' +
     'With --watch --until-commit: 0 when every selected host ran the commit successfully, 2 when one\n' +
-    'failed at it, 1 when --timeout came first.',
+    'failed at it, 1 when --timeout came first.\n' +
+    'govern fleet run --where FACT=VALUE... asks the selected hosts (their govern listen) to run now,\n' +
+    '--batch at a time, each batch after the previous one reported success; it stops at the first\n' +
+    'failure. Exit status: 0 every host ran successfully, 2 one failed, 3 no host is selected.',
   failureExit: 3,
   options,
   async run(o, operands) {
-    if (operands.length > 0) throw new UserError(`govern fleet takes no operands (usage: ${this.usage})`);
+    const asRun = operands.length === 1 && operands[0] === 'run';
+    if (operands.length > 0 && !asRun) throw new UserError(`govern fleet takes no operand but "run" (usage: ${this.usage})`);
     const settings = fleetSettings(o);
     if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
+    if (asRun) {
+      if (o.watch || o.json || o.untilCommit !== undefined) throw new UserError('--watch, --json and --until-commit do not go with govern fleet run');
+      return fleetRun(settings, { where: conditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000 });
+    }
+    if (o.batch !== undefined || o.noop) throw new UserError('--batch and --noop go with govern fleet run');
     if (!o.watch && (o.untilCommit !== undefined || o.timeout !== undefined)) throw new UserError('--until-commit and --timeout go with --watch');
     const where = conditions(o.where);
     return withFleet(settings, 'govern fleet', async (nc) => {
