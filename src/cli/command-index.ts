@@ -53,7 +53,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'fleet',
-    usage: 'govern fleet [OPTIONS] [run]',
+    usage: 'govern fleet [OPTIONS] [run | key FILE]',
     summary: "every host's last run from the fleet's NATS server, as a table and one monitoring check",
     load: async () => (await import('./commands/fleet.js')).fleetCommand,
   },

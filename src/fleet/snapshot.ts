@@ -3,7 +3,7 @@
 // than a get per host, which is what lets `govern fleet` read 10,000 hosts in well under a second.
 import type { KV, KvWatchEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { bindBucket, isMissingBucket } from './buckets.js';
+import { bindBucket, createBucket, isMissingBucket } from './buckets.js';
 
 /** Key -> parsed JSON value; a missing bucket is an empty one. Values that are not JSON are left out. */
 export async function bucketSnapshot<T>(nc: NatsConnection, bucket: string): Promise<Map<string, T>> {
@@ -13,8 +13,10 @@ export async function bucketSnapshot<T>(nc: NatsConnection, bucket: string): Pro
   try {
     count = (await kv.status()).values;
   } catch (e) {
-    if (isMissingBucket(e)) return values;
-    throw e;
+    if (!isMissingBucket(e)) throw e;
+    // The operators' first `govern fleet` makes the buckets, which hosts' credentials cannot.
+    await createBucket(nc, bucket).catch(() => undefined);
+    return values;
   }
   if (count === 0) return values;
   const watch = await kv.watch({ ignoreDeletes: false });

@@ -3,8 +3,8 @@
 // on stderr, which also names the port it took.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { tempDir } from './tmp.js';
 
 export const NATS_SERVER = '/usr/sbin/nats-server';
 
@@ -21,7 +21,9 @@ export interface NatsServer {
 
 /** `config`: extra nats-server configuration (accounts, authorization...), in its own syntax. */
 export async function startNats(config = ''): Promise<NatsServer> {
-  const dir = tempDir('govern-nats-');
+  // Its own directory, removed when the server stops: a server may outlive one test (tmp.ts removes
+  // the tests' directories after each).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-nats-'));
   const store = path.join(dir, 'store');
   const file = path.join(dir, 'nats.conf');
   fs.writeFileSync(file, `listen: "127.0.0.1:-1"\njetstream { store_dir: "${store}" }\n${config}\n`);
@@ -34,7 +36,10 @@ export async function startNats(config = ''): Promise<NatsServer> {
     dir,
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
-    stop: () => stopChild(child),
+    stop: async () => {
+      await stopChild(child);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
   running.add(server);
   return server;

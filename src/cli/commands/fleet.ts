@@ -1,6 +1,7 @@
 // `govern fleet`: every host's last run, from the fleet's NATS buckets (docs/fleet.md), as a table
 // and as one monitoring check; `--watch` follows a rollout as hosts report. `govern fleet run` asks
 // hosts to run now (fleet-run.ts).
+import { writeHostKey } from '../../fleet/host-key.js';
 import { fleetAnswer, fleetJson, fleetRows, fleetTable } from '../../fleet/fleet-view.js';
 import type { HostRun } from '../../fleet/host-record.js';
 import { readFleet, withFleet } from '../../fleet/read-fleet.js';
@@ -42,12 +43,19 @@ export const fleetCommand = defineCommand({
     'failed at it, 1 when --timeout came first.\n' +
     'govern fleet run --where FACT=VALUE... asks the selected hosts (their govern listen) to run now,\n' +
     '--batch at a time, each batch after the previous one reported success; it stops at the first\n' +
-    'failure. Exit status: 0 every host ran successfully, 2 one failed, 3 no host is selected.',
+    'failure. Exit status: 0 every host ran successfully, 2 one failed, 3 no host is selected.\n' +
+    'govern fleet key FILE writes a new NATS user key (its seed, mode 0600) for --fleet-creds and prints\n' +
+    "its public key for the server's configuration.",
   failureExit: 3,
   options,
   async run(o, operands) {
+    if (operands[0] === 'key') {
+      if (operands.length !== 2) throw new UserError('usage: govern fleet key FILE');
+      await out(`${writeHostKey(operands[1])}\n`);
+      return 0;
+    }
     const asRun = operands.length === 1 && operands[0] === 'run';
-    if (operands.length > 0 && !asRun) throw new UserError(`govern fleet takes no operand but "run" (usage: ${this.usage})`);
+    if (operands.length > 0 && !asRun) throw new UserError(`govern fleet takes no operand but "run" or "key FILE" (usage: ${this.usage})`);
     const settings = fleetSettings(o);
     if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
     if (asRun) {
