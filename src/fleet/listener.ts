@@ -11,7 +11,7 @@ import type { FleetSettings } from './settings.js';
 export interface ListenOptions {
   settings: FleetSettings;
   host: string;
-  /** argv of what starts a run: `systemctl start --no-block govern.service`. */
+  /** argv of what starts a run: `systemctl --no-block start govern.service`. */
   runCommand: string[];
   log: { info(text: string): void; warn(text: string): void };
 }
