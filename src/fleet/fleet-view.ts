@@ -4,7 +4,7 @@
 // performance data. The check's line comes first, the table after it, as a plugin's long output.
 import { formatDuration } from '../shared/duration.js';
 import type { HostFacts, HostRun } from './host-record.js';
-import { byName, matches, type Condition } from './selection.js';
+import { matches, type Condition } from './selection.js';
 
 export type HostState = 'ok' | 'failed' | 'stale' | 'unreported';
 
@@ -25,7 +25,8 @@ export interface FleetAnswer {
 const NAMES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
 
 export function fleetRows(runs: Map<string, HostRun>, facts: Map<string, HostFacts>, where: readonly Condition[], nowMs: number, maxAgeMs: number): HostRow[] {
-  const hosts = [...new Set([...runs.keys(), ...facts.keys()])].filter((h) => matches(facts.get(h), where)).sort(byName);
+  // sort() without a function orders by code units, as byName does, and is faster at 10,000 hosts.
+  const hosts = [...new Set([...runs.keys(), ...facts.keys()])].filter((h) => where.length === 0 || matches(facts.get(h), where)).sort();
   return hosts.map((host) => {
     const run = runs.get(host);
     if (run === undefined) return { host, state: 'unreported' };
@@ -36,9 +37,11 @@ export function fleetRows(runs: Map<string, HostRun>, facts: Map<string, HostFac
 }
 
 export function fleetAnswer(rows: HostRow[], maxAgeMs: number): FleetAnswer {
-  const count = (s: HostState) => rows.filter((r) => r.state === s);
-  const failed = count('failed');
-  const late = [...count('stale'), ...count('unreported')];
+  const by: Record<HostState, HostRow[]> = { ok: [], failed: [], stale: [], unreported: [] };
+  for (const r of rows) by[r.state].push(r);
+  const count = (s: HostState) => by[s];
+  const failed = by.failed;
+  const late = [...by.stale, ...by.unreported];
   const code = rows.length === 0 ? 3 : failed.length > 0 ? 2 : late.length > 0 ? 1 : 0;
   const parts: string[] = [];
   if (rows.length === 0) parts.push('no host matches');
@@ -71,7 +74,7 @@ export function fleetTable(rows: HostRow[]): string {
     table.push([
       r.host,
       r.state,
-      r.age_seconds === undefined ? '-' : formatDuration(r.age_seconds * 1000) || '0s',
+      r.age_seconds === undefined ? '-' : r.age_seconds === 0 ? '0s' : formatDuration(r.age_seconds * 1000),
       s ? String(s.changed) : '-',
       s ? String(s.failed) : '-',
       r.run?.commit?.slice(0, 12) ?? '-',

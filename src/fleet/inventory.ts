@@ -37,7 +37,7 @@ export class FleetInventory implements InventorySource {
 
   async load(): Promise<void> {
     try {
-      const values = await this.connected((nc) => bucketSnapshot<HostFacts>(nc, FACTS_BUCKET));
+      const values = await this.connected((nc) => bucketSnapshot<HostFacts>(nc, FACTS_BUCKET, this.o.inboxPrefix));
       const hosts = new Map<string, InventoryHost>();
       for (const [key, value] of values) if (this.fresh(value)) hosts.set(key, { name: key, facts: value.facts });
       this.all = { ok: true, hosts };
