@@ -67,25 +67,40 @@ function report(host: string, commit: string): RunReport {
   } as unknown as RunReport;
 }
 
-/** Whole-command wall times of A and B, alternately; the median of each and of the ratios A/B pair by pair. */
-async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv): Promise<{ a: number; b: number; ratio: number }> {
-  const as: number[] = [];
-  const bs: number[] = [];
-  const run = async (argv: string[], into: number[]) => {
-    const start = process.hrtime.bigint();
-    const r = await runCommand(argv[0], argv.slice(1), { env: { ...process.env, ...env }, timeoutMs: 120_000, maxOutputBytes: 64 * 1024 * 1024 });
-    into.push(ms(start));
-    if (r.code !== 0 && r.code !== 1 && r.code !== 3) throw new Error(`${argv.join(' ')}: exit ${r.code}: ${r.stderr}`);
-    return r;
-  };
-  await run(a, []);
-  await run(b, []);
-  for (let i = 0; i < ROUNDS; i++) {
-    await run(a, as);
-    await run(b, bs);
-  }
-  return { a: median(as), b: median(bs), ratio: median(as.map((x, i) => x / bs[i])) };
+interface Paired {
+  /** Medians of wall milliseconds. */
+  a: number;
+  b: number;
+  /** Median of the wall ratios A/B, pair by pair. */
+  ratio: number;
+  /** Medians of CPU milliseconds (user + system, from /usr/bin/time), less sensitive than wall to a busy machine. */
+  aCpu: number;
+  bCpu: number;
 }
+
+/** Whole commands A and B, alternately, after one of each not counted. */
+async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv): Promise<Paired> {
+  const timeFile = path.join(os.tmpdir(), `govern-bench-time-${process.pid}`);
+  const samples = { a: [] as number[], b: [] as number[], aCpu: [] as number[], bCpu: [] as number[] };
+  const run = async (argv: string[], wall: number[], cpu: number[]) => {
+    const start = process.hrtime.bigint();
+    const r = await runCommand('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, ...argv], { env: { ...process.env, ...env }, timeoutMs: 120_000, maxOutputBytes: 64 * 1024 * 1024 });
+    wall.push(ms(start));
+    const [user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+    cpu.push((user + sys) * 1000);
+    if (r.code !== 0 && r.code !== 1 && r.code !== 3) throw new Error(`${argv.join(' ')}: exit ${r.code}: ${r.stderr}`);
+  };
+  await run(a, [], []);
+  await run(b, [], []);
+  for (let i = 0; i < ROUNDS; i++) {
+    await run(a, samples.a, samples.aCpu);
+    await run(b, samples.b, samples.bCpu);
+  }
+  fs.rmSync(timeFile, { force: true });
+  return { a: median(samples.a), b: median(samples.b), ratio: median(samples.a.map((x, i) => x / samples.b[i])), aCpu: median(samples.aCpu), bCpu: median(samples.bCpu) };
+}
+
+const cpuText = (p: Paired) => `CPU ${p.aCpu.toFixed(0)} ms against ${p.bCpu.toFixed(0)} ms`;
 
 async function main(): Promise<void> {
   const nats = await startNats();
@@ -147,9 +162,9 @@ async function main(): Promise<void> {
     const env = { GOVERN_VAR_DIR: dir };
     const cpu1 = cpuSeconds(nats.pid);
     const fleet = await paired([GOVERN, 'fleet', '--fleet-url', nats.url], [GOVERN, 'status'], env);
-    console.log(`govern fleet over ${HOSTS} hosts: ${fleet.a.toFixed(0)} ms; govern status ${fleet.b.toFixed(0)} ms; ratio ${fleet.ratio.toFixed(2)} (medians of ${ROUNDS}); server CPU per govern fleet ${(((cpuSeconds(nats.pid) - cpu1) * 1000) / (ROUNDS + 1) / 1).toFixed(0)} ms (with the baseline's share, none)`);
+    console.log(`govern fleet over ${HOSTS} hosts: ${fleet.a.toFixed(0)} ms; govern status ${fleet.b.toFixed(0)} ms; ratio ${fleet.ratio.toFixed(2)} (medians of ${ROUNDS}); ${cpuText(fleet)}; server CPU per govern fleet ${(((cpuSeconds(nats.pid) - cpu1) * 1000) / (ROUNDS + 1)).toFixed(0)} ms`);
     const selected = await paired([GOVERN, 'fleet', '--fleet-url', nats.url, '--where', 'role=web', '--json'], [GOVERN, 'status'], env);
-    console.log(`govern fleet --where role=web --json (${HOSTS / 2} of ${HOSTS}): ${selected.a.toFixed(0)} ms; ratio to govern status ${selected.ratio.toFixed(2)}`);
+    console.log(`govern fleet --where role=web --json (${HOSTS / 2} of ${HOSTS}): ${selected.a.toFixed(0)} ms; ratio to govern status ${selected.ratio.toFixed(2)}; ${cpuText(selected)}`);
 
     // hosts over every host in a template, against the same template without the fleet.
     const template = path.join(dir, 'backends.hbs');
@@ -157,7 +172,7 @@ async function main(): Promise<void> {
     const plain = path.join(dir, 'plain.hbs');
     fs.writeFileSync(plain, 'server {{fact "hostname"}};\n');
     const hosts = await paired([GOVERN, 'render', template, '--fleet-url', nats.url], [GOVERN, 'render', plain], env);
-    console.log(`govern render with hosts over ${HOSTS} (${HOSTS / 2} lines): ${hosts.a.toFixed(0)} ms; a one-fact template ${hosts.b.toFixed(0)} ms; ratio ${hosts.ratio.toFixed(2)}`);
+    console.log(`govern render with hosts over ${HOSTS} (${HOSTS / 2} lines): ${hosts.a.toFixed(0)} ms; a one-fact template ${hosts.b.toFixed(0)} ms; ratio ${hosts.ratio.toFixed(2)}; ${cpuText(hosts)}`);
     console.log(`server at the end: RSS ${(memoryKiB(nats.pid, 'VmRSS') / 1024).toFixed(0)} MiB, peak ${(memoryKiB(nats.pid, 'VmHWM') / 1024).toFixed(0)} MiB, CPU ${cpuSeconds(nats.pid).toFixed(2)} s in all`);
     await checkCount(nats.url);
   } finally {
