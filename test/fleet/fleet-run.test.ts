@@ -1,6 +1,6 @@
 // `govern fleet run` and `govern listen` against a real nats-server: each host's listener is a real
 // `govern listen` process whose --run-command is `govern run` on the host's tree (started directly,
-// not through systemd: the unit is tested in listen-unit.test.ts). Batches wait for the previous
+// not through systemd: test/units/listen-unit.test.ts runs the unit). Batches wait for the previous
 // one's runs, and the first failure stops the rollout.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
