@@ -9,6 +9,8 @@ BINDIR      = $(DESTDIR)$(PREFIX)/bin
 MANDIR      = $(DESTDIR)$(PREFIX)/share/man/man1
 COMPLETIONDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 DOCDIR      = $(DESTDIR)$(PREFIX)/share/doc/govern
+# The Prometheus rules and the Grafana dashboard (docs/fleet.md).
+SHAREDIR    = $(DESTDIR)$(PREFIX)/share/govern
 MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYSCONFDIR)
 # Debian 12's packages keep units in /lib/systemd/system (packaging/build-deb sets it).
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
@@ -66,6 +68,8 @@ install: build
 	$(MANUAL) bash-completion > $(COMPLETIONDIR)/govern
 	install -m 0644 README.md $(DOCDIR)/
 	install -m 0644 docs/*.md $(DOCDIR)/docs/
+	install -d $(SHAREDIR)/monitoring
+	install -m 0644 monitoring/govern-rules.yml monitoring/govern-dashboard.json $(SHAREDIR)/monitoring/
 	ln -sf ../lib/govern/cli/govern $(BINDIR)/govern
 	install -d $(DESTDIR)$(UNITDIR)
 	for unit in units/*; do \
@@ -73,7 +77,7 @@ install: build
 	done
 
 uninstall:
-	rm -rf $(LIBDIR) $(BINDIR)/govern $(MANDIR)/govern.1 $(COMPLETIONDIR)/govern $(DOCDIR)
+	rm -rf $(LIBDIR) $(BINDIR)/govern $(MANDIR)/govern.1 $(COMPLETIONDIR)/govern $(DOCDIR) $(SHAREDIR)
 	for unit in units/*; do rm -f $(DESTDIR)$(UNITDIR)/$${unit#units/}; done
 
 # govern_VERSION_all.deb in this directory, built with dpkg-deb (docs/packaging.md).

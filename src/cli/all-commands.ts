@@ -3,8 +3,10 @@
 import type { Command } from './command.js';
 import { dataCommand } from './commands/data.js';
 import { factsCommand } from './commands/facts.js';
+import { fleetCommand } from './commands/fleet.js';
 import { graphCommand } from './commands/graph.js';
 import { modulesCommand } from './commands/modules.js';
+import { listenCommand } from './commands/listen.js';
 import { pullCommand } from './commands/pull.js';
 import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
@@ -12,4 +14,4 @@ import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, versioncmpCommand];

@@ -64,6 +64,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/modules.js')).modulesCommand,
   },
   {
+    name: 'fleet',
+    usage: 'govern fleet [OPTIONS] [run | key FILE]',
+    summary: "every host's last run from the fleet's NATS server, as a table and one monitoring check",
+    load: async () => (await import('./commands/fleet.js')).fleetCommand,
+  },
+  {
+    name: 'listen',
+    usage: 'govern listen [OPTIONS]',
+    summary: 'wait for govern fleet run to ask this host to run, and start its run (govern-listen.service)',
+    load: async () => (await import('./commands/listen.js')).listenCommand,
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',

@@ -18,7 +18,8 @@ import { renderResourceTemplates } from '../templates/resource-templates.js';
 import { warn } from './command.js';
 import { factsOptions, localFacts, runnersOptions, templatesOptions } from './common-options.js';
 import { optionTable, type Options } from './options.js';
-import { remoteFactOptions, remoteFacts } from './remote-options.js';
+import { factSources, inventoryOptions } from './inventory-options.js';
+import { remoteFactOptions } from './remote-options.js';
 import { readTreeData, treeSearchPaths } from './tree-data.js';
 
 export const cacheOptions = optionTable([
@@ -31,7 +32,7 @@ export const selectionOptions = optionTable([
   { name: 'skip-tags', kind: 'list', placeholder: 'TAGS', help: 'leave out resources with one of these tags' },
 ]);
 
-export const planningOptions = optionTable([...runnersOptions, ...factsOptions, ...templatesOptions, ...remoteFactOptions, ...cacheOptions, ...selectionOptions]);
+export const planningOptions = optionTable([...runnersOptions, ...factsOptions, ...templatesOptions, ...remoteFactOptions, ...inventoryOptions, ...cacheOptions, ...selectionOptions]);
 
 export type PlanningOptions = Options<typeof planningOptions>;
 
@@ -60,7 +61,7 @@ export function planningInputs(target: string, o: PlanningOptions): PlanningInpu
     target,
     paths,
     facts,
-    sources: { local: facts, remote: remoteFacts(o) },
+    sources: factSources(o, facts),
     cache: o.noCache ? noCache : openParseCache(o.cacheDir ?? defaultCacheDir()),
     options: o,
   };
@@ -82,6 +83,7 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
   const timed: FactSources = {
     local: { peek: (name) => local.peek(name), load: (names) => clock.time('facts', () => local.load(names)) },
     remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
+    inventory: inputs.sources.inventory,
   };
   // The data phase: levels rendered from facts, their files read, before any state file renders.
   const root = treeRoot(inputs.target);

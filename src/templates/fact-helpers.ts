@@ -1,6 +1,7 @@
-// `fact "os/name"` and `hostfact "host" "os/name"`: read what is known, record what is not (the
-// pending value renders as an empty string and that pass is thrown away).
+// `fact "os/name"`, `hostfact "host" "os/name"` and `hosts "role=web"`: read what is known, record
+// what is not (the pending value renders as an empty string, or no hosts, and that pass is thrown away).
 import type { FactResult } from '../facts/evaluate.js';
+import { byName, matchesAll, parseCondition, type InventoryHost } from '../facts/inventory.js';
 import type { FactSources, PendingFacts } from './fact-sources.js';
 import { HelperError, type HelperFn } from './helpers.js';
 
@@ -56,5 +57,26 @@ export function factHelpers(sources: FactSources, pending: PendingFacts, onUse: 
       onUse({ name, host, value, line: lineOf(all) });
       return value;
     },
+    hosts: (...all) => hostsOf(sources, pending, all.slice(0, -1)),
   };
+}
+
+/** The fleet's hosts whose facts have every FACT=VALUE given, sorted by name: `[{ name, facts }]`. */
+function hostsOf(sources: FactSources, pending: PendingFacts, args: unknown[]): InventoryHost[] {
+  const conditions = args.map((arg) => {
+    if (typeof arg !== 'string') throw new HelperError('hosts: each argument must be a string FACT=VALUE');
+    try {
+      return parseCondition(arg);
+    } catch (e) {
+      throw new HelperError(`hosts: ${(e as Error).message}`);
+    }
+  });
+  if (!sources.inventory) throw new HelperError('hosts: no fleet inventory is configured (--fleet-url, docs/fleet.md)');
+  const answer = sources.inventory.peek();
+  if (answer === undefined) {
+    pending.inventory = true;
+    return [];
+  }
+  if (!answer.ok) throw new HelperError(`hosts: ${answer.error}`);
+  return [...answer.hosts.values()].filter((h) => matchesAll(h.facts, conditions)).sort((a, b) => byName(a.name, b.name));
 }

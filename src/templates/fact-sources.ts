@@ -3,6 +3,7 @@
 // renders again (render.ts).
 import type { DataSource } from '../data/source.js';
 import type { FactResult } from '../facts/evaluate.js';
+import type { InventorySource } from '../facts/inventory.js';
 
 export interface LocalFactSource {
   /** undefined: not evaluated yet. */
@@ -23,11 +24,15 @@ export interface FactSources {
   remote?: RemoteFactSource;
   /** Undefined for a tree without hierarchy.hcl, and while hierarchy.hcl itself renders. */
   data?: DataSource;
+  /** The hosts of the fleet, for the `hosts` helper. */
+  inventory?: InventorySource;
 }
 
 export class PendingFacts {
   readonly local = new Set<string>();
   readonly remote = new Map<string, Set<string>>();
+  /** A `hosts` call needs the inventory. */
+  inventory = false;
 
   addLocal(name: string): void {
     this.local.add(name);
@@ -40,6 +45,6 @@ export class PendingFacts {
   }
 
   get empty(): boolean {
-    return this.local.size === 0 && this.remote.size === 0;
+    return this.local.size === 0 && this.remote.size === 0 && !this.inventory;
   }
 }

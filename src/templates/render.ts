@@ -35,7 +35,7 @@ export interface RenderedText extends UnmarkedText {
 /** A fact whose value names another fact, and so on: stop somewhere. */
 const MAX_PASSES = 16;
 
-const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact', 'data'];
+const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact', 'hosts', 'data'];
 
 /**
  * Templates compiled in this process, for those rendered more than once with other values of the
@@ -112,7 +112,7 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
       if (problems.length > 0) throw new UserError(problems);
       return outputs;
     }
-    await Promise.all([sources.local.load(pending.local), sources.remote?.load(pending.remote)]);
+    await Promise.all([sources.local.load(pending.local), sources.remote?.load(pending.remote), pending.inventory ? sources.inventory?.load() : undefined]);
   }
   throw new UserError(`templates kept asking for new facts after ${MAX_PASSES} passes (a fact naming a host or fact that names another, and so on?)`);
 }

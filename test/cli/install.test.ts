@@ -19,7 +19,8 @@ describe('make install', () => {
     const { prefix } = installed;
     for (const p of ['bin/govern', 'lib/govern/bin/file', 'lib/govern/bin/pkg', 'lib/govern/bin/service', 'lib/govern/bin/exec',
       'lib/govern/facts.d/os/name', 'etc/govern/facts.d', 'etc/govern/runners.d', 'etc/govern/templates.d/motd',
-      'share/man/man1/govern.1', 'share/bash-completion/completions/govern', 'share/doc/govern/README.md', 'share/doc/govern/docs/runners.md']) {
+      'share/man/man1/govern.1', 'share/bash-completion/completions/govern', 'share/doc/govern/README.md', 'share/doc/govern/docs/runners.md',
+      'share/govern/monitoring/govern-rules.yml', 'share/govern/monitoring/govern-dashboard.json']) {
       expect(fs.existsSync(path.join(prefix, p)), p).to.equal(true);
     }
     expect(fs.existsSync(path.join(prefix, 'lib/govern/node_modules/handlebars'))).to.equal(true);

@@ -13,7 +13,8 @@ import { described } from '../command-index.js';
 import { defineCommand, out, theOperand } from '../command.js';
 import { factsOptions, helpOptions, localFacts, searchPaths, templatesOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { remoteFactOptions, remoteFacts } from '../remote-options.js';
+import { factSources, inventoryOptions } from '../inventory-options.js';
+import { remoteFactOptions } from '../remote-options.js';
 
 const varsOptions = optionTable([
   { name: 'var', kind: 'texts', placeholder: 'KEY=VALUE', help: "a variable of the template (a string); a file resource's vars give the same" },
@@ -27,7 +28,7 @@ export const renderCommand = defineCommand({
     'first, as govern run searches a state tree\'s: `govern render states/web.hcl` shows what run parses.\n' +
     'Any other template renders as a file resource\'s template does: with variables (--var, --vars-json)\n' +
     'and partials ({{> name}}) from the templates directories.',
-  options: optionTable([...varsOptions, ...templatesOptions, ...factsOptions, ...remoteFactOptions, ...helpOptions]),
+  options: optionTable([...varsOptions, ...templatesOptions, ...factsOptions, ...remoteFactOptions, ...inventoryOptions, ...helpOptions]),
   async run(o, operands) {
     const name = theOperand(operands, this.usage, 'TEMPLATE');
     const paths = searchPaths(o, templateTree(name));
@@ -37,7 +38,7 @@ export const renderCommand = defineCommand({
     const stateFile = file.endsWith('.hcl');
     if (stateFile && Object.keys(vars).length > 0) throw new UserError(`${file} is a state file, which has no variables: --var and --vars-json are for the templates of files`);
     const input = stateFile ? { file, source } : { file, source, vars, partials: partialLookup(paths.templates) };
-    const [text] = await renderTemplates([input], { local: localFacts(o, paths), remote: remoteFacts(o) });
+    const [text] = await renderTemplates([input], factSources(o, localFacts(o, paths)));
     await out(text);
     return 0;
   },

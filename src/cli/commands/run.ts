@@ -18,8 +18,9 @@ import { UserError } from '../../shared/errors.js';
 import { interruptedBy, onInterrupt } from '../../shared/interrupt.js';
 import { KILL_GRACE_MS } from '../../shared/process.js';
 import { described } from '../command-index.js';
-import { defineCommand, note, out, printError, treeOperand } from '../command.js';
+import { defineCommand, note, out, printError, treeOperand, warn } from '../command.js';
 import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
+import { fleetSettings } from '../fleet-options.js';
 import { optionTable, type CommandLine, type Options } from '../options.js';
 import { planningInputs, planningOptions, planTree, type PlanningInputs } from '../planning.js';
 import { textPrinter, useColour } from '../text-output.js';
@@ -148,13 +149,24 @@ async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number>
     if (o.json) await out(reportJson(report));
     printError(e);
     record(o, report);
+    await publish(o, report, inputs);
     return 1;
   } finally {
     if (interruptedBy() === undefined) unregister();
     await session.close();
   }
   if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
-  return record(o, report) ? code : 1;
+  const recorded = record(o, report);
+  await publish(o, report, inputs);
+  return recorded ? code : 1;
+}
+
+/** After the record, when a fleet is configured: never changes the run's exit status (src/fleet/after-run.ts). */
+async function publish(o: ResolvedRunOptions, report: RunReport, inputs: PlanningInputs): Promise<void> {
+  const settings = fleetSettings(o);
+  if (o.noop || settings === undefined) return;
+  const { publishAfterRun } = await import('../../fleet/after-run.js');
+  await publishAfterRun({ settings, name: o.fleetName, report, facts: inputs.facts, varDir: o.varDir, metricsFile: o.metricsFile }, warn);
 }
 
 /** Keeps the report of a run that was not --noop; false (with the reason on stderr) when that failed. */

@@ -3,6 +3,8 @@ import { readLastPull } from '../../record/last-pull.js';
 import { readLastRun } from '../../record/last-run.js';
 import { checkedLastRun } from '../../record/report-check.js';
 import { lastRunStatus } from '../../record/status.js';
+import { readPublishRecord } from '../../fleet/publish-record.js';
+import { withPublishNote } from '../../fleet/status-note.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
 import { described } from '../command-index.js';
@@ -26,7 +28,8 @@ export const statusCommand = defineCommand({
   ]),
   async run(o, operands) {
     if (operands.length > 0) throw new UserError(`govern status takes no operands (usage: ${this.usage})`);
-    const answer = lastRunStatus(checkedLastRun(readLastRun(o.varDir)), Date.now(), o.maxAge, readLastPull(o.varDir));
+    const last = checkedLastRun(readLastRun(o.varDir));
+    const answer = withPublishNote(lastRunStatus(last, Date.now(), o.maxAge, readLastPull(o.varDir)), last, readPublishRecord(o.varDir));
     await out(`${terminalLine(answer.line)}\n`);
     return answer.code;
   },

@@ -1,0 +1,209 @@
+// The fleet layer at 10,000 hosts, on one nats-server on this machine: what publishing costs the
+// server (CPU, memory) and a run (the time it waits), and what reading the fleet costs: `govern fleet`
+// over every host, and `hosts` over every host in a template, each paired with a baseline command
+// measured alternately in the same session (ratios). docs/fleet.md quotes the figures.
+//   node dist/bench/fleet/inventory.js [--hosts 10000] [--rounds 5] [--parallel 50]
+// Run on a quiet machine (its figures are for one 2-core machine that holds server and clients).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
+import { LocalFacts } from '../../src/facts/local-facts.js';
+import { publishAfterRun } from '../../src/fleet/after-run.js';
+import { hostRun, publishableFacts, type HostFacts } from '../../src/fleet/host-record.js';
+import { publishHost } from '../../src/fleet/publish.js';
+import type { RunReport } from '../../src/report/types.js';
+import { runCommand } from '../../src/shared/process.js';
+import { GOVERN, ROOT } from '../../test/support/cli.js';
+import { startNats } from '../../test/support/nats.js';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
+const HOSTS = Number(args.get('hosts') ?? 10_000);
+const ROUNDS = Number(args.get('rounds') ?? 5);
+/** Hosts publishing at once while the fleet is filled. */
+const PARALLEL = Number(args.get('parallel') ?? 50);
+const CLK_TCK = 100;
+
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+function memoryKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
+
+/**
+ * What a site's own facts.d adds on a real host (its application, data centre, rack, hardware,
+ * packages of interest): 40 more facts, for about 2 kB of facts a host in all.
+ */
+function userFacts(i: number): Record<string, string> {
+  const facts: Record<string, string> = {};
+  for (let f = 0; f < 40; f++) facts[`site/group${f % 5}/fact${f}`] = `value-${f}-${i}-${'x'.repeat(12)}`;
+  return facts;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** A run report as a host of 120 resources leaves it after a run with two changes. */
+function report(host: string, commit: string): RunReport {
+  const resources = Array.from({ length: 120 }, (_, i) => ({ ref: `file:/etc/app/conf.d/${i}.conf`, status: i < 2 ? 'changed' : 'unchanged', message: '', duration_ms: 3, log: [], where: `site.hcl:${i * 6 + 1}` }));
+  return {
+    host,
+    govern_version: '0.1.0',
+    started_at: new Date(Date.now() - 4_000).toISOString(),
+    state: '/etc/govern/states',
+    commit,
+    noop: false,
+    errors: [],
+    resources,
+    notifications: [],
+    timings: {},
+    summary: { resources: 120, changed: 2, unchanged: 118, failed: 0, skipped: 0, excluded: 0, notifications_sent: 1, notifications_noop: 0, notifications_failed: 0, notifications_skipped: 0, duration_ms: 4_000 },
+  } as unknown as RunReport;
+}
+
+interface Paired {
+  /** Medians of wall milliseconds. */
+  a: number;
+  b: number;
+  /** Median of the wall ratios A/B, pair by pair. */
+  ratio: number;
+  /** Medians of CPU milliseconds (user + system, from /usr/bin/time), less sensitive than wall to a busy machine. */
+  aCpu: number;
+  bCpu: number;
+}
+
+/** Whole commands A and B, alternately, after one of each not counted. */
+async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv): Promise<Paired> {
+  const timeFile = path.join(os.tmpdir(), `govern-bench-time-${process.pid}`);
+  const samples = { a: [] as number[], b: [] as number[], aCpu: [] as number[], bCpu: [] as number[] };
+  const run = async (argv: string[], wall: number[], cpu: number[]) => {
+    const start = process.hrtime.bigint();
+    const r = await runCommand('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, ...argv], { env: { ...process.env, ...env }, timeoutMs: 120_000, maxOutputBytes: 64 * 1024 * 1024 });
+    wall.push(ms(start));
+    const [user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+    cpu.push((user + sys) * 1000);
+    if (r.code !== 0 && r.code !== 1 && r.code !== 3) throw new Error(`${argv.join(' ')}: exit ${r.code}: ${r.stderr}`);
+  };
+  await run(a, [], []);
+  await run(b, [], []);
+  for (let i = 0; i < ROUNDS; i++) {
+    await run(a, samples.a, samples.aCpu);
+    await run(b, samples.b, samples.bCpu);
+  }
+  fs.rmSync(timeFile, { force: true });
+  return { a: median(samples.a), b: median(samples.b), ratio: median(samples.a.map((x, i) => x / samples.b[i])), aCpu: median(samples.aCpu), bCpu: median(samples.bCpu) };
+}
+
+const cpuText = (p: Paired) => `CPU ${p.aCpu.toFixed(0)} ms against ${p.bCpu.toFixed(0)} ms`;
+
+async function main(): Promise<void> {
+  const nats = await startNats();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-bench-fleet-'));
+  try {
+    // This machine's facts, as a host publishes them, with a role, an environment and an address.
+    const local = new LocalFacts({ dirs: [path.join(ROOT, 'facts.d')] });
+    const own = await publishableFacts(local);
+    const facts = (i: number): HostFacts => ({
+      format: 1,
+      host: `host${String(i).padStart(5, '0')}.example.org`,
+      at: new Date().toISOString(),
+      facts: { ...own, ...userFacts(i), fqdn: `host${String(i).padStart(5, '0')}.example.org`, role: i % 2 === 0 ? 'web' : 'db', env: 'production', 'network/primary/ip': `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}` },
+    });
+    const names = Array.from({ length: HOSTS }, (_, i) => `host${String(i).padStart(5, '0')}.example.org`);
+    const sampleRun = JSON.stringify(hostRun(names[0], report(names[0], 'a'.repeat(40))));
+    const sampleFacts = JSON.stringify(facts(0));
+    console.log(`hosts ${HOSTS}, rounds ${ROUNDS}; a run record ${sampleRun.length} bytes, facts ${sampleFacts.length} bytes (${Object.keys(facts(0).facts).length} facts)`);
+
+    // Make the buckets as the operators' first govern fleet does.
+    await runCommand(GOVERN, ['fleet', '--fleet-url', nats.url], { timeoutMs: 60_000 });
+
+    // Fill: each host connects, publishes its run and facts, and closes, PARALLEL at a time.
+    const cpu0 = cpuSeconds(nats.pid);
+    const fillStart = process.hrtime.bigint();
+    const settings = { url: nats.url, timeoutMs: 30_000 };
+    let next = 0;
+    let failed = 0;
+    await Promise.all(
+      Array.from({ length: PARALLEL }, async () => {
+        while (next < HOSTS) {
+          const i = next++;
+          const outcome = await publishHost(settings, hostRun(names[i], report(names[i], 'a'.repeat(40))), facts(i));
+          if (!outcome.ok) failed++;
+        }
+      }),
+    );
+    const fillMs = ms(fillStart);
+    const fillCpu = cpuSeconds(nats.pid) - cpu0;
+    console.log(`fill: ${HOSTS} hosts published in ${(fillMs / 1000).toFixed(1)} s (${failed} failed), ${PARALLEL} at a time: server CPU ${fillCpu.toFixed(2)} s, ${((fillCpu * 1000) / HOSTS).toFixed(2)} ms a host`);
+    console.log(`server memory after the fill: RSS ${(memoryKiB(nats.pid, 'VmRSS') / 1024).toFixed(0)} MiB, peak ${(memoryKiB(nats.pid, 'VmHWM') / 1024).toFixed(0)} MiB; store ${storeBytes(nats.dir)} MiB`);
+
+    // What a run waits for, the fleet full: publishing alone, and with the facts read (after-run.ts).
+    const alone: number[] = [];
+    const whole: number[] = [];
+    for (let i = 0; i < ROUNDS * 4; i++) {
+      const name = names[i];
+      let start = process.hrtime.bigint();
+      await publishHost(settings, hostRun(name, report(name, 'b'.repeat(40))), facts(i));
+      alone.push(ms(start));
+      start = process.hrtime.bigint();
+      const outcome = await publishAfterRun({ settings, name, report: report(name, 'c'.repeat(40)), facts: new LocalFacts({ dirs: [path.join(ROOT, 'facts.d')] }), varDir: dir }, (t) => console.error(t));
+      if (!outcome.ok) throw new Error(outcome.error);
+      whole.push(ms(start));
+    }
+    console.log(`publish seen by a run: ${median(alone).toFixed(1)} ms (connect, two puts, close); with this host's facts evaluated: ${median(whole).toFixed(1)} ms (medians of ${alone.length})`);
+
+    // Reading the fleet: govern fleet over every host, against govern status (a command that reads one file).
+    const env = { GOVERN_VAR_DIR: dir };
+    const cpu1 = cpuSeconds(nats.pid);
+    const fleet = await paired([GOVERN, 'fleet', '--fleet-url', nats.url], [GOVERN, 'status'], env);
+    console.log(`govern fleet over ${HOSTS} hosts: ${fleet.a.toFixed(0)} ms; govern status ${fleet.b.toFixed(0)} ms; ratio ${fleet.ratio.toFixed(2)} (medians of ${ROUNDS}); ${cpuText(fleet)}; server CPU per govern fleet ${(((cpuSeconds(nats.pid) - cpu1) * 1000) / (ROUNDS + 1)).toFixed(0)} ms`);
+    const selected = await paired([GOVERN, 'fleet', '--fleet-url', nats.url, '--where', 'role=web', '--json'], [GOVERN, 'status'], env);
+    console.log(`govern fleet --where role=web --json (${HOSTS / 2} of ${HOSTS}): ${selected.a.toFixed(0)} ms; ratio to govern status ${selected.ratio.toFixed(2)}; ${cpuText(selected)}`);
+
+    // hosts over every host in a template, against the same template without the fleet.
+    const template = path.join(dir, 'backends.hbs');
+    fs.writeFileSync(template, '{{#each (hosts "role=web")}}server {{this.name}} {{lookup this.facts "network/primary/ip"}};\n{{/each}}');
+    const plain = path.join(dir, 'plain.hbs');
+    fs.writeFileSync(plain, 'server {{fact "hostname"}};\n');
+    const hosts = await paired([GOVERN, 'render', template, '--fleet-url', nats.url], [GOVERN, 'render', plain], env);
+    console.log(`govern render with hosts over ${HOSTS} (${HOSTS / 2} lines): ${hosts.a.toFixed(0)} ms; a one-fact template ${hosts.b.toFixed(0)} ms; ratio ${hosts.ratio.toFixed(2)}; ${cpuText(hosts)}`);
+    console.log(`server at the end: RSS ${(memoryKiB(nats.pid, 'VmRSS') / 1024).toFixed(0)} MiB, peak ${(memoryKiB(nats.pid, 'VmHWM') / 1024).toFixed(0)} MiB, CPU ${cpuSeconds(nats.pid).toFixed(2)} s in all`);
+    await checkCount(nats.url);
+  } finally {
+    await nats.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function storeBytes(dir: string): string {
+  let total = 0;
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else total += fs.statSync(p).size;
+    }
+  };
+  walk(dir);
+  return (total / 1024 / 1024).toFixed(1);
+}
+
+async function checkCount(url: string): Promise<void> {
+  const nc = await connect({ servers: url });
+  const kvm = new Kvm(nc);
+  const runs = await (await kvm.open('govern_runs')).status();
+  const facts = await (await kvm.open('govern_facts')).status();
+  console.log(`buckets: govern_runs ${runs.values} values, ${(runs.size / 1024 / 1024).toFixed(1)} MiB; govern_facts ${facts.values} values, ${(facts.size / 1024 / 1024).toFixed(1)} MiB`);
+  await nc.close();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

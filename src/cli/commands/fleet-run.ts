@@ -1,0 +1,52 @@
+// `govern fleet run --where FACT=VALUE... [--batch N|N%] [--noop]`: the selected hosts run now, in
+// batches, stopping at the first failure (src/fleet/fleet-run.ts). --noop lists the batches and asks
+// no host, as Ansible's --list-hosts does.
+import { fleetRows } from '../../fleet/fleet-view.js';
+import { rollout } from '../../fleet/fleet-run.js';
+import { readFleet, withFleet } from '../../fleet/read-fleet.js';
+import { batches, batchSize } from '../../fleet/run-request.js';
+import type { Condition } from '../../fleet/selection.js';
+import type { FleetSettings } from '../../fleet/settings.js';
+import { UserError } from '../../shared/errors.js';
+import { terminalLine } from '../../shared/terminal-text.js';
+import { out } from '../command.js';
+
+export interface FleetRunOptions {
+  where: Condition[];
+  batch?: string;
+  noop: boolean;
+  batchTimeoutMs: number;
+}
+
+/** Exit status: 0 every host ran successfully; 2 a host failed (later batches not asked); 3 none selected. */
+export async function fleetRun(settings: FleetSettings, o: FleetRunOptions): Promise<number> {
+  if (o.where.length === 0) throw new UserError('govern fleet run needs at least one --where FACT=VALUE (--where fqdn=HOST for one host)');
+  return withFleet(settings, 'govern fleet run', async (nc) => {
+    const { runs, facts } = await readFleet(nc, settings.timeoutMs);
+    const hosts = fleetRows(runs, facts, o.where, Date.now(), Infinity).map((r) => r.host);
+    if (hosts.length === 0) {
+      await out('no host matches\n');
+      return 3;
+    }
+    let size: number;
+    try {
+      size = o.batch === undefined ? hosts.length : batchSize(o.batch, hosts.length);
+    } catch (e) {
+      throw new UserError((e as Error).message);
+    }
+    const planned = batches(hosts, size);
+    if (o.noop) {
+      await out(planned.map((b, i) => `batch ${i + 1} of ${planned.length}: ${b.join(', ')}\n`).join('') + `would ask ${hosts.length} host${hosts.length === 1 ? '' : 's'} to run (--noop: none asked)\n`);
+      return 0;
+    }
+    const say = (text: string) => out(`${terminalLine(text)}\n`);
+    const end = await rollout(nc, { batches: planned, batchTimeoutMs: o.batchTimeoutMs, answerTimeoutMs: settings.timeoutMs, say });
+    if (end.ok) {
+      await say(`every selected host (${hosts.length}) ran successfully`);
+      return 0;
+    }
+    const failed = end.outcomes.filter((r) => !r.ok).map((r) => r.host);
+    await say(`stopped: ${failed.join(', ')} failed${end.notAsked.length > 0 ? `; not asked: ${end.notAsked.join(', ')}` : ''}`);
+    return 2;
+  });
+}

@@ -1,0 +1,114 @@
+// `govern fleet`: every host's last run, from the fleet's NATS buckets (docs/fleet.md), as a table
+// and as one monitoring check; `--watch` follows a rollout as hosts report. `govern fleet run` asks
+// hosts to run now (fleet-run.ts).
+import { writeHostKey } from '../../fleet/host-key.js';
+import { fleetAnswer, fleetJson, fleetRows, fleetTable } from '../../fleet/fleet-view.js';
+import type { HostRun } from '../../fleet/host-record.js';
+import { readFleet, withFleet } from '../../fleet/read-fleet.js';
+import { parseCondition, type Condition } from '../../fleet/selection.js';
+import { followRuns, startRunWatch, type RunWatch } from '../../fleet/watch.js';
+import { formatDuration } from '../../shared/duration.js';
+import { UserError } from '../../shared/errors.js';
+import { terminalLine } from '../../shared/terminal-text.js';
+import { described } from '../command-index.js';
+import { fleetRun } from './fleet-run.js';
+import { defineCommand, out } from '../command.js';
+import { helpOptions } from '../common-options.js';
+import { fleetConnectionOptions, fleetSettings } from '../fleet-options.js';
+import { optionTable, type Options } from '../options.js';
+
+const options = optionTable([
+  { name: 'where', kind: 'texts', placeholder: 'FACT=VALUE', help: 'only hosts whose published fact FACT is VALUE (repeat: all must hold)' },
+  { name: 'json', kind: 'flag', help: 'print the hosts as JSON' },
+  { name: 'max-age', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_AGE', default: '1h', help: 'warn about a host whose last run ended longer ago than this' },
+  { name: 'watch', kind: 'flag', help: 'then print each selected host\'s run as it is published' },
+  { name: 'until-commit', kind: 'text', placeholder: 'COMMIT', help: 'with --watch: stop when every selected host has reported a run at COMMIT (or a prefix of it)' },
+  { name: 'timeout', kind: 'duration', placeholder: 'DURATION', help: 'with --watch: stop after this long; with run: the most a batch may take (default 30m)' },
+  { name: 'batch', kind: 'text', placeholder: 'N|N%', help: 'with run: ask this many hosts (or this share of them) at a time; default all at once' },
+  { name: 'noop', short: 'n', kind: 'flag', help: 'with run: print the batches, and ask no host' },
+  ...fleetConnectionOptions,
+  ...helpOptions,
+]);
+
+type FleetOptions = Options<typeof options>;
+
+export const fleetCommand = defineCommand({
+  ...described('fleet'),
+  details:
+    'Reads the runs and facts every host published after its last run (docs/fleet.md). The first line is\n' +
+    'a monitoring check of the selected hosts, with performance data after a "|"; the table follows.\n' +
+    'Exit status: 0 OK; 1 WARNING, a host has not reported within --max-age; 2 CRITICAL, a host failed\n' +
+    'its last run; 3 UNKNOWN, no host is selected or the fleet cannot be read.\n' +
+    'With --watch --until-commit: 0 when every selected host ran the commit successfully, 2 when one\n' +
+    'failed at it, 1 when --timeout came first.\n' +
+    'govern fleet run --where FACT=VALUE... asks the selected hosts (their govern listen) to run now,\n' +
+    '--batch at a time, each batch after the previous one reported success; it stops at the first\n' +
+    'failure. Exit status: 0 every host ran successfully, 2 one failed, 3 no host is selected.\n' +
+    'govern fleet key FILE writes a new NATS user key (its seed, mode 0600) for --fleet-creds and prints\n' +
+    "its public key for the server's configuration.",
+  failureExit: 3,
+  options,
+  async run(o, operands) {
+    if (operands[0] === 'key') {
+      if (operands.length !== 2) throw new UserError('usage: govern fleet key FILE');
+      await out(`${writeHostKey(operands[1])}\n`);
+      return 0;
+    }
+    const asRun = operands.length === 1 && operands[0] === 'run';
+    if (operands.length > 0 && !asRun) throw new UserError(`govern fleet takes no operand but "run" or "key FILE" (usage: ${this.usage})`);
+    const settings = fleetSettings(o);
+    if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
+    if (asRun) {
+      if (o.watch || o.json || o.untilCommit !== undefined) throw new UserError('--watch, --json and --until-commit do not go with govern fleet run');
+      return fleetRun(settings, { where: conditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000 });
+    }
+    if (o.batch !== undefined || o.noop) throw new UserError('--batch and --noop go with govern fleet run');
+    if (!o.watch && (o.untilCommit !== undefined || o.timeout !== undefined)) throw new UserError('--until-commit and --timeout go with --watch');
+    const where = conditions(o.where);
+    return withFleet(settings, 'govern fleet', async (nc) => {
+      const watching = o.watch ? await startRunWatch(nc) : undefined;
+      const { runs, facts } = await readFleet(nc, settings.timeoutMs);
+      const answer = fleetAnswer(fleetRows(runs, facts, where, Date.now(), o.maxAge), o.maxAge);
+      await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);
+      if (watching === undefined) return answer.code;
+      return watch(o, watching, runs, new Set(answer.rows.map((r) => r.host)));
+    });
+  },
+});
+
+export function conditions(texts: string[]): Condition[] {
+  const problems: string[] = [];
+  const parsed: Condition[] = [];
+  for (const text of texts) {
+    try {
+      parsed.push(parseCondition(text));
+    } catch (e) {
+      problems.push(`--where: ${(e as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new UserError(problems.map((message) => ({ message })));
+  return parsed;
+}
+
+async function watch(o: FleetOptions, watching: RunWatch, runs: Map<string, HostRun>, hosts: Set<string>): Promise<number> {
+  const printing: Promise<void>[] = [];
+  const end = await followRuns(watching, runs, { hosts, commit: o.untilCommit, timeoutMs: o.timeout }, (run) => printing.push(out(`${runLine(run)}\n`)));
+  await Promise.all(printing);
+  if (o.untilCommit === undefined) return 0;
+  if (!end.reached) {
+    await out(`${terminalLine(`not at ${o.untilCommit} after ${formatDuration(o.timeout ?? 0)}: ${end.missing.join(', ')}`)}\n`);
+    return end.failed.length > 0 ? 2 : 1;
+  }
+  if (end.failed.length > 0) {
+    await out(`${terminalLine(`at ${o.untilCommit}, failed: ${end.failed.join(', ')}`)}\n`);
+    return 2;
+  }
+  await out(`${terminalLine(`every selected host (${hosts.size}) ran ${o.untilCommit}`)}\n`);
+  return 0;
+}
+
+function runLine(run: HostRun): string {
+  const s = run.summary;
+  const result = run.success ? 'ok' : 'failed';
+  return terminalLine(`${run.ended_at} ${run.host} ${result} ${run.commit?.slice(0, 12) ?? '-'}: ${s.changed} changed, ${s.failed} failed of ${s.resources}`);
+}

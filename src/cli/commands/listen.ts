@@ -1,0 +1,60 @@
+// `govern listen`: run by govern-listen.service beside the timer; starts the host's usual run when
+// `govern fleet run` asks (src/fleet/listener.ts). Its name in the fleet is --fleet-name, else its
+// fqdn fact, as when it publishes.
+import { checkHostKey } from '../../fleet/buckets.js';
+import { listen } from '../../fleet/listener.js';
+import { UserError } from '../../shared/errors.js';
+import { described } from '../command-index.js';
+import { defineCommand, note, warn } from '../command.js';
+import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
+import { fleetOptions, fleetSettings } from '../fleet-options.js';
+import { optionTable, type Options } from '../options.js';
+
+const options = optionTable([
+  {
+    name: 'run-command',
+    kind: 'command',
+    placeholder: 'COMMAND',
+    env: 'GOVERN_LISTEN_RUN_COMMAND',
+    default: 'systemctl --no-block start govern.service',
+    help: 'what starts a run on request',
+  },
+  ...fleetOptions,
+  ...factsOptions,
+  ...helpOptions,
+]);
+
+export const listenCommand = defineCommand({
+  ...described('listen'),
+  details:
+    'Waits on the subject govern.run.NAME of the fleet\'s NATS server (NAME: --fleet-name, else the fqdn\n' +
+    'fact) and starts --run-command for each request; reconnects when the server goes away. Only the\n' +
+    'operators may publish there: the server\'s permissions decide who can ask (docs/fleet.md).\n' +
+    'Runs until SIGTERM; exit status 1 when it cannot start listening.',
+  options,
+  async run(o, operands) {
+    if (operands.length > 0) throw new UserError(`govern listen takes no operands (usage: ${this.usage})`);
+    const settings = fleetSettings(o);
+    if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
+    const host = o.fleetName ?? (await fqdn(o));
+    try {
+      checkHostKey(host);
+    } catch (e) {
+      throw new UserError((e as Error).message);
+    }
+    const listening = await listen({ settings, host, runCommand: o.runCommand, log: { info: note, warn } });
+    const stop = () => void listening.stop();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    await listening.closed;
+    return 0;
+  },
+});
+
+async function fqdn(o: Options<typeof options>): Promise<string> {
+  const facts = localFacts(o, searchPaths(o, undefined));
+  await facts.load(['fqdn']);
+  const result = facts.peek('fqdn')!;
+  if (!result.ok) throw new UserError(`this host's name in the fleet: the fqdn fact: ${result.error} (give --fleet-name)`);
+  return result.value;
+}

@@ -1,0 +1,66 @@
+// What a host tells the fleet: the summary of its last run (the run report without resources' logs
+// and diffs, which may hold what a file contains) and its facts (without `secret/` facts). Both
+// are JSON values under the host's key; `govern fleet` and the templates read them back.
+import type { LocalFacts } from '../facts/local-facts.js';
+import type { RunReport, RunSummary } from '../report/types.js';
+import { isSensitiveFact } from '../shared/sensitive.js';
+
+/** The value under the host's key in govern_runs. Version 1; fields are only ever added. */
+export interface HostRun {
+  format: 1;
+  host: string;
+  govern_version: string;
+  started_at: string;
+  /** ISO 8601, UTC: when the run ended. */
+  ended_at: string;
+  state: string;
+  commit?: string;
+  /** true when the run applied everything without a failure. */
+  success: boolean;
+  summary: RunSummary;
+  /** Problems that stopped the run before anything was applied (their messages, first 10). */
+  errors: string[];
+  /** The resources that failed: ref and message (first 20). */
+  failed: { ref: string; message: string }[];
+}
+
+/** The value under the host's key in govern_facts. */
+export interface HostFacts {
+  format: 1;
+  host: string;
+  /** When the facts were read, ISO 8601. */
+  at: string;
+  facts: Record<string, string>;
+}
+
+export function hostRun(host: string, r: RunReport): HostRun {
+  const s = r.summary;
+  return {
+    format: 1,
+    host,
+    govern_version: r.govern_version,
+    started_at: r.started_at,
+    ended_at: new Date(Date.parse(r.started_at) + s.duration_ms).toISOString(),
+    state: r.state,
+    ...(r.commit !== undefined ? { commit: r.commit } : {}),
+    success: r.errors.length === 0 && s.failed === 0 && s.notifications_failed === 0,
+    summary: s,
+    errors: r.errors.slice(0, 10).map((e) => e.message),
+    failed: r.resources
+      .filter((x) => x.status === 'failed')
+      .slice(0, 20)
+      .map((x) => ({ ref: x.ref, message: x.message })),
+  };
+}
+
+/** Every fact of the host that evaluates, but those under secret/ (a fact that fails is left out). */
+export async function publishableFacts(facts: Pick<LocalFacts, 'names' | 'load' | 'peek'>): Promise<Record<string, string>> {
+  const names = (await facts.names()).filter((name) => !isSensitiveFact(name));
+  await facts.load(names);
+  const values: Record<string, string> = {};
+  for (const name of names) {
+    const result = facts.peek(name);
+    if (result?.ok) values[name] = result.value;
+  }
+  return values;
+}

@@ -1,0 +1,39 @@
+// After a real run: the host's run summary and facts into the fleet's buckets, within a time limit.
+// Nothing here can fail the run: the outcome is data, which the caller logs, counts and records
+// (publish-record.ts). The connection is closed, or abandoned when it does not answer in time.
+import type { NatsConnection } from '@nats-io/transport-node';
+import { putMaking } from './buckets.js';
+import { connectFleet, within } from './connection.js';
+import type { HostFacts, HostRun } from './host-record.js';
+import { FACTS_BUCKET, RUNS_BUCKET, type FleetSettings } from './settings.js';
+
+export type PublishOutcome = { ok: true; ms: number } | { ok: false; ms: number; error: string };
+
+export async function publishHost(settings: FleetSettings, run: HostRun, facts: HostFacts): Promise<PublishOutcome> {
+  const start = Date.now();
+  let nc: NatsConnection | undefined;
+  const work = async () => {
+    nc = await connectFleet(settings, { clientName: `govern run ${run.host}`, inboxPrefix: hostInbox(run.host) });
+    await Promise.all([putMaking(nc, RUNS_BUCKET, run.host, JSON.stringify(run)), putMaking(nc, FACTS_BUCKET, run.host, JSON.stringify(facts))]);
+  };
+  try {
+    await within(settings.timeoutMs, `publishing to the fleet at ${settings.url}`, work());
+    return { ok: true, ms: Date.now() - start };
+  } catch (e) {
+    return { ok: false, ms: Date.now() - start, error: reason(e) };
+  } finally {
+    // Not awaited past the deadline: a server that stopped answering must not hold the run.
+    if (nc) await within(500, 'closing', nc.close()).catch(() => undefined);
+  }
+}
+
+/** Replies to a host come under a prefix of its own, so its permissions need not allow every inbox. */
+export function hostInbox(host: string): string {
+  return `_GOVERN_INBOX.${host}`;
+}
+
+function reason(e: unknown): string {
+  const err = e as Error & { cause?: Error };
+  const cause = err?.cause?.message;
+  return cause && !err.message.includes(cause) ? `${err.message}: ${cause}` : String(err?.message ?? e);
+}

@@ -1,0 +1,39 @@
+// Reading the fleet as an operator: one connection, both buckets read at once, within the time limit.
+import type { NatsConnection } from '@nats-io/transport-node';
+import { UserError } from '../shared/errors.js';
+import { connectFleet, within } from './connection.js';
+import type { HostFacts, HostRun } from './host-record.js';
+import { FACTS_BUCKET, RUNS_BUCKET, type FleetSettings } from './settings.js';
+import { bucketSnapshot } from './snapshot.js';
+
+export interface FleetState {
+  runs: Map<string, HostRun>;
+  facts: Map<string, HostFacts>;
+}
+
+export async function withFleet<T>(settings: FleetSettings, clientName: string, use: (nc: NatsConnection) => Promise<T>, inboxPrefix?: string): Promise<T> {
+  const nc = await fleetProblem(settings.url, within(settings.timeoutMs, 'connecting', connectFleet(settings, { clientName, inboxPrefix })));
+  try {
+    return await use(nc);
+  } finally {
+    await within(1_000, 'closing', nc.close()).catch(() => undefined);
+  }
+}
+
+export async function readFleet(nc: NatsConnection, timeoutMs: number): Promise<FleetState> {
+  const reading = Promise.all([bucketSnapshot<HostRun>(nc, RUNS_BUCKET), bucketSnapshot<HostFacts>(nc, FACTS_BUCKET)]);
+  const [runs, facts] = await fleetProblem(nc.getServer(), within(timeoutMs, 'reading the buckets', reading));
+  return { runs, facts };
+}
+
+/** What the NATS client throws (refused, timed out, not permitted) is the user's problem to fix: said as such. */
+export async function fleetProblem<T>(server: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    const err = e as Error & { cause?: Error };
+    const cause = err.cause?.message && !err.message.includes(err.cause.message) ? `: ${err.cause.message}` : '';
+    throw new UserError(`the fleet at ${server}: ${err.message}${cause}`);
+  }
+}

@@ -1,0 +1,17 @@
+// Where the fleet's NATS server is and who this host is to it: resolved from the options once
+// (src/cli/fleet-options.ts) and passed to every fleet operation as plain data.
+export interface FleetSettings {
+  /** nats://host:4222 or tls://host:4222; several, comma-separated, for a cluster. */
+  url: string;
+  /** A NATS credentials file (a user JWT and its nkey seed), or a file holding just an nkey seed. */
+  credsFile?: string;
+  /** The CA that signed the server's certificate, for TLS. */
+  caFile?: string;
+  /** Every NATS operation of a command together must end within this (publishing: the run waits no longer). */
+  timeoutMs: number;
+}
+
+export const DEFAULT_FLEET_TIMEOUT_MS = 5_000;
+
+export const RUNS_BUCKET = 'govern_runs';
+export const FACTS_BUCKET = 'govern_facts';

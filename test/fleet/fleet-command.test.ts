@@ -1,0 +1,128 @@
+// `govern fleet` against a real nats-server: selection by published facts, the table, --json, the
+// monitoring-plugins exit codes with performance data, and --watch following a rollout to a commit.
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { GOVERN, TEST_VAR_DIR } from '../support/cli.js';
+import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
+import { fleet, fleetHost, putHosts, simulatedRun } from './support.js';
+
+/** label=value[unit];warn;crit;min;max, space-separated, after " | ". */
+const PERFDATA = /^[^|]* \| ([a-z_]+=[\d.]+(;[\d.]*){0,4})( [a-z_]+=[\d.]+(;[\d.]*){0,4})*$/;
+
+describe('govern fleet', () => {
+  let nats: NatsServer;
+  beforeEach(async () => {
+    nats = await startNats();
+  });
+  afterEach(stopAllNats);
+
+  it('a host that ran for real is listed OK; the check line and the table', async () => {
+    const host = fleetHost('web1.example.org', nats.url, { role: 'web' });
+    expect((await host.run()).code).to.equal(0);
+    const r = await fleet(nats.url);
+    expect(r.code, r.stdout + r.stderr).to.equal(0);
+    const [line, header, row] = r.stdout.split('\n');
+    expect(line).to.match(/^GOVERN FLEET OK - 1 host ran successfully within 1h \| hosts=1;;;0 ok=1;;;0 failed=0;;0;0 stale=0;0;;0 commits=0;;;0 changed=1;;;0$/);
+    expect(header).to.match(/^HOST +RESULT +AGE +CHANGED +FAILED +COMMIT +VERSION$/);
+    expect(row).to.match(/^web1\.example\.org +ok +\d+s +1 +0 +- +\d/);
+  });
+
+  it('selects by fact (every --where must hold); CRITICAL when a selected host failed, WARNING when one is late, UNKNOWN when none', async () => {
+    await putHosts(nats.url, [
+      { name: 'web1', facts: { role: 'web', env: 'production' }, run: simulatedRun('web1', { commit: 'aaa111' }) },
+      { name: 'web2', facts: { role: 'web', env: 'production' }, run: simulatedRun('web2', { success: false, commit: 'aaa111' }) },
+      { name: 'web3', facts: { role: 'web', env: 'staging' }, run: simulatedRun('web3', { endedAgoMs: 3 * 3600_000 }) },
+      { name: 'db1', facts: { role: 'db', env: 'production' }, run: simulatedRun('db1', { endedAgoMs: 3 * 3600_000 }) },
+      { name: 'db2', facts: { role: 'db', env: 'production' } },
+    ]);
+    const all = await fleet(nats.url);
+    expect(all.code).to.equal(2);
+    expect(all.stdout.split('\n')[0]).to.equal(
+      'GOVERN FLEET CRITICAL - 1 of 5 hosts failed their last run (web2); 3 not reported within 1h (db1, web3, db2) | hosts=5;;;0 ok=1;;;0 failed=1;;0;0 stale=3;0;;0 commits=1;;;0 changed=0;;;0',
+    );
+    expect(all.stdout.split('\n')[0]).to.match(PERFDATA);
+    expect(all.stdout.split('\n').slice(2, 7).map((l) => l.split(/ +/).slice(0, 2).join(' '))).to.deep.equal(['db1 stale', 'db2 unreported', 'web1 ok', 'web2 failed', 'web3 stale']);
+
+    const web = await fleet(nats.url, ['--where', 'role=web', '--where', 'env=production']);
+    expect(web.code).to.equal(2);
+    expect(web.stdout).to.match(/^GOVERN FLEET CRITICAL - 1 of 2 hosts failed their last run \(web2\) \|/);
+
+    const staging = await fleet(nats.url, ['--where', 'role=web', '--where', 'env=staging']);
+    expect(staging.code).to.equal(1);
+    expect(staging.stdout).to.match(/^GOVERN FLEET WARNING - 1 not reported within 1h \(web3\) \|/);
+    expect((await fleet(nats.url, ['--where', 'env=staging', '--max-age', '4h'])).code).to.equal(0);
+
+    const none = await fleet(nats.url, ['--where', 'role=mail']);
+    expect(none.code).to.equal(3);
+    expect(none.stdout).to.match(/^GOVERN FLEET UNKNOWN - no host matches \|/);
+
+    const json = JSON.parse((await fleet(nats.url, ['--json', '--where', 'role=web'])).stdout);
+    expect(json.status).to.equal('CRITICAL');
+    expect(json.hosts.map((h: { host: string; state: string }) => [h.host, h.state])).to.deep.equal([
+      ['web1', 'ok'],
+      ['web2', 'failed'],
+      ['web3', 'stale'],
+    ]);
+    expect(json.hosts[0].run.commit).to.equal('aaa111');
+  });
+
+  it('bad input: a --where that is not FACT=VALUE, --until-commit without --watch, no URL: exit 3 with the reason', async () => {
+    const bad = await fleet(nats.url, ['--where', 'role']);
+    expect(bad.code).to.equal(3);
+    expect(bad.stderr).to.include('--where: "role" is not FACT=VALUE');
+    expect((await fleet(nats.url, ['--until-commit', 'abc'])).stderr).to.include('--until-commit and --timeout go with --watch');
+    const none = await fleet('');
+    expect(none.code).to.equal(3);
+    expect(none.stderr).to.include('no fleet is configured');
+  });
+
+  it('server down: UNKNOWN (exit 3), within the time limit', async () => {
+    await nats.stop();
+    const r = await fleet(nats.url, ['--fleet-timeout', '2s']);
+    expect(r.code).to.equal(3);
+    expect(r.stderr).to.match(/^govern: the fleet at nats:\/\/127\.0\.0\.1:\d+: connection refused/);
+  });
+
+  it('--watch --until-commit: prints hosts as they report and ends when every selected host ran the commit', async () => {
+    await putHosts(nats.url, [
+      { name: 'web1', facts: { role: 'web' }, run: simulatedRun('web1', { commit: 'old000' }) },
+      { name: 'web2', facts: { role: 'web' }, run: simulatedRun('web2', { commit: 'old000' }) },
+      { name: 'db1', facts: { role: 'db' }, run: simulatedRun('db1', { commit: 'old000' }) },
+    ]);
+    const child = spawn(GOVERN, ['fleet', '--fleet-url', nats.url, '--where', 'role=web', '--watch', '--until-commit', 'new111', '--timeout', '2m'], {
+      env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR },
+    });
+    let stdout = '';
+    const waiting: { text: string; resolve(): void }[] = [];
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+      for (const w of waiting.filter((w) => stdout.includes(w.text))) w.resolve();
+    });
+    // Each host reports once the watcher has printed what came before: no race, no sleep.
+    const printed = (text: string) => new Promise<void>((resolve) => (stdout.includes(text) ? resolve() : waiting.push({ text, resolve })));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    await printed('VERSION\n');
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' }, run: simulatedRun('web1', { commit: 'new111abc', endedAgoMs: 0 }) }]);
+    await printed(' web1 ok new111abc');
+    await putHosts(nats.url, [{ name: 'db1', facts: { role: 'db' }, run: simulatedRun('db1', { commit: 'new111abc', endedAgoMs: 0 }) }]);
+    await putHosts(nats.url, [{ name: 'web2', facts: { role: 'web' }, run: simulatedRun('web2', { commit: 'new111abc', endedAgoMs: 0 }) }]);
+    expect(await exited).to.equal(0);
+    expect(stdout).to.include('every selected host (2) ran new111\n');
+    expect(stdout).to.not.include(' db1 ok new111');
+  });
+
+  it('--watch --until-commit --timeout: exit 1 naming the hosts not there yet; 2 when one failed at the commit', async () => {
+    await putHosts(nats.url, [
+      { name: 'web1', facts: { role: 'web' }, run: simulatedRun('web1', { commit: 'new111' }) },
+      { name: 'web2', facts: { role: 'web' }, run: simulatedRun('web2', { commit: 'old000' }) },
+    ]);
+    const late = await fleet(nats.url, ['--watch', '--until-commit', 'new111', '--timeout', '1s']);
+    expect(late.code).to.equal(1);
+    expect(late.stdout).to.include('not at new111 after 1s: web2\n');
+    await putHosts(nats.url, [{ name: 'web2', facts: { role: 'web' }, run: simulatedRun('web2', { commit: 'new111', success: false }) }]);
+    const failed = await fleet(nats.url, ['--watch', '--until-commit', 'new111', '--timeout', '1m']);
+    expect(failed.code).to.equal(2);
+    expect(failed.stdout).to.include('at new111, failed: web2\n');
+  });
+});

@@ -1,0 +1,108 @@
+// `govern fleet run` and `govern listen` against a real nats-server: each host's listener is a real
+// `govern listen` process whose --run-command is `govern run` on the host's tree (started directly,
+// not through systemd: test/units/listen-unit.test.ts runs the unit). Batches wait for the previous
+// one's runs, and the first failure stops the rollout.
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { HostRun } from '../../src/fleet/host-record.js';
+import { GOVERN, TEST_VAR_DIR } from '../support/cli.js';
+import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
+import { fleet, fleetHost, putHosts, readKey, type FleetHost } from './support.js';
+
+const GOOD = { 'a.hcl': 'pkg "a" {\n  changed = true\n}\n' };
+const BAD = { 'a.hcl': 'pkg "a" {\n  fail = true\n}\n' };
+
+/** `govern listen` for a host, ready once it says it listens; its run command runs the host's tree. */
+async function listener(host: FleetHost, url: string): Promise<ChildProcess> {
+  const t = host.tree;
+  const run = [GOVERN, 'run', t.states, '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', host.varDir, '--fleet-url', url];
+  const child = spawn(GOVERN, ['listen', '--fleet-url', url, '--facts-dir', t.facts, '--run-command', run.join(' ')], {
+    env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  listeners.push(child);
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes(`listening on govern.run.${host.name} at `)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`govern listen exited (${code}): ${stderr}`)));
+  });
+  return child;
+}
+const listeners: ChildProcess[] = [];
+
+describe('govern fleet run and govern listen', function () {
+  this.timeout(300_000);
+  let nats: NatsServer;
+  beforeEach(async () => {
+    nats = await startNats();
+  });
+  afterEach(async () => {
+    for (const child of listeners.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+    await stopAllNats();
+  });
+
+  it('asks the selected hosts, which run through their listener and publish; the others are not asked', async () => {
+    const web1 = fleetHost('web1', nats.url, { role: 'web' }, GOOD);
+    const web2 = fleetHost('web2', nats.url, { role: 'web' }, GOOD);
+    const db1 = fleetHost('db1', nats.url, { role: 'db' }, GOOD);
+    await putHosts(nats.url, [web1, web2, db1].map((h) => ({ name: h.name, facts: { role: h.name.startsWith('web') ? 'web' : 'db' } })));
+    for (const h of [web1, web2, db1]) await listener(h, nats.url);
+    const r = await fleet(nats.url, ['run', '--where', 'role=web', '--batch', '50%']);
+    expect(r.code, r.stdout + r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^batch 1 of 2: web1\nweb1: ok, 1 changed\nbatch 2 of 2: web2\nweb2: ok, 1 changed\nevery selected host \(2\) ran successfully\n$/);
+    expect((await readKey<HostRun>(nats.url, 'govern_runs', 'web1'))!.success).to.equal(true);
+    expect(await readKey(nats.url, 'govern_runs', 'db1')).to.equal(undefined);
+    expect(db1.tree.calls()).to.deep.equal([]);
+  });
+
+  it('stops at the first failure: the failed host is named, later batches are not asked (exit 2)', async () => {
+    const hosts = [fleetHost('web1', nats.url, {}, GOOD), fleetHost('web2', nats.url, {}, BAD), fleetHost('web3', nats.url, {}, GOOD)];
+    await putHosts(nats.url, hosts.map((h) => ({ name: h.name, facts: { role: 'web' } })));
+    for (const h of hosts) await listener(h, nats.url);
+    const r = await fleet(nats.url, ['run', '--where', 'role=web', '--batch', '1']);
+    expect(r.code, r.stdout + r.stderr).to.equal(2);
+    expect(r.stdout).to.include('web2: FAILED: its run failed (1 failed; pkg:a: ');
+    expect(r.stdout).to.include('stopped: web2 failed; not asked: web3\n');
+    expect(hosts[2].tree.calls()).to.deep.equal([]);
+    expect(await readKey(nats.url, 'govern_runs', 'web3')).to.equal(undefined);
+  });
+
+  it('a selected host without a listener is a failure that stops the rollout; --noop lists the batches and asks none', async () => {
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }, { name: 'web2', facts: { role: 'web' } }]);
+    const noop = await fleet(nats.url, ['run', '--where', 'role=web', '--batch', '1', '--noop']);
+    expect(noop.code).to.equal(0);
+    expect(noop.stdout).to.equal('batch 1 of 2: web1\nbatch 2 of 2: web2\nwould ask 2 hosts to run (--noop: none asked)\n');
+    const r = await fleet(nats.url, ['run', '--where', 'role=web', '--batch', '1']);
+    expect(r.code).to.equal(2);
+    expect(r.stdout).to.include('web1: FAILED: not listening (no govern listen answered)\n');
+    expect(r.stdout).to.include('not asked: web2\n');
+  });
+
+  it('bad input: no --where, a bad --batch, --batch without run; no host selected is exit 3', async () => {
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
+    expect((await fleet(nats.url, ['run'])).stderr).to.include('needs at least one --where');
+    expect((await fleet(nats.url, ['run', '--where', 'role=web', '--batch', '0'])).stderr).to.include('--batch must be a number of hosts or a percentage');
+    expect((await fleet(nats.url, ['--batch', '2'])).stderr).to.include('--batch and --noop go with govern fleet run');
+    const none = await fleet(nats.url, ['run', '--where', 'role=mail']);
+    expect(none.code).to.equal(3);
+    expect(none.stdout).to.equal('no host matches\n');
+  });
+
+  it('the listener refuses a request that is not one, and keeps listening', async () => {
+    const web1 = fleetHost('web1', nats.url, {}, GOOD);
+    await listener(web1, nats.url);
+    const { connect } = await import('@nats-io/transport-node');
+    const nc = await connect({ servers: nats.url });
+    const reply = (await nc.request('govern.run.web1', 'hello', { timeout: 10_000 })).json<{ accepted: boolean; reason: string }>();
+    await nc.close();
+    expect(reply).to.deep.equal({ accepted: false, reason: 'not JSON' });
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
+    expect((await fleet(nats.url, ['run', '--where', 'role=web'])).code).to.equal(0);
+    expect(path.basename(web1.tree.calls()[0] ?? '')).to.equal('pkg:a');
+  });
+});

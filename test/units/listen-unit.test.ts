@@ -1,0 +1,89 @@
+// govern-listen.service as `make install` installs it: checked by systemd-analyze verify, then run
+// under a real systemd user manager beside govern.service (both under names of this test's own),
+// where `govern fleet run` asks the host to run, the listener starts the service, and the service's
+// run is published: the whole loop, against a real nats-server.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { HostRun } from '../../src/fleet/host-record.js';
+import { runCommand } from '../../src/shared/process.js';
+import { govern, ROOT } from '../support/cli.js';
+import { startNats, stopAllNats } from '../support/nats.js';
+import { writeFile } from '../support/tmp.js';
+import { putHosts, readKey } from '../fleet/support.js';
+import { tree } from '../support/state-tree.js';
+import { UserManager } from '../runners/service/support/user-manager.js';
+
+describe('govern-listen.service', function () {
+  this.timeout(600_000);
+  let prefix: string;
+  const installed = (name: string) => fs.readFileSync(path.join(prefix, 'lib/systemd/system', name), 'utf8');
+
+  before(async () => {
+    prefix = fs.mkdtempSync('/tmp/govern-fleet-listen-prefix-');
+    const make = await runCommand('make', ['-C', ROOT, '-o', 'build', 'install', `PREFIX=${prefix}`], { timeoutMs: 600_000 });
+    if (make.code !== 0) throw new Error(`make install: ${make.stderr}`);
+  });
+  after(async () => {
+    await stopAllNats();
+    fs.rmSync(prefix, { recursive: true, force: true });
+  });
+
+  it('is installed naming the prefix\'s govern and environment file, and passes systemd-analyze verify', async () => {
+    const unit = installed('govern-listen.service');
+    expect(unit).to.include(`ExecStart=${prefix}/bin/govern listen\n`);
+    expect(unit).to.include(`EnvironmentFile=-${prefix}/etc/default/govern\n`);
+    const verify = await runCommand('systemd-analyze', ['verify', path.join(prefix, 'lib/systemd/system/govern-listen.service')], { timeoutMs: 60_000 });
+    expect(verify.code, verify.stderr).to.equal(0);
+    expect(verify.stderr.trim()).to.equal('');
+  });
+
+  describe('under a real systemd user manager', () => {
+    const manager = new UserManager();
+    const id = `${process.pid}`;
+    const serviceName = `govern-fleettest-${id}.service`;
+    const listenName = `govern-fleettest-listen-${id}.service`;
+    before(() => manager.start());
+    after(() => manager.stop());
+
+    it('govern fleet run asks, the listener starts the service, the service runs and publishes', async () => {
+      const nats = await startNats();
+      const t = tree({ 'a.hcl': 'pkg "a" {\n  changed = true\n}\n' });
+      const varDir = path.join(t.dir, 'var');
+      const env = writeFile(
+        path.join(t.dir, 'default-govern'),
+        [
+          `GOVERN_FLEET_URL=${nats.url}`,
+          'GOVERN_FLEET_NAME=web1',
+          `GOVERN_VAR_DIR=${varDir}`,
+          `GOVERN_OPTIONS=--runners-dir ${t.runners} --facts-dir ${t.facts} ${t.states}`,
+          `GOVERN_LISTEN_RUN_COMMAND=systemctl --user --no-block start ${serviceName}`,
+          '',
+        ].join('\n'),
+      );
+      // The installed units, with this test's environment file, under names of its own.
+      const own = (text: string) => text.replace(`EnvironmentFile=-${prefix}/etc/default/govern`, `EnvironmentFile=${env}`);
+      await manager.writeUnit(serviceName, own(installed('govern.service')));
+      await manager.writeUnit(listenName, own(installed('govern-listen.service')));
+      await manager.mustSucceed('start', listenName);
+      try {
+        await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
+        // Ready when the listener answers: a request before that would find no one (exit 2, "not listening").
+        let r = await govern(['fleet', 'run', '--where', 'role=web', '--fleet-url', nats.url]);
+        for (let i = 0; i < 50 && r.stdout.includes('not listening'); i++) {
+          const state = (await manager.systemctl('is-active', listenName)).stdout.trim();
+          if (state !== 'active' && state !== 'activating') break;
+          r = await govern(['fleet', 'run', '--where', 'role=web', '--fleet-url', nats.url]);
+        }
+        expect(r.code, `${r.stdout}${r.stderr}`).to.equal(0);
+        expect(r.stdout).to.include('web1: ok, 1 changed\n');
+        const run = (await readKey<HostRun>(nats.url, 'govern_runs', 'web1'))!;
+        expect(run.state).to.equal(t.states);
+        expect(fs.existsSync(path.join(varDir, 'last-run.json'))).to.equal(true);
+        expect(t.calls()).to.deep.equal(['pkg:a']);
+      } finally {
+        await manager.systemctl('stop', listenName);
+      }
+    });
+  });
+});
