@@ -26,6 +26,8 @@ export interface Call {
   executable: string;
   /** Notification mode. */
   signal?: string;
+  /** Noop mode: the RREFs of the resources this one comes after that would change (GOVERN_NOOP_PENDING). */
+  pending?: string[];
 }
 
 export interface CallResult {
@@ -51,6 +53,7 @@ export function runnerProcessEnv(ctx: RunContext): NodeJS.ProcessEnv {
 export function callEnv(call: Call, noop: boolean): Partial<Record<CallVariable, string>> {
   const env: Partial<Record<CallVariable, string>> = { GOVERN_STATE_DIR: call.resource.stateDir };
   if (noop) env.GOVERN_NOOP = '1';
+  if (noop && call.pending?.length) env.GOVERN_NOOP_PENDING = call.pending.join('\n');
   if (call.signal !== undefined) env.GOVERN_SIGNAL = call.signal;
   return env;
 }

@@ -6,10 +6,11 @@ import { UserError } from '../../shared/errors.js';
 import { runCommand } from '../../shared/process.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { appliedMessage, decide, decideSignal, noopMessage, unmetDimensions, type Expectation, type ServiceSignal } from './decide.js';
+import { appliedMessage, decide, decideSignal, noopMessage, unmetDimensions, type Expectation, type ServiceSignal, type ServiceStatus } from './decide.js';
 import { description } from './description.js';
 import { serviceProperties } from './properties.js';
-import { withSbinPath, type ServiceProvider } from './provider.js';
+import { pendingNote, pendingOf, pendingResource } from '../noop-pending.js';
+import { ServiceNotFound, withSbinPath, type ServiceProvider } from './provider.js';
 import { serviceProvider } from './providers.js';
 import { runMemory } from './run-memory.js';
 
@@ -26,7 +27,7 @@ async function applyService(request: RunnerRequest<Values<typeof description>>, 
   const properties = serviceProperties(request);
   const signal = request.signal as ServiceSignal | undefined; // the kit lets through only the signals described
   const provider = await serviceProvider(properties, providerContext(withSbinPath(request.env), request.log, run));
-  const before = await provider.status(properties.name);
+  const { status: before, note } = await readStatus(provider, properties.name, request);
   const memory = runMemory(request.env.GOVERN_RUN_DIR, `${provider.name}-${properties.scope}-${properties.name}`);
   const decision =
     signal === undefined ? decide(properties, before) : decideSignal(signal, properties, before, memory.startedThisRun());
@@ -34,7 +35,7 @@ async function applyService(request: RunnerRequest<Values<typeof description>>, 
 
   if (request.noop) {
     for (const action of decision.actions) request.log(`noop: would ${action} ${properties.name} (${provider.name})`);
-    return { changed: true, message: noopMessage(decision.actions) };
+    return { changed: true, message: noopMessage(decision.actions) + (note ? ` (${note})` : '') };
   }
   for (const action of decision.actions) {
     await provider[action](properties.name);
@@ -42,6 +43,23 @@ async function applyService(request: RunnerRequest<Values<typeof description>>, 
   }
   await checkReached(provider, properties.name, decision.expect);
   return { changed: true, message: appliedMessage(decision.actions) };
+}
+
+/**
+ * In noop mode, a service the init system does not know yet may come with a package (or a unit file,
+ * an init script) an earlier resource of the run would install: then it is taken as stopped and
+ * disabled, with a note naming that resource.
+ */
+async function readStatus(provider: ServiceProvider, service: string, request: RunnerRequest<unknown>): Promise<{ status: ServiceStatus; note?: string }> {
+  try {
+    return { status: await provider.status(service) };
+  } catch (e) {
+    if (!(e instanceof ServiceNotFound)) throw e;
+    const files = request.pending.filter((ref) => ref.startsWith('file:') && (ref.endsWith(`/init.d/${service}`) || ref.endsWith(`/${service}.service`)));
+    const creator = pendingResource(request, `pkg:${service}`) ?? files[0] ?? pendingOf(request, 'pkg')[0];
+    if (!creator) throw e;
+    return { status: { running: false, enabled: false }, note: pendingNote([{ what: `service ${service}`, ref: creator }]) };
+  }
 }
 
 /** The seed's desired-state validation: re-read the status; the error names each dimension that missed. */
