@@ -22,6 +22,8 @@ export interface FileProperties {
   target?: string;
   force: boolean;
   showDiff: boolean;
+  /** A command checking new content before it replaces the file; % is the file to check. */
+  validate?: string;
 }
 
 /** 2^32-1 is chown's "leave unchanged", not an id. */
@@ -40,6 +42,7 @@ export function fileProperties(request: Pick<RunnerRequest<Values<typeof descrip
     target: v.target,
     force: v.force,
     showDiff: v.show_diff,
+    validate: v.validate,
   };
 }
 
