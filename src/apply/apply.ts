@@ -80,7 +80,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
           slots.set(executable, left);
           running--;
         }
-        finish(ref, resourceReport(call.resource, result));
+        finish(ref, resourceReport(call.resource, result, options.noop));
         const following = unannounced.get(executable)?.shift();
         if (following) options.onStart?.(following);
         pump();
