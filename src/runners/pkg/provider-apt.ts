@@ -109,6 +109,9 @@ export function aptProvider(context: ProviderContext): PackageProvider {
     async uninstall(pkg: string): Promise<void> {
       await tools.runChecked(['apt-get', '-q', '-y', '-o', DPKG_LOCK_TIMEOUT, 'remove', pkg]);
     },
+    async purge(pkg: string): Promise<void> {
+      await tools.runChecked(['apt-get', '-q', '-y', '-o', DPKG_LOCK_TIMEOUT, 'purge', pkg]);
+    },
   };
 }
 

@@ -62,6 +62,10 @@ export function dnfProvider(context: ProviderContext): PackageProvider {
     async uninstall(pkg: string): Promise<void> {
       await tools.runChecked(['dnf', 'remove', '-y', pkg]);
     },
+    async purge(pkg: string): Promise<void> {
+      // rpm removes a package's configuration with it (keeping only edited ones as .rpmsave).
+      await tools.runChecked(['dnf', 'remove', '-y', pkg]);
+    },
   };
 }
 

@@ -24,4 +24,6 @@ export interface PackageProvider {
   upgrade(pkg: string, target: InstallTarget): Promise<void>;
   downgrade(pkg: string, version: string): Promise<void>;
   uninstall(pkg: string): Promise<void>;
+  /** Uninstalls it with its configuration files (dnf, which keeps none of them apart: as uninstall). */
+  purge(pkg: string): Promise<void>;
 }

@@ -61,7 +61,8 @@ export async function applyPackage(
     const message = after.installed ? `already at the latest version ${after.fullVersion}` : describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b));
     return { changed: false, message };
   }
-  return { changed: true, message: describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b)) };
+  const change = describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b));
+  return { changed: true, message: decision.action.kind === 'purge' && before.installed ? `${change} and purged its configuration` : change };
 }
 
 async function act(provider: PackageProvider, name: string, action: Action): Promise<void> {
@@ -82,6 +83,8 @@ async function act(provider: PackageProvider, name: string, action: Action): Pro
       return provider.downgrade(name, action.version);
     case 'uninstall':
       return provider.uninstall(name);
+    case 'purge':
+      return provider.purge(name);
   }
 }
 

@@ -56,6 +56,10 @@ class MemoryProvider implements PackageProvider {
     this.calls.push(`downgrade ${version}`);
     await this.set({ kind: 'version', version });
   }
+  async purge(): Promise<void> {
+    this.calls.push('purge');
+    if (!this.ignoreChanges) this.installed = undefined;
+  }
   async uninstall(): Promise<void> {
     this.calls.push('uninstall');
     if (!this.ignoreChanges) this.installed = undefined;
