@@ -19,7 +19,7 @@ export const description = {
       default: false,
       help: 'create the home directory with the user (from /etc/skel), move it when home changes, and remove it (and the mail spool) with the user',
     },
-    shell: { type: 'path', clean: true, pattern: '/.+', what: 'a clean absolute path', help: 'the login shell; one not in /etc/shells gets a warning' },
+    shell: { type: 'path', clean: true, pattern: '/.+', what: 'a clean absolute path', help: 'the login shell; one not in /etc/shells gets a warning (not nologin or false)' },
     comment: { type: 'string', pattern: '[^:\\n]*', what: 'a text without ":" or a line break', help: 'the GECOS field (full name)' },
     system: { type: 'boolean', default: false, help: 'create a system account (uid below UID_MIN, no aging); used only when the user is created' },
     password: { ...PASSWORD, help: 'the password as a crypt(3) hash (openssl passwd -6, mkpasswd); never shown, never on a command line' },
