@@ -4,6 +4,7 @@
 // templates, docs/templates.md), checked the same way. Two of Handlebars' own helpers are replaced:
 // `lookup`, which gives an empty string for a missing key even in strict mode, and `log`, which
 // writes to stdout (where `govern render` and `govern run --json` write their results).
+import { unclosedBlock } from './unclosed-block.js';
 import type HandlebarsModule from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
@@ -98,6 +99,8 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
   } catch (e) {
     if (e instanceof TemplateError) throw e;
     if (e instanceof RangeError) throw tooDeep(file, source);
+    const open = /got 'EOF'/.test((e as Error).message) ? unclosedBlock(source) : undefined;
+    if (open) throw new TemplateError({ file, line: open.line, message: `template syntax error: {{#${open.name}}} opened on line ${open.line} is never closed (no {{/${open.name}}} before the end of the template)` });
     throw new TemplateError({ file, line: parseErrorLine(e), message: `template syntax error: ${firstLine(e)}` });
   }
   return handlebars().compile(ast, { strict: true, noEscape: true }) as unknown as TemplateFn;
