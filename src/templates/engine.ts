@@ -4,6 +4,7 @@
 // templates, docs/templates.md), checked the same way. Two of Handlebars' own helpers are replaced:
 // `lookup`, which gives an empty string for a missing key even in strict mode, and `log`, which
 // writes to stdout (where `govern render` and `govern run --json` write their results).
+import { closest } from '../shared/suggest.js';
 import { unclosedBlock } from './unclosed-block.js';
 import type HandlebarsModule from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
@@ -233,7 +234,10 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>, va
     if (path.original === 'this' || path.original.startsWith('this.') || path.original.startsWith('./')) return;
     if (head !== undefined && scope.has(head)) return;
     if (inContext) return; // checked strictly at run time
-    problems.push({ file, line: line(path), message: `unknown variable or helper "${path.original}"` });
+    // A variable the resource's vars nearly give: the typo is as likely in vars (`wokers`) as here.
+    const near = head !== undefined ? closest(head, variables) : undefined;
+    const vars = near !== undefined ? ` (the resource's vars give "${near}": is one of the two misspelt?)` : '';
+    problems.push({ file, line: line(path), message: `unknown variable or helper "${path.original}"${vars}` });
   };
 
   const visitCall = (callee: hbs.AST.Expression, params: hbs.AST.Expression[], hash: hbs.AST.Hash | undefined, scope: Set<string>, inContext: boolean, isCall: boolean) => {
