@@ -97,7 +97,7 @@ file "${dir}/srv/data" {
     );
     const r = await run(states, '--noop');
     expect(r.code).to.equal(1);
-    expect(r.stdout).to.include(`failed    file:${dir}/srv  unknown user "${USER}" (getent passwd ${USER} found no entry)`);
+    expect(r.stdout).to.include(`failed    file:${dir}/srv (${states}/app.hcl:1)  unknown user "${USER}" (getent passwd ${USER} found no entry)`);
     expect(r.stdout).to.include(`skipped   file:${dir}/srv/data`);
   });
 
@@ -153,7 +153,7 @@ service "${PKG}" {
       writeFile(path.join(states, 'app.hcl'), `pkg "${PKG}-nosuch" {\n  ensure = "present"\n}\n`);
       const r = await run(states, '--noop');
       expect(r.code).to.equal(1);
-      expect(r.stdout).to.include(`failed    pkg:${PKG}-nosuch  apt knows no package named "${PKG}-nosuch"`);
+      expect(r.stdout).to.include(`failed    pkg:${PKG}-nosuch (${states}/app.hcl:1)  apt knows no package named "${PKG}-nosuch"`);
     });
   });
 });
