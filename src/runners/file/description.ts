@@ -36,11 +36,12 @@ export const description = {
     mode: { type: 'mode', max: 0o777, help: 'octal permissions (0644, 644, 0o755), at most 0777' },
     force: { type: 'boolean', default: false, help: 'allow removing a non-empty directory (for absent, or to replace it with a file), and replacing a file or directory with a link' },
     validate: VALIDATE_KEY,
+    backup: { type: 'boolean', default: false, help: 'keep the content a change replaces, in /var/lib/govern/backup/PATH/TIME (root only; the newest 5 per file)' },
     show_diff: { type: 'boolean', default: true, help: 'give a unified diff when an existing file\'s content changes; false for secrets' },
   },
   rules: [
     { exclusive: ['contents', 'source'] },
-    { only_when: { ensure: ['present'] }, keys: ['contents', 'source', 'validate'] },
+    { only_when: { ensure: ['present'] }, keys: ['contents', 'source', 'validate', 'backup'] },
     { when: { ensure: ['link'] }, require: ['target'] },
     { only_when: { ensure: ['link'] }, keys: ['target'] },
     // A symbolic link has no permissions of its own on Linux.

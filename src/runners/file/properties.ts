@@ -24,6 +24,8 @@ export interface FileProperties {
   showDiff: boolean;
   /** A command checking new content before it replaces the file; % is the file to check. */
   validate?: string;
+  /** Keep the content a change replaces (backup.ts). */
+  backup: boolean;
 }
 
 /** 2^32-1 is chown's "leave unchanged", not an id. */
@@ -43,6 +45,7 @@ export function fileProperties(request: Pick<RunnerRequest<Values<typeof descrip
     force: v.force,
     showDiff: v.show_diff,
     validate: v.validate,
+    backup: v.backup,
   };
 }
 

@@ -16,6 +16,7 @@ import type { AccountSpec } from './properties.js';
 import { accountName, findAccount, unknownAccount } from './provider-getent.js';
 import { posixProvider } from './provider-posix.js';
 import { validateContent } from './validate-content.js';
+import { backUp } from './backup.js';
 import type { Account, Attributes, Current, Desired, FileProvider } from './state.js';
 
 /** Files larger than this get no diff. */
@@ -61,6 +62,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   if (request.noop || !plan.changed) return { changed: plan.changed, message: planMessage(plan, request.noop) + (missing.length > 0 ? ` (${pendingNote(missing)})` : ''), ...diff };
 
   if (props.validate !== undefined && plan.action.kind === 'store' && desired.content) await validateContent(props.validate, desired.path, desired.content.bytes, context);
+  if (props.backup && plan.contentChanged && current.type === 'file') request.log(`backed up the old content to ${backUp(desired.path, request.env)}`);
   await act(provider, desired, plan);
   const after = await provider.status(desired.path, { checkEmpty: false, keepContentUpTo: 0 });
   const wrong = mismatches(desired, after);
