@@ -5,8 +5,10 @@
 // ordered after counts: that is finished before the call starts, whatever --jobs and runner mode do.
 import type { Graph } from '@dagrejs/graphlib';
 
-/** The RREFs a call gets at most; the nearest are kept (a line of a few dozen bytes each). */
+/** The RREFs a call gets at most; the nearest are kept. */
 export const PENDING_LIMIT = 1000;
+/** And their bytes: an environment variable over 128 KiB cannot be passed (Linux's MAX_ARG_STRLEN). */
+export const PENDING_BYTES = 64 * 1024;
 
 /**
  * What would change upstream of a resource, shared between resources: a resource that would not
@@ -34,13 +36,18 @@ export class NoopPending {
   /** The RREFs upstream of ref that would change, nearest first. */
   before(ref: string): string[] {
     const refs: string[] = [];
+    let bytes = 0;
     const seen = new Set<Upstream>();
     const queue = [...new Set(this.graph.predecessors(ref) ?? [])].map((p) => this.upstream.get(p)).filter((u): u is Upstream => u !== undefined);
     for (let i = 0; i < queue.length && refs.length < PENDING_LIMIT; i++) {
       const node = queue[i];
       if (seen.has(node)) continue;
       seen.add(node);
-      if (node.ref !== undefined) refs.push(node.ref);
+      if (node.ref !== undefined) {
+        bytes += Buffer.byteLength(node.ref) + 1;
+        if (bytes > PENDING_BYTES) break;
+        refs.push(node.ref);
+      }
       queue.push(...node.from);
     }
     return refs;

@@ -2,7 +2,7 @@
 // first, through resources that would not change, and bounded.
 import { Graph } from '@dagrejs/graphlib';
 import { expect } from 'chai';
-import { NoopPending, PENDING_LIMIT } from '../../src/apply/noop-pending.js';
+import { NoopPending, PENDING_BYTES, PENDING_LIMIT } from '../../src/apply/noop-pending.js';
 
 function graph(edges: [string, string][]): Graph {
   const g = new Graph();
@@ -42,5 +42,17 @@ describe('NoopPending', () => {
     expect(refs).to.have.length(PENDING_LIMIT);
     expect(refs[0]).to.equal(`file:/${PENDING_LIMIT + 49}`);
     expect(new Set(refs).size).to.equal(refs.length);
+  });
+
+  it('keeps the list under PENDING_BYTES, so that it fits in an environment variable', () => {
+    const long = (i: number) => `file:/${'d'.repeat(200)}/${i}`;
+    const edges: [string, string][] = [];
+    for (let i = 0; i < 600; i++) edges.push([long(i), long(i + 1)]);
+    const pending = new NoopPending(graph(edges));
+    for (let i = 0; i < 600; i++) pending.finished(long(i), true);
+    const refs = pending.before(long(600));
+    expect(refs.join('\n').length).to.be.at.most(PENDING_BYTES);
+    expect(refs.length).to.be.greaterThan(300);
+    expect(refs[0]).to.equal(long(599));
   });
 });
