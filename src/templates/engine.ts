@@ -235,7 +235,7 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>, va
     if (head !== undefined && scope.has(head)) return;
     if (inContext) return; // checked strictly at run time
     // A variable the resource's vars nearly give: the typo is as likely in vars (`wokers`) as here.
-    const near = head !== undefined ? closest(head, variables) : undefined;
+    const near = head !== undefined && head.length > 3 ? closest(head, variables) : undefined;
     const vars = near !== undefined ? ` (the resource's vars give "${near}": is one of the two misspelt?)` : '';
     problems.push({ file, line: line(path), message: `unknown variable or helper "${path.original}"${vars}` });
   };
