@@ -11,9 +11,12 @@ import type { Plan } from '../graph/plan.js';
 import { resourceReport, skippedResource } from '../report/build.js';
 import type { ResourceReport } from '../report/types.js';
 import type { Call, CallResult } from './invoke.js';
+import { NoopPending } from './noop-pending.js';
 
 export interface ApplyOptions {
   jobs: number;
+  /** Noop mode: each call is told what the resources it comes after would change (GOVERN_NOOP_PENDING). */
+  noop?: boolean;
   runners: Map<string, KnownRunner>;
   /** The resources to apply; all when undefined. */
   selected?: ReadonlySet<string>;
@@ -32,6 +35,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
   /** What failed upstream of a resource. */
   const blockedBy = new Map<string, string>();
   const ready = new MinHeap<string>((a, b) => position.get(a)! - position.get(b)!);
+  const pending = options.noop ? new NoopPending(graph) : undefined;
   for (const ref of plan.order) if (waiting.get(ref) === 0) ready.push(ref);
 
   /** Slots in use (at most `jobs`), and per runner, slots and calls under way (a slot's queue may hold several). */
@@ -54,6 +58,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         reports.set(ref, report);
         options.onDone?.(report);
       }
+      pending?.finished(ref, report?.status === 'changed');
       const cause = report?.status === 'failed' ? ref : blockedBy.get(ref);
       for (const next of new Set(graph.successors(ref) ?? [])) {
         if (cause !== undefined && !blockedBy.has(next)) blockedBy.set(next, cause);
@@ -75,7 +80,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
           slots.set(executable, left);
           running--;
         }
-        finish(ref, resourceReport(call.resource, result));
+        finish(ref, resourceReport(call.resource, result, options.noop));
         const following = unannounced.get(executable)?.shift();
         if (following) options.onStart?.(following);
         pump();
@@ -96,6 +101,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
           continue;
         }
         const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
+        if (pending) call.pending = pending.before(ref);
         if (running < options.jobs) {
           running++;
           slots.set(call.executable, (slots.get(call.executable) ?? 0) + 1);

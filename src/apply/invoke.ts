@@ -26,6 +26,8 @@ export interface Call {
   executable: string;
   /** Notification mode. */
   signal?: string;
+  /** Noop mode: the RREFs of the resources this one comes after that would change (GOVERN_NOOP_PENDING). */
+  pending?: string[];
 }
 
 export interface CallResult {
@@ -47,10 +49,12 @@ export function runnerProcessEnv(ctx: RunContext): NodeJS.ProcessEnv {
   return { ...runnerBaseEnv(ctx.baseEnv), GOVERN: ctx.governPath, GOVERN_FACTS_PATH: ctx.factsPath.join(':'), GOVERN_RUN_DIR: ctx.runDir };
 }
 
-/** The variables that belong to one call. */
-export function callEnv(call: Call, noop: boolean): Partial<Record<CallVariable, string>> {
+/** The variables that belong to one call; a resource with `noop = true` is called in noop mode in every run. */
+export function callEnv(call: Call, runNoop: boolean): Partial<Record<CallVariable, string>> {
   const env: Partial<Record<CallVariable, string>> = { GOVERN_STATE_DIR: call.resource.stateDir };
+  const noop = runNoop || call.resource.noop === true;
   if (noop) env.GOVERN_NOOP = '1';
+  if (noop && call.pending?.length) env.GOVERN_NOOP_PENDING = call.pending.join('\n');
   if (call.signal !== undefined) env.GOVERN_SIGNAL = call.signal;
   return env;
 }

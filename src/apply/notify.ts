@@ -16,9 +16,10 @@ export interface NotifyOptions {
   onDone?(report: NotificationReport): void;
 }
 
-/** A notifier sends its signals only when it changed. */
+/** A notifier sends its signals only when it changed (or, with noop = true, would have: then they are reported, not sent). */
 export function sends(n: Notification, reports: ReadonlyMap<string, ResourceReport>): boolean {
-  return reports.get(n.from)?.status === 'changed';
+  const report = reports.get(n.from);
+  return report?.status === 'changed' || report?.would_change === true;
 }
 
 export function pendingNotifications(plan: Plan, reports: ReadonlyMap<string, ResourceReport>): PendingNotification[] {
@@ -45,6 +46,9 @@ export async function sendNotifications(plan: Plan, reports: ReadonlyMap<string,
       report = unsentNotification(n, 'skipped', `not sent: ${n.to} ${target.status}`);
     } else if (options.noop) {
       report = unsentNotification(n, 'noop', `Would have sent ${n.signal}`);
+    } else if (plan.byRef.get(n.to)?.noop === true || !n.from.some((from) => reports.get(from)?.status === 'changed')) {
+      // The receiver has noop = true, or only notifiers with noop = true would have changed.
+      report = unsentNotification(n, 'noop', `Would have sent ${n.signal} (noop = true)`);
     } else {
       const resource = plan.byRef.get(n.to)!;
       const call: Call = { resource, executable: options.runners.get(resource.type)!.executable, signal: n.signal };

@@ -133,7 +133,7 @@ async function applyAndNotify(
 ): Promise<RunEntries> {
   const { clock } = options;
   const reports = await clock.time('apply', () =>
-    applyPlan(plan, { jobs: options.jobs, runners: options.runners, selected: options.selected, call, queues, onStart: options.onStart, onDone: options.onResource }),
+    applyPlan(plan, { jobs: options.jobs, noop: options.noop, runners: options.runners, selected: options.selected, call, queues, onStart: options.onStart, onDone: options.onResource }),
   );
   const notifications = await clock.time('notify', () =>
     sendNotifications(plan, reports, { noop: options.noop, runners: options.runners, call, onStart: options.onStart, onDone: options.onNotification }),

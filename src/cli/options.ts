@@ -130,6 +130,8 @@ function unknownOption(raw: string, table: readonly OptionSpec[], commandName: s
   const see = `see govern ${commandName} --help`;
   if (!raw.startsWith('--')) return `unknown option ${raw}; ${see}`;
   const word = raw.slice(2);
+  // --diff when only --no-diff exists: what it asks for is already the default.
+  if (table.some((s) => s.name === `no-${word}`)) return `unknown option ${raw}: it is the default (--no-${word} turns it off); ${see}`;
   const meant = table.find((s) => s.otherNames?.includes(word))?.name ?? closest(word, table.map((s) => s.name));
   return `unknown option ${raw}${meant ? ` (did you mean --${meant}?)` : ''}; ${see}`;
 }

@@ -1,6 +1,7 @@
 // The planning `govern run` and `govern graph` share: facts -> render -> parse -> graph, the
 // runners each resource needs, and the selection by tags; every phase timed. Both commands take
 // the same planning options, so one can replace the other on a command line.
+import { UserError } from '../shared/errors.js';
 import { treeRoot, type SearchPaths } from '../config/paths.js';
 import type { LocalFacts } from '../facts/local-facts.js';
 import { planResources, type KnownRunner } from '../describe/plan-resources.js';
@@ -9,7 +10,6 @@ import { selectResources, unknownTags } from '../graph/select.js';
 import type { PhaseClock } from '../report/timing.js';
 import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
-import { UserError } from '../shared/errors.js';
 import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
 import { expandModules } from '../state/modules/expand.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
@@ -103,7 +103,14 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
   return clock.time('plan', async () => {
     const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache });
     const filter = { tags: inputs.options.tags, skipTags: inputs.options.skipTags };
-    for (const tag of unknownTags(plan.resources, filter)) warn(`no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
-    return { plan, runners, selected: selectResources(plan.resources, filter) };
+    const unknown = unknownTags(plan.resources, filter).map((tag) => `no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
+    const selected = selectResources(plan.resources, filter);
+    // A --tags that selects nothing is a mistake (a typo left in a timer's options would otherwise
+    // keep every run, and govern status, green while nothing is enforced).
+    if (filter.tags.length > 0 && selected?.size === 0) {
+      throw new UserError([...unknown, `--tags ${filter.tags.join(',')}${filter.skipTags.length > 0 ? ` --skip-tags ${filter.skipTags.join(',')}` : ''} selects no resource of the tree`].map((message) => ({ message })));
+    }
+    for (const message of unknown) warn(message);
+    return { plan, runners, selected };
   });
 }

@@ -80,7 +80,14 @@ export function buildPlan(declared: Resource[], options: PlanOptions = {}): Plan
         edge(from, r.ref, 'subscribe', 'subscribe');
         notifications.push({ from, to: r.ref, signal: 'refresh' });
         refused('subscribe', text, r.ref, 'refresh');
-      } else unknown('subscribe', text);
+      } else {
+        // `file:/etc/app.conf:restart`: subscribe takes no signal (it always means refresh); name the resource it would be.
+        const last = text.lastIndexOf(':');
+        const without = last > text.indexOf(':') ? resolve(text.slice(0, last)) : undefined;
+        if (without) {
+          problem('subscribe', `subscribe "${text}": subscribe takes a resource, not a signal (it always sends refresh); write "${without}", or notify = ["${r.ref}:${text.slice(last + 1)}"] on ${without}`);
+        } else unknown('subscribe', text);
+      }
     }
     for (const text of r.links.notify) {
       const target = resolveNotify(text, resolve, byRef);

@@ -8,11 +8,15 @@ import type { Resource } from '../state/resource.js';
 import type { PhaseTimings } from './timing.js';
 import type { NotificationReport, ReportError, ResourceReport, RunMeta, RunReport, RunSummary } from './types.js';
 
-export function resourceReport(resource: Resource, result: CallResult): ResourceReport {
+/** `runNoop`: the whole run is in noop mode, where `changed` means "would change" for every resource. */
+export function resourceReport(resource: Resource, result: CallResult, runNoop = false): ResourceReport {
   const shown = shownResult(resource, result);
+  // A resource with noop = true in a real run changed nothing: it says what it would have changed.
+  const held = resource.noop === true && !runNoop && result.ok;
   return {
     ref: resource.ref,
-    status: !result.ok ? 'failed' : result.changed ? 'changed' : 'unchanged',
+    status: !result.ok ? 'failed' : result.changed && !held ? 'changed' : 'unchanged',
+    ...(held ? { would_change: result.changed } : {}),
     message: shown.message,
     duration_ms: result.durationMs,
     log: shown.log,

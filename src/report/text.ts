@@ -24,12 +24,15 @@ const INDENT = ' '.repeat(10);
  * nothing itself, its notification line tells its story alone (a refresh_only command, say).
  */
 export function resourceLines(r: ResourceReport, view: TextView, notified = false): string[] {
-  const shown = r.status === 'failed' || (view.verbosity >= 0 && r.status !== 'unchanged') || (view.verbosity >= 1 && !notified);
+  const shown = r.status === 'failed' || (view.verbosity >= 0 && (r.status !== 'unchanged' || r.would_change === true)) || (view.verbosity >= 1 && !notified);
   if (!shown) return [];
-  const status = view.noop && r.status === 'changed' ? 'noop' : r.status;
-  const lines = [head(status, r.ref, r.message, r.duration_ms, view)];
-  if (view.diffs && r.diff && r.status === 'changed') lines.push(...diffLines(r.diff, view));
-  if (view.verbosity >= 1 || r.status === 'failed') lines.push(...logLines(r.log));
+  const status = (view.noop && r.status === 'changed') || r.would_change === true ? 'noop' : r.status;
+  // A failure names where the resource is declared (the report's `where`), and its message once: the
+  // runner's log repeats it (a kit runner's last `error:` line, a plain runner's last stderr line).
+  const failed = r.status === 'failed';
+  const lines = [head(status, failed ? `${r.ref} (${r.where})` : r.ref, r.message, r.duration_ms, view)];
+  if (view.diffs && r.diff && (r.status === 'changed' || r.would_change === true)) lines.push(...diffLines(r.diff, view));
+  if (view.verbosity >= 1 || failed) lines.push(...logLines(failed ? r.log.filter((l) => l !== `error: ${r.message}` && l !== r.message) : r.log));
   return lines;
 }
 

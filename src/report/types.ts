@@ -15,6 +15,8 @@ export interface ResourceReport {
   diff?: string;
   /** Where the resource is declared: `file:line`. */
   where: string;
+  /** A resource with `noop = true`, in a real run: it changed nothing, and would have changed this much. */
+  would_change?: boolean;
 }
 
 export interface NotificationReport {

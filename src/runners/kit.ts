@@ -46,6 +46,8 @@ export interface RunnerRequest<V = Record<string, Value | undefined>> {
   params: Params;
   /** GOVERN_NOOP=1: report what would change, change nothing. */
   noop: boolean;
+  /** GOVERN_NOOP_PENDING: in noop mode, the RREFs of the resources this one comes after that would change. */
+  pending: string[];
   /** GOVERN_SIGNAL: notification mode (a signal the description accepts). */
   signal?: string;
   /** GOVERN_STATE_DIR: the directory of the state file that declared the resource. */
@@ -88,6 +90,7 @@ export function parseRequest<D extends RunnerDescription>(
     values: values as Values<D>,
     params,
     noop: env.GOVERN_NOOP === '1' || env.GOVERN_NOOP === 'true',
+    pending: env.GOVERN_NOOP_PENDING ? env.GOVERN_NOOP_PENDING.split('\n').filter((r) => r !== '') : [],
     signal,
     stateDir: env.GOVERN_STATE_DIR ? env.GOVERN_STATE_DIR : undefined,
     env,

@@ -35,6 +35,13 @@ interface PreparedDescription {
   readonly names: readonly string[];
 }
 
+/** Other tools' ordering keys, which govern spells differently (its own are the core's: never a runner's key). */
+const ORDERING_HABITS: Record<string, string> = {
+  require: 'did you mean "after"? govern orders a resource after others with after = ["pkg:nginx"], Puppet\'s require',
+  requires: 'did you mean "after"? govern orders a resource after others with after = ["pkg:nginx"]',
+  depends_on: 'did you mean "after"? govern orders a resource after others with after = ["pkg:nginx"]',
+};
+
 const preparedDescriptions = new WeakMap<RunnerDescription, PreparedDescription>();
 
 function prepare(description: RunnerDescription): PreparedDescription {
@@ -80,7 +87,9 @@ export function checkArguments(runner: string, description: RunnerDescription, n
   for (const key of params.keys()) {
     if (byKey.has(key)) continue;
     const near = closest(key, names);
-    problems.push({ key, message: `unknown key "${key}" ${near ? `(did you mean "${near}"?)` : `(${runner} takes ${names.length > 0 ? names.join(', ') : 'no keys'})`}` });
+    const habit = ORDERING_HABITS[key];
+    const hint = near ? `(did you mean "${near}"?)` : habit ? `(${habit})` : `(${runner} takes ${names.length > 0 ? names.join(', ') : 'no keys'})`;
+    problems.push({ key, message: `unknown key "${key}" ${hint}` });
   }
   for (const entry of keys) {
     const { key, spec } = entry;

@@ -36,8 +36,14 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   return best !== undefined && bestDistance <= Math.max(1, Math.floor(word.length / 3)) ? best : undefined;
 }
 
-/** ` (did you mean "owner"?)`, or nothing. */
+/** Words a Puppet, Ansible or systemd user reaches for, and govern's word for each. */
+const OTHER_TOOLS: Record<string, string> = { started: 'running', restarted: 'running', enabled: 'true', disabled: 'false' };
+
+/** ` (did you mean "owner"?)`, or nothing. Another tool's word gets govern's (`started`: "running"). */
 export function didYouMean(word: string, candidates: Iterable<string>): string {
-  const match = closest(word, candidates);
-  return match === undefined ? '' : ` (did you mean "${match}"?)`;
+  const list = [...candidates];
+  const match = closest(word, list);
+  if (match !== undefined) return ` (did you mean "${match}"?)`;
+  const ours = OTHER_TOOLS[word];
+  return ours !== undefined && list.includes(ours) ? ` (did you mean "${ours}"? govern says ${ours} where other tools say ${word})` : '';
 }

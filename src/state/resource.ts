@@ -14,6 +14,8 @@ export const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
 
 /** Core keys of any resource, not passed to the runner: `sensitive = true` hides its values (shared/sensitive.ts). */
 export const SENSITIVE_KEY = 'sensitive';
+/** Core key of any resource: `noop = true` applies it in noop mode even in a real run (Puppet's per-resource noop). */
+export const NOOP_KEY = 'noop';
 /** Core keys of a file's content from a template: rendered into `contents` while planning (templates/resource-templates.ts). */
 export const TEMPLATE_KEY = 'template';
 export const VARS_KEY = 'vars';
@@ -35,6 +37,8 @@ export interface Resource {
   links: Record<OrderingKey, string[]>;
   /** `sensitive = true`, or a value from a sensitive fact: govern never shows or stores its values. */
   sensitive?: boolean;
+  /** `noop = true`: only report what it would change, in every run. */
+  noop?: boolean;
   /** Keys given whose runner's description marks them `sensitive` (a password hash): their values are hidden. Set while planning. */
   secretKeys?: string[];
   /** `template` and `vars`, until planning renders them into `contents`. */

@@ -9,7 +9,7 @@ import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validat
 import { allNumbersFinite } from './finite.js';
 import type { HclItem } from '../hcl/syntax.js';
 import { MODULE_BLOCK, SOURCE_KEY, VARIABLE_BLOCK, type InstanceDecl } from './modules/declarations.js';
-import { ORDERING_KEYS, rref, SENSITIVE_KEY, TAG, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type OrderingKey, type Resource } from './resource.js';
+import { NOOP_KEY, ORDERING_KEYS, rref, SENSITIVE_KEY, TAG, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type OrderingKey, type Resource } from './resource.js';
 import type { SourceLines } from './source-lines.js';
 
 export interface FileResources {
@@ -128,6 +128,7 @@ function bodyToResource(
   const links = { before: [], after: [], notify: [], subscribe: [] } as Record<OrderingKey, string[]>;
   let tags: string[] = [];
   let sensitive = false;
+  let noop = false;
   let templateName: string | undefined;
   let vars: { [key: string]: AttrValue } | undefined;
   let ok = true;
@@ -166,6 +167,11 @@ function bodyToResource(
         problem('sensitive must be true or false');
         ok = false;
       } else sensitive = value;
+    } else if (key === NOOP_KEY) {
+      if (typeof value !== 'boolean') {
+        problem('noop must be true or false');
+        ok = false;
+      } else noop = value;
     } else if (key === TEMPLATE_KEY) {
       if (typeof value !== 'string' || value === '') {
         problem('template must be the name of a template (nginx/vhost.conf) or a path (./files/app.conf.hbs)');
@@ -196,7 +202,7 @@ function bodyToResource(
   const mask = masker({ attrs, sensitive, template });
   problems.push(...mine.map((p) => ({ ...p, message: mask(p.message) })));
   if (!ok) return undefined;
-  return { ref, type, name, attrs, links, tags, at, keyAt, ...(sensitive ? { sensitive } : {}), ...(template ? { template } : {}) };
+  return { ref, type, name, attrs, links, tags, at, keyAt, ...(sensitive ? { sensitive } : {}), ...(noop ? { noop } : {}), ...(template ? { template } : {}) };
 }
 
 /**

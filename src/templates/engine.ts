@@ -5,6 +5,8 @@
 // `lookup`, which gives an empty string for a missing key even in strict mode, and `log`, which
 // writes to stdout (where `govern render` and `govern run --json` write their results).
 import { constants as bufferConstants } from 'node:buffer';
+import { closest } from '../shared/suggest.js';
+import { unclosedBlock } from './unclosed-block.js';
 import type HandlebarsModule from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
@@ -99,6 +101,8 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
   } catch (e) {
     if (e instanceof TemplateError) throw e;
     if (e instanceof RangeError) throw tooDeep(file, source);
+    const open = /got 'EOF'/.test((e as Error).message) ? unclosedBlock(source) : undefined;
+    if (open) throw new TemplateError({ file, line: open.line, message: `template syntax error: {{#${open.name}}} opened on line ${open.line} is never closed (no {{/${open.name}}} before the end of the template)` });
     throw new TemplateError({ file, line: parseErrorLine(e), message: `template syntax error: ${firstLine(e)}` });
   }
   return handlebars().compile(ast, { strict: true, noEscape: true }) as unknown as TemplateFn;
@@ -238,7 +242,10 @@ function checkNames(ast: hbs.AST.Program, file: string, helpers: Set<string>, va
     if (path.original === 'this' || path.original.startsWith('this.') || path.original.startsWith('./')) return;
     if (head !== undefined && scope.has(head)) return;
     if (inContext) return; // checked strictly at run time
-    problems.push({ file, line: line(path), message: `unknown variable or helper "${path.original}"` });
+    // A variable the resource's vars nearly give: the typo is as likely in vars (`wokers`) as here.
+    const near = head !== undefined && head.length > 3 ? closest(head, variables) : undefined;
+    const vars = near !== undefined ? ` (the resource's vars give "${near}": is one of the two misspelt?)` : '';
+    problems.push({ file, line: line(path), message: `unknown variable or helper "${path.original}"${vars}` });
   };
 
   const visitCall = (callee: hbs.AST.Expression, params: hbs.AST.Expression[], hash: hbs.AST.Hash | undefined, scope: Set<string>, inContext: boolean, isCall: boolean) => {

@@ -33,12 +33,12 @@ const lines = (stdout: string) => stdout.split('\n').filter((l) => l !== '').map
 
 describe('govern run output', () => {
   it('prints changes, failures, skips and notifications by default, and counts unchanged resources in the summary', async () => {
-    const r = await mixedTree().run(['--jobs', '1']);
+    const t = mixedTree();
+    const r = await t.run(['--jobs', '1']);
     expect(r.code).to.equal(1);
     expect(lines(r.stdout).slice(0, -1)).to.deep.equal([
       'changed   pkg:changes  handled changes',
-      'failed    pkg:broken  failing on purpose',
-      '          | failing on purpose',
+      `failed    pkg:broken (${path.join(t.states, 'a.hcl')}:6)  failing on purpose`, // where it is declared; the message once
       'skipped   exec:after-broken  skipped: depends on pkg:broken, which failed',
       'notified  service:web <- restart from pkg:changes  handled web',
     ]);
@@ -60,7 +60,7 @@ describe('govern run output', () => {
     expect(vv.indexOf(`running   GOVERN_STATE_DIR=${t.states} ${t.runners}/pkg same`)).to.equal(vv.indexOf('unchanged pkg:same  handled same') - 1);
 
     const quiet = await t.run(['--jobs', '1', '-q']);
-    expect(lines(quiet.stdout).slice(0, -1)).to.deep.equal(['failed    pkg:broken  failing on purpose', '          | failing on purpose']);
+    expect(lines(quiet.stdout).slice(0, -1)).to.deep.equal([`failed    pkg:broken (${path.join(t.states, 'a.hcl')}:6)  failing on purpose`]);
     expect(quiet.stdout).to.match(/\n5 resources, 1 changed/);
 
     const both = await t.run(['-q', '-v']);

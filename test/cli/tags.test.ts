@@ -64,4 +64,14 @@ describe('govern run --tags', () => {
     expect(typo.stderr).to.contain('govern: no resource has the tag "wbe" (did you mean "web"?)');
     expect(t.calls()).to.deep.equal([]);
   });
+
+  it('a --tags that selects nothing is an error (exit 1), so a typo cannot pass for a run that enforced nothing', async () => {
+    const t = tree(TREE);
+    const typo = await t.run(['--tags', 'wbe']);
+    expect(typo.code).to.equal(1);
+    expect(typo.stderr).to.contain('govern: --tags wbe selects no resource of the tree');
+    const some = await t.run(['--tags', 'web,wbe']);
+    expect(some.code).to.not.equal(1);
+    expect(some.stderr).to.contain('govern: no resource has the tag "wbe" (did you mean "web"?)');
+  });
 });

@@ -68,7 +68,7 @@ describe('validation before anything is applied', () => {
 
   it('pkg: an ensure that is not a word or a version', async () => {
     const t = tree('pkg "govern-kit-nothing" {\n  ensure = "presnt"\n}\n');
-    await refused(t, [`${REST + 1}: pkg:govern-kit-nothing: ensure "presnt" is not one of present, installed, absent, removed, latest, or a version (did you mean "present"?)`]);
+    await refused(t, [`${REST + 1}: pkg:govern-kit-nothing: ensure "presnt" is not one of present, installed, absent, removed, purged, latest, or a version (did you mean "present"?)`]);
   });
 
   it('service: enabled for enable, and a scope sysv does not have', async () => {

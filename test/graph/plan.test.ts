@@ -57,6 +57,12 @@ describe('buildPlan', () => {
     expect(() => plan(['a:1', { notify: ['a:1:bad signal'] }])).to.throw(/not a valid signal name/);
   });
 
+  it('a subscribe with a signal says subscribe takes none, and names the resource rather than a look-alike', () => {
+    expect(() => plan(['file:/etc/app.conf'], ['file:/srv/app/data'], ['service:app', { subscribe: ['file:/etc/app.conf:restart'] }])).to.throw(
+      'service:app: subscribe "file:/etc/app.conf:restart": subscribe takes a resource, not a signal (it always sends refresh); write "file:/etc/app.conf", or notify = ["service:app:restart"] on file:/etc/app.conf',
+    );
+  });
+
   it('reports a cycle as a loop, starting at the earliest resource', () => {
     expect(() => plan(['pkg:a', { before: ['service:b'] }], ['service:b', { before: ['file:c'] }], ['file:c', { before: ['pkg:a'] }], ['x:d']))
       .to.throw('dependency cycle: pkg:a -> service:b -> file:c -> pkg:a');

@@ -63,6 +63,12 @@ describe('man page (govern.1)', () => {
     expect(text).to.match(/^ {7}\/etc\/govern\/facts\.d$/m);
     expect(text).to.match(/^ {7}\/usr\/lib\/govern\/bin$/m);
   });
+
+  it("names that installation's directories in the commands' help too, not those of the govern that made it", () => {
+    expect(text).to.include('Without PATH, applies /etc/govern/states.');
+    expect(text).to.not.include('/usr/local');
+    expect(text).to.not.include(ROOT);
+  });
 });
 
 describe('bash completion', () => {

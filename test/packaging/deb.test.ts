@@ -92,9 +92,15 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
     const units = fs.existsSync(path.join(ROOT, 'units')) ? fs.readdirSync(path.join(ROOT, 'units')) : [];
     for (const unit of units) expect(contents, `units/${unit}`).to.include(`/lib/systemd/system/${unit}`);
     expect(contents.filter((p) => p.includes('/node_modules/typescript') || p.includes('/node_modules/mocha')), 'no dev dependencies').to.deep.equal([]);
-    const info = await must('dpkg-deb', ['--field', deb, 'Depends', 'Architecture']);
+    const modules = contents.filter((p) => p.includes('/node_modules/'));
+    expect(modules.filter((p) => /\/(README|CHANGELOG|HISTORY)[^/]*$/i.test(p) || /\/(test|tests|__tests__)\//.test(p)), 'no READMEs or tests of the modules').to.deep.equal([]);
+    expect(modules.some((p) => /\/node_modules\/handlebars\/LICENSE$/.test(p)), 'their licences stay').to.equal(true);
+    const info = await must('dpkg-deb', ['--field', deb, 'Depends', 'Architecture', 'Suggests', 'Description']);
     expect(info.stdout).to.match(/^Depends: nodejs \(>= 18\.20\)/m);
     expect(info.stdout).to.match(/^Architecture: all$/m);
+    expect(info.stdout).to.match(/^Suggests: .*\bbash-completion\b/m); // the completion it ships is used only with it
+    const description = info.stdout.slice(info.stdout.indexOf('Description:')).replace(/\n /g, ' ');
+    for (const shipped of fs.readdirSync(path.join(ROOT, 'runners'))) expect(description, `the description names the ${shipped} runner`).to.match(new RegExp(`\\b${shipped}\\b`));
     const conffiles = await must('dpkg-deb', ['--info', deb, 'conffiles']);
     expect(conffiles.stdout.trim().split('\n')).to.deep.equal(files.filter((p) => p.startsWith('/etc/')).sort());
   });

@@ -47,12 +47,17 @@ describe('the text report', () => {
     expect(resourceLines(unchanged, view({ verbosity: 1 }), true), 'told by its notification line').to.deep.equal([]);
     expect(resourceLines(resource(), view({ verbosity: -1 }))).to.deep.equal([]);
     expect(resourceLines(resource({ status: 'failed' }), view({ verbosity: -1 }))).to.deep.equal([
-      'failed    file:/etc/motd  changed content  (0.01s)',
+      'failed    file:/etc/motd (a.hcl:1)  changed content  (0.01s)',
       '          | a log line',
     ]);
     const sent = { from: ['a:b'], to: 'c:d', signal: 'refresh', status: 'sent' as const, message: 'ok', duration_ms: 0, log: [] };
     expect(notificationLines(sent, view({ verbosity: -1 }))).to.deep.equal([]);
     expect(notificationLines(sent, view())).to.deep.equal(['notified  c:d <- refresh from a:b  ok  (0.00s)']);
+  });
+
+  it('a failure names where the resource is declared, and its message once (not again as the log\'s error: line)', () => {
+    const failed = resource({ status: 'failed', message: 'unknown user "app"', log: ['getent passwd app', 'error: unknown user "app"'], diff: undefined });
+    expect(resourceLines(failed, view())).to.deep.equal(['failed    file:/etc/motd (a.hcl:1)  unknown user "app"  (0.01s)', '          | getent passwd app']);
   });
 
   it('sums up the whole run, with the resources tags left out', () => {

@@ -152,7 +152,7 @@ describe('file templates (template, vars)', () => {
         'templates.d/nginx/vhost.conf': VHOST,
         'templates.d/uses-missing.conf': 'a\n{{> nginx/nothere}}\n',
         'site.hcl':
-          'file "OUT/a.conf" {\n  ensure = "present"\n  template = "nginx/vhost.conf"\n  vars = { server_name = "x", upstreams = [] }\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n' +
+          'file "OUT/a.conf" {\n  ensure = "present"\n  template = "nginx/vhost.conf"\n  vars = { server_name = "x", upstreams = [], prot = 80 }\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n' +
           'file "OUT/b.conf" {\n  ensure = "present"\n  template = "nope"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n' +
           'file "OUT/c.conf" {\n  ensure = "present"\n  template = "uses-missing.conf"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n' +
           'file "OUT/d.conf" {\n  ensure = "present"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n',
@@ -162,7 +162,8 @@ describe('file templates (template, vars)', () => {
     const r = await s.run();
     expect(r.code).to.equal(1);
     const vhost = path.join(s.dir, 'tree/templates.d/nginx/vhost.conf');
-    expect(r.stderr).to.include(`${vhost}:3: unknown variable or helper "port" (template of file:${s.out}/a.conf)`);
+    // A typo in vars (prot) is named next to the variable the template misses (port).
+    expect(r.stderr).to.include(`${vhost}:3: unknown variable or helper "port" (the resource's vars give "prot": is one of the two misspelt?) (template of file:${s.out}/a.conf)`);
     expect(r.stderr).to.include(`${vhost}:4: partial "nginx/common-headers": not found in`);
     expect(r.stderr).to.include(`site.hcl:11: file:${s.out}/b.conf: template "nope": not found in ${path.join(s.dir, 'tree/templates.d')}`);
     expect(r.stderr).to.include(`uses-missing.conf:2: partial "nginx/nothere": not found in`);

@@ -29,7 +29,10 @@ describe('systemd units (govern.service, govern.timer)', function () {
     expect(service).to.include(`ExecStart=${prefix}/bin/govern run $GOVERN_OPTIONS\n`);
     expect(service).to.include(`exec ${prefix}/bin/govern pull -- "$$GOVERN_REPOSITORY"`);
     expect(service).to.include(`EnvironmentFile=-${prefix}/etc/default/govern\n`);
-    const verify = await runCommand('systemd-analyze', ['verify', path.join(unitDir(), 'govern.service'), path.join(unitDir(), 'govern.timer')], { timeoutMs: 60_000 });
+    for (const unit of [service, installed('govern.timer')]) expect(unit).to.include('\nDocumentation=man:govern(1)\n');
+    // verify runs `man` for Documentation=man:govern(1): the page the prefix installed must answer.
+    const env = { ...process.env, MANPATH: path.join(prefix, 'share/man') };
+    const verify = await runCommand('systemd-analyze', ['verify', path.join(unitDir(), 'govern.service'), path.join(unitDir(), 'govern.timer')], { timeoutMs: 60_000, env });
     expect(verify.code, verify.stderr).to.equal(0);
     expect(verify.stderr.trim()).to.equal('');
   });

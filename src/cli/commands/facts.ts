@@ -1,4 +1,6 @@
 // `govern facts [NAME...]`: the local host's facts (or another host's, with --host).
+import fs from 'node:fs';
+import { treeRoot } from '../../config/paths.js';
 import type { LocalFacts } from '../../facts/local-facts.js';
 import { formatFactJson, formatFactLines } from '../../facts/format.js';
 import { UserError } from '../../shared/errors.js';
@@ -28,7 +30,9 @@ export const factsCommand = defineCommand({
     'and left out, and govern exits 1 after printing the rest. A multi-line value is printed with \\n, \\t, \\r\n' +
     'and \\\\ escapes so each fact stays on one line; --json prints the values as they are.\n' +
     'With --host, the facts of another host, over ssh (see docs/hostfact.md); --facts-dir and\n' +
-    "--fact-timeout then belong to that host's own govern and are not accepted here.",
+    "--fact-timeout then belong to that host's own govern and are not accepted here.\n" +
+    "A PATH (a state tree or a file of one, starting with /, ./ or ../) puts the tree's own facts.d/ first,\n" +
+    'as govern run and govern render do.',
   options,
   async run(o, names, line) {
     if (o.host !== undefined) {
@@ -36,11 +40,27 @@ export const factsCommand = defineCommand({
         if (line.given.has(local)) throw new UserError(`--${local} cannot be used with --host: set it in the remote command (--remote-command)`);
       }
     }
-    const { values, failed } = o.host === undefined ? await collect(localFacts(o, searchPaths(o, undefined)), names) : await collectRemote(o, o.host, names);
+    // A state tree (or one of its files) among the arguments: its own facts.d/ comes first, as in govern run.
+    const trees = o.host === undefined ? names.filter(isTreePath) : [];
+    if (trees.length > 1) throw new UserError(`give one state tree, not ${trees.length}: ${trees.join(', ')}`);
+    const wanted = names.filter((n) => !trees.includes(n));
+    const tree = trees.length > 0 ? treeRoot(trees[0]) : undefined;
+    const { values, failed } = o.host === undefined ? await collect(localFacts(o, searchPaths(o, tree)), wanted) : await collectRemote(o, o.host, names);
     await out(o.json ? formatFactJson(values) : formatFactLines(values));
     return failed ? 1 : 0;
   },
 });
+
+/** A path rather than a fact name: fact names are relative and never start with "." (os/name). */
+function isTreePath(arg: string): boolean {
+  if (!(arg.startsWith('/') || arg.startsWith('./') || arg.startsWith('../') || arg === '.' || arg === '..' || arg.endsWith('/'))) return false;
+  try {
+    fs.statSync(arg);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function collect(facts: LocalFacts, wanted: string[]): Promise<Collected> {
   let failed = false;

@@ -31,6 +31,13 @@ export interface ExecProperties {
   unless: string[];
   /** Read-only checks: the command runs only if every one of them exits 0. */
   onlyif: string[];
+  /** Who runs the command and its checks, and with which umask. */
+  user?: string;
+  group?: string;
+  umask?: number;
+  /** How many times to try the command until it succeeds, and the wait between tries. */
+  tries: number;
+  trySleepMs: number;
 }
 
 export function execProperties(request: Pick<RunnerRequest<Described>, 'name' | 'values'>): ExecProperties {
@@ -55,5 +62,10 @@ export function execProperties(request: Pick<RunnerRequest<Described>, 'name' | 
     logoutput: v.logoutput,
     unless: v.unless,
     onlyif: v.onlyif,
+    user: v.user,
+    group: v.group,
+    umask: v.umask,
+    tries: v.tries,
+    trySleepMs: v.try_sleep,
   };
 }

@@ -9,7 +9,7 @@ import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import { findExecutable } from '../../shared/find-program.js';
 import { describeChar } from '../../shared/validate.js';
-import type { ExecProvider } from './provider.js';
+import type { ExecProvider, RunSpec } from './provider.js';
 
 /** Where programs are looked up when the environment has no PATH. */
 export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -23,9 +23,17 @@ export function posixProvider(context: ProviderContext): ExecProvider {
   return {
     argv: splitCommand,
     run([program, ...args], spec) {
-      return context.run(findProgram(program, spec.env.PATH), args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs, headAndTail: LOG_KEEP_BYTES });
+      const [command, ...rest] = prefixed(spec, [findProgram(program, spec.env.PATH), ...args]);
+      return context.run(command, rest, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs, headAndTail: LOG_KEEP_BYTES });
     },
   };
+}
+
+/** The argv with the spec's prefix (setpriv, the umask) in front; the prefix's programs are looked up in the default PATH. */
+export function prefixed(spec: RunSpec, argv: string[]): string[] {
+  if (!spec.prefix || spec.prefix.length === 0) return argv;
+  const [program, ...args] = spec.prefix;
+  return [findProgram(program, DEFAULT_PATH), ...args, ...argv];
 }
 
 /** Splits a command into argv with shell quoting rules; throws if it needs a real shell. */

@@ -3,12 +3,16 @@
 import { LOG_KEEP_BYTES } from '../../shared/bounded-output.js';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import type { ExecProvider } from './provider.js';
+import { prefixed } from './provider-posix.js';
 
 export const SHELL = '/bin/sh';
 
 export function shellProvider(context: ProviderContext): ExecProvider {
   return {
     argv: (command) => [SHELL, '-c', command],
-    run: ([program, ...args], spec) => context.run(program, args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs, headAndTail: LOG_KEEP_BYTES }),
+    run: (argv, spec) => {
+      const [program, ...args] = prefixed(spec, argv);
+      return context.run(program, args, { env: spec.env, cwd: spec.cwd, timeoutMs: spec.timeoutMs, headAndTail: LOG_KEEP_BYTES });
+    },
   };
 }

@@ -8,6 +8,8 @@ export interface RunSpec {
   cwd?: string;
   /** 0: no limit. */
   timeoutMs: number;
+  /** Programs put before the argv that change who runs it (exec/identity.ts); the argv's own program is still looked up in env.PATH. */
+  prefix?: string[];
 }
 
 export interface ExecProvider {

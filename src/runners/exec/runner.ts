@@ -14,6 +14,8 @@ import { description } from './description.js';
 import { execProperties, type ExecProperties } from './properties.js';
 import type { ExecProvider, RunSpec } from './provider.js';
 import { execProvider } from './providers.js';
+import { commandIdentity } from './identity.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How many of the command's last output lines a failure message quotes. */
 const TAIL_LINES = 5;
@@ -22,14 +24,20 @@ export const execRunner: RunnerDefinition<typeof description> = { name: 'exec', 
 
 async function runExec(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const desired = execProperties(request);
-  const provider = await execProvider(desired, providerContext(request.env, request.log));
+  const context = providerContext(request.env, request.log);
+  const provider = await execProvider(desired, context);
   // Split and check every command before any of them runs.
   const command = provider.argv(desired.command);
   const guards: Record<Guard, string[][]> = {
     unless: desired.unless.map((c) => provider.argv(c)),
     onlyif: desired.onlyif.map((c) => provider.argv(c)),
   };
-  const spec: RunSpec = { env: commandEnvironment(request.env, desired), cwd: desired.cwd, timeoutMs: desired.timeoutMs };
+  const identity = await commandIdentity(desired, context, request);
+  const spec: RunSpec = { env: { ...commandEnvironment(request.env, desired), ...identity.env }, cwd: desired.cwd, timeoutMs: desired.timeoutMs, prefix: identity.prefix };
+  if (identity.note && guards.unless.length + guards.onlyif.length > 0 && request.signal === undefined) {
+    // Noop, and the user or group the checks would run as does not exist yet: they cannot run.
+    return { changed: true, message: `Would have run the unless/onlyif checks, and the command if they allow it (${identity.note})` };
+  }
   const status: ExecStatus = {
     signal: request.signal,
     createsExists: desired.creates !== undefined && existsSafely(desired.creates),
@@ -45,8 +53,8 @@ async function runExec(request: RunnerRequest<Values<typeof description>>): Prom
       continue;
     }
     if (request.noop) {
-      request.log(`would run: ${displayCommand(command)}`);
-      return { changed: true, message: decision.noopMessage };
+      request.log(`would run: ${displayCommand([...identity.prefix, ...command])}`);
+      return { changed: true, message: decision.noopMessage + (identity.note ? ` (${identity.note})` : '') };
     }
     return execute(request, provider, spec, desired, command);
   }
@@ -78,10 +86,17 @@ async function runGuard(request: RunnerRequest<unknown>, provider: ExecProvider,
 }
 
 async function execute(request: RunnerRequest<unknown>, provider: ExecProvider, spec: RunSpec, desired: ExecProperties, argv: string[]): Promise<RunnerResult> {
-  checkCwd(spec.cwd);
-  request.log(`$ ${displayCommand(argv)}`);
-  const result = await provider.run(argv, spec);
-  const succeeded = result.code !== null && !result.timedOut && !result.overflowed && desired.returns.includes(result.code);
+  let result: RunResult;
+  let succeeded: boolean;
+  for (let attempt = 1; ; attempt++) {
+    checkCwd(spec.cwd);
+    request.log(`$ ${displayCommand([...(spec.prefix ?? []), ...argv])}${desired.tries > 1 ? `  (try ${attempt} of ${desired.tries})` : ''}`);
+    result = await provider.run(argv, spec);
+    succeeded = result.code !== null && !result.timedOut && !result.overflowed && desired.returns.includes(result.code);
+    if (succeeded || attempt >= desired.tries) break;
+    request.log(`try ${attempt} failed (${result.code !== null ? `exit ${result.code}` : 'killed'}); next in ${desired.trySleepMs / 1000}s`);
+    if (desired.trySleepMs > 0) await sleep(desired.trySleepMs);
+  }
   if (desired.logoutput === 'true' || (desired.logoutput === 'on_failure' && !succeeded)) logOutput(request, result);
   if (!succeeded) {
     const exited = result.code !== null && !result.timedOut && !result.overflowed;

@@ -1,6 +1,7 @@
 // What the file runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/file.md).
 import type { RunnerDescription } from '../../shared/description.js';
+import { VALIDATE_KEY } from './validate-content.js';
 
 /** User and group names go to `getent` as an argument: no spaces, no colons, no leading "-". */
 export const ACCOUNT_CHARS = 'A-Za-z0-9._@$-';
@@ -34,11 +35,13 @@ export const description = {
     group: { ...ACCOUNT, help: 'a group name, or a numeric gid' },
     mode: { type: 'mode', max: 0o777, help: 'octal permissions (0644, 644, 0o755), at most 0777' },
     force: { type: 'boolean', default: false, help: 'allow removing a non-empty directory (for absent, or to replace it with a file), and replacing a file or directory with a link' },
+    validate: VALIDATE_KEY,
+    backup: { type: 'boolean', default: false, help: 'keep the content a change replaces, in /var/lib/govern/backup/PATH/TIME (root only; the newest 5 per file)' },
     show_diff: { type: 'boolean', default: true, help: 'give a unified diff when an existing file\'s content changes; false for secrets' },
   },
   rules: [
     { exclusive: ['contents', 'source'] },
-    { only_when: { ensure: ['present'] }, keys: ['contents', 'source'] },
+    { only_when: { ensure: ['present'] }, keys: ['contents', 'source', 'validate', 'backup'] },
     { when: { ensure: ['link'] }, require: ['target'] },
     { only_when: { ensure: ['link'] }, keys: ['target'] },
     // A symbolic link has no permissions of its own on Linux.

@@ -22,6 +22,10 @@ export interface FileProperties {
   target?: string;
   force: boolean;
   showDiff: boolean;
+  /** A command checking new content before it replaces the file; % is the file to check. */
+  validate?: string;
+  /** Keep the content a change replaces (backup.ts). */
+  backup: boolean;
 }
 
 /** 2^32-1 is chown's "leave unchanged", not an id. */
@@ -40,6 +44,8 @@ export function fileProperties(request: Pick<RunnerRequest<Values<typeof descrip
     target: v.target,
     force: v.force,
     showDiff: v.show_diff,
+    validate: v.validate,
+    backup: v.backup,
   };
 }
 

@@ -13,10 +13,20 @@ const what = (db: Database) => (db === 'passwd' ? 'user' : 'group');
 
 /** The id of a user (passwd) or group; a numeric id is taken as it is, even without an entry. */
 export async function resolveAccount(db: Database, spec: AccountSpec, context: ProviderContext): Promise<Account> {
+  const account = await findAccount(db, spec, context);
+  if (!account) throw new UserError(unknownAccount(db, spec.kind === 'name' ? spec.name : String(spec.id)));
+  return account;
+}
+
+/** As resolveAccount, undefined when the name has no entry. */
+export async function findAccount(db: Database, spec: AccountSpec, context: ProviderContext): Promise<Account | undefined> {
   if (spec.kind === 'id') return { id: spec.id, label: String(spec.id) };
   const entry = await lookup(db, spec.name, context);
-  if (!entry) throw new UserError(`unknown ${what(db)} "${spec.name}" (getent ${db} ${spec.name} found no entry)`);
-  return { id: entry.id, label: spec.name };
+  return entry && { id: entry.id, label: spec.name };
+}
+
+export function unknownAccount(db: Database, name: string): string {
+  return `unknown ${what(db)} "${name}" (getent ${db} ${name} found no entry)`;
 }
 
 /** The name of an id, for messages; undefined when the id has no entry. */

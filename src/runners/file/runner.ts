@@ -12,9 +12,13 @@ import { asUserError } from './errors.js';
 import { description } from './description.js';
 import { isBinary, unifiedDiff } from './diff.js';
 import { fileProperties, type FileProperties } from './properties.js';
-import { accountName, resolveAccount } from './provider-getent.js';
+import { pendingNote, pendingResource, type Missing } from '../noop-pending.js';
+import type { AccountSpec } from './properties.js';
+import { accountName, findAccount, unknownAccount } from './provider-getent.js';
 import { posixProvider } from './provider-posix.js';
-import type { Attributes, Current, Desired, FileProvider } from './state.js';
+import { validateContent } from './validate-content.js';
+import { backUp } from './backup.js';
+import type { Account, Attributes, Current, Desired, FileProvider } from './state.js';
 
 /** Files larger than this get no diff. */
 export const DIFF_LIMIT = 1024 * 1024;
@@ -44,7 +48,8 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   const props = fileProperties(request);
   const context = providerContext(request.env, request.log);
   const provider = await chooseProvider('file provider', providers, undefined, props, context);
-  const desired = await resolveDesired(props, provider, context);
+  const missing: Missing[] = [];
+  const desired = await resolveDesired(props, provider, context, account(request, context, missing));
   const current = await provider.status(desired.path, {
     checkEmpty: desired.ensure !== 'directory',
     keepContentUpTo: desired.content && desired.showDiff ? DIFF_LIMIT : 0,
@@ -55,8 +60,10 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   for (const warning of plan.warnings) request.log(warning);
   const diffText = plan.contentChanged ? contentDiff(request, desired, current) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
-  if (request.noop || !plan.changed) return { changed: plan.changed, message: planMessage(plan, request.noop), ...diff };
+  if (request.noop || !plan.changed) return { changed: plan.changed, message: planMessage(plan, request.noop) + (missing.length > 0 ? ` (${pendingNote(missing)})` : ''), ...diff };
 
+  if (props.validate !== undefined && plan.action.kind === 'store' && desired.content) await validateContent(props.validate, desired.path, desired.content.bytes, context);
+  if (props.backup && plan.contentChanged && current.type === 'file') request.log(`backed up the old content to ${backUp(desired.path, request.env)}`);
   await act(provider, desired, plan);
   const after = await provider.status(desired.path, { checkEmpty: false, keepContentUpTo: 0 });
   const wrong = mismatches(desired, after);
@@ -64,11 +71,30 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   return { changed: true, message: planMessage(plan, false), ...diff };
 }
 
-async function resolveDesired(props: FileProperties, provider: FileProvider, context: ProviderContext): Promise<Desired> {
+type Resolve = (db: 'passwd' | 'group', spec: AccountSpec) => Promise<Account>;
+
+/**
+ * Looks up an owner or group. In noop mode, one that an earlier resource of the run would create
+ * (GOVERN_NOOP_PENDING: the user, or for a group also the user whose own group useradd makes) stands
+ * for an id no file has yet, with a note naming that resource.
+ */
+function account(request: RunnerRequest<unknown>, context: ProviderContext, missing: Missing[]): Resolve {
+  return async (db, spec) => {
+    const found = await findAccount(db, spec, context);
+    if (found) return found;
+    const name = spec.kind === 'name' ? spec.name : String(spec.id);
+    const creator = db === 'passwd' ? pendingResource(request, `user:${name}`) : pendingResource(request, `group:${name}`, `user:${name}`);
+    if (!creator) throw new UserError(unknownAccount(db, name));
+    missing.push({ what: `${db === 'passwd' ? 'user' : 'group'} "${name}"`, ref: creator });
+    return { id: -1, label: name };
+  };
+}
+
+async function resolveDesired(props: FileProperties, provider: FileProvider, context: ProviderContext, resolveAccount: Resolve): Promise<Desired> {
   const desired: Desired = { path: props.path, ensure: props.ensure, mode: props.mode, linkTarget: props.target, force: props.force, showDiff: props.showDiff };
   // For absent, owner and group only order the removal (before the user's and group's): not looked up.
-  if (props.owner && props.ensure !== 'absent') desired.owner = await resolveAccount('passwd', props.owner, context);
-  if (props.group && props.ensure !== 'absent') desired.group = await resolveAccount('group', props.group, context);
+  if (props.owner && props.ensure !== 'absent') desired.owner = await resolveAccount('passwd', props.owner);
+  if (props.group && props.ensure !== 'absent') desired.group = await resolveAccount('group', props.group);
   if (props.contents !== undefined || props.source !== undefined) {
     const bytes = props.source !== undefined ? await provider.readSource(props.source) : Buffer.from(props.contents!, 'utf8');
     desired.content = { bytes, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), origin: props.source ?? 'contents' };

@@ -1,6 +1,7 @@
 // What the line runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/line.md).
 import type { RunnerDescription } from '../../shared/description.js';
+import { VALIDATE_KEY } from '../file/validate-content.js';
 
 export const description = {
   help: 'one line in a text file that something else owns: present (added, or replacing the lines a regular expression matches) or absent',
@@ -25,6 +26,7 @@ export const description = {
     // Not `after`: that key orders resources, for every runner.
     insert_after: { type: 'regex', help: 'where a new line goes: after the last line this regular expression matches (none matches: at the end of the file)' },
     create: { type: 'boolean', default: false, help: 'create a missing file (owned by root, mode 0644) holding the line; false: a missing file is an error' },
+    validate: VALIDATE_KEY,
     multiple: { type: 'boolean', default: false, help: 'replace every line matching `match`; false: several lines matching it is an error' },
   },
   rules: [

@@ -14,6 +14,8 @@ export interface LineProperties {
   after?: RegExp;
   create: boolean;
   multiple: boolean;
+  /** A command checking the edited content before it replaces the file; % is the file to check. */
+  validate?: string;
 }
 
 /** The flags govern's `regex` type compiles with (src/shared/values.ts), so a checked expression compiles here. */
@@ -30,5 +32,6 @@ export function lineProperties(request: Pick<RunnerRequest<Values<typeof descrip
     after: v.insert_after === undefined ? undefined : new RegExp(v.insert_after, REGEX_FLAGS),
     create: v.create,
     multiple: v.multiple,
+    validate: v.validate,
   };
 }

@@ -11,6 +11,8 @@ import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';
 import { description } from './description.js';
 import { lineProperties } from './properties.js';
 import { readFile, writeFile } from './provider-posix.js';
+import { providerContext } from '../../shared/command-runner.js';
+import { validateContent } from '../file/validate-content.js';
 
 export function lineRunner(): RunnerDefinition<typeof description> {
   return {
@@ -33,6 +35,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const diff = diffText !== undefined ? { diff: diffText } : {};
   if (request.noop || !plan.changed || !plan.content) return { changed: plan.changed, message: planMessage(plan, request.noop), ...diff };
 
+  if (props.validate !== undefined) await validateContent(props.validate, props.path, plan.content, providerContext(request.env, request.log));
   await writeFile(props.path, plan.content, found.attrs);
   await check(props.path, plan, found.current);
   return { changed: true, message: planMessage(plan, false), ...diff };

@@ -28,7 +28,8 @@ export type Action =
   | { kind: 'install-version'; version: string }
   | { kind: 'upgrade'; version: string }
   | { kind: 'downgrade'; version: string }
-  | { kind: 'uninstall' };
+  | { kind: 'uninstall' }
+  | { kind: 'purge' };
 
 export interface Decision {
   action: Action;
@@ -64,6 +65,8 @@ export function decide(ensure: Ensure, status: PackageStatus, compare: CompareTo
   switch (ensure.kind) {
     case 'absent':
       return { action: { kind: 'uninstall' }, message: 'Would have uninstalled' };
+    case 'purged':
+      return { action: { kind: 'purge' }, message: status.installed ? 'Would have purged' : `Would have purged the configuration files left (${status.state})` };
     case 'present':
       // Not in the desired state, so absent.
       return { action: { kind: 'install' }, message: 'Would have installed' };
@@ -84,6 +87,9 @@ export function isDesiredState(ensure: Ensure, status: PackageStatus, compare: C
       return status.installed;
     case 'absent':
       return !status.installed;
+    case 'purged':
+      // Nothing left in the package database: no configuration files (dpkg's `rc`), no half-removed package.
+      return !status.installed && status.state === undefined;
     case 'version':
       return status.installed && compare(status.fullVersion, ensure.version) === 0;
   }
@@ -100,6 +106,7 @@ export type CompareVersions = (a: string, b: string) => -1 | 0 | 1;
 export function describeChange(before: PackageStatus, after: PackageStatus, compare: CompareVersions): string {
   if (!before.installed && after.installed) return `installed ${after.fullVersion}`;
   if (before.installed && !after.installed) return `uninstalled ${before.fullVersion}`;
+  if (!before.installed && !after.installed && before.state !== undefined && after.state === undefined) return `purged the configuration files left (${before.state})`;
   if (before.installed && after.installed) {
     if (before.fullVersion === after.fullVersion) return `already installed ${after.fullVersion}`;
     const direction = compare(after.fullVersion, before.fullVersion) > 0 ? 'upgraded' : 'downgraded';
@@ -111,5 +118,5 @@ export function describeChange(before: PackageStatus, after: PackageStatus, comp
 /** Whether two statuses describe the same installed version (or both absent). */
 export function sameStatus(a: PackageStatus, b: PackageStatus): boolean {
   if (a.installed && b.installed) return a.fullVersion === b.fullVersion && a.arch === b.arch;
-  return !a.installed && !b.installed;
+  return !a.installed && !b.installed && a.state === b.state;
 }

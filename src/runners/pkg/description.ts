@@ -4,14 +4,14 @@ import type { RunnerDescription } from '../../shared/description.js';
 import { PACKAGE_NAME_CHARS, VERSION_CHARS } from '../../shared/validate.js';
 
 /** What ensure (and state) take besides a version. */
-export const ENSURE_WORDS = ['present', 'installed', 'absent', 'removed', 'latest'] as const;
+export const ENSURE_WORDS = ['present', 'installed', 'absent', 'removed', 'purged', 'latest'] as const;
 /** A version asked for: Debian and RPM versions start with a digit, after an optional epoch. */
 const VERSION = { chars: VERSION_CHARS, pattern: '([0-9]+:)?[0-9].*' } as const;
 const ENSURE = {
   type: 'string',
   values: ENSURE_WORDS,
   ...VERSION,
-  what: 'one of present, installed, absent, removed, latest, or a version',
+  what: 'one of present, installed, absent, removed, purged, latest, or a version',
 } as const;
 
 export const description = {
@@ -23,7 +23,7 @@ export const description = {
     help: 'the package name as the package manager knows it (libc6:amd64 names an architecture for apt)',
   },
   keys: {
-    ensure: { ...ENSURE, default: 'present', help: 'present, absent, latest, or a version; installed is present, removed is absent' },
+    ensure: { ...ENSURE, default: 'present', help: 'present, absent (its configuration files are kept), purged (removed with its configuration files; dnf: as absent), latest, or a version; installed is present, removed is absent' },
     state: { ...ENSURE, help: 'the same as ensure, in the words of govern\'s README (installed, removed)' },
     provider: { type: 'enum', values: ['apt', 'dnf'], help: 'the package manager; chosen from the os/family fact or the tools on PATH when not given' },
   },

@@ -5,6 +5,7 @@ import type { description } from './description.js';
 export type Ensure =
   | { kind: 'present' }
   | { kind: 'absent' }
+  | { kind: 'purged' }
   | { kind: 'latest' }
   | { kind: 'version'; version: string };
 
@@ -23,6 +24,7 @@ const WORDS: Record<string, Ensure> = {
   installed: { kind: 'present' },
   absent: { kind: 'absent' },
   removed: { kind: 'absent' },
+  purged: { kind: 'purged' },
   latest: { kind: 'latest' },
 };
 

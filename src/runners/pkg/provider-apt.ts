@@ -60,6 +60,19 @@ export function aptProvider(context: ProviderContext): PackageProvider {
     }
   }
 
+  /** What install would ask of apt's lists, without installing. */
+  async function checkInstallable(pkg: string, target: InstallTarget): Promise<void> {
+    await requireKnownPackage(pkg);
+    if (target.kind === 'latest' && (await latestAvailable(pkg)) === undefined) {
+      throw new UserError(`apt has no installation candidate for ${pkg} (is it in a configured source, and did apt-get update run?)`);
+    }
+    if (target.kind === 'version') {
+      // `apt-cache madison` lines: "NAME | VERSION | SOURCE"
+      const versions = (await tools.runChecked(['apt-cache', 'madison', pkg], { query: true })).stdout.split('\n').map((l) => l.split('|')[1]?.trim());
+      if (!versions.includes(target.version)) throw new UserError(`apt knows no version ${target.version} of ${pkg} (apt-cache madison ${pkg}): is it in a configured source?`);
+    }
+  }
+
   async function install(pkg: string, target: InstallTarget): Promise<void> {
     await requireKnownPackage(pkg);
     const base = ['apt-get', 'install', '-y', '-q', '-o', 'DPkg::Options::=--force-confold', '-o', DPKG_LOCK_TIMEOUT];
@@ -88,12 +101,16 @@ export function aptProvider(context: ProviderContext): PackageProvider {
     compareToWanted: (installed, wanted) => compareVersions('debian', installed, wanted),
     status,
     latestAvailable,
+    checkInstallable,
     install,
     // The seed: upgrade and downgrade are installs of the target version (--allow-downgrades comes with a version).
     upgrade: install,
     downgrade: (pkg, version) => install(pkg, { kind: 'version', version }),
     async uninstall(pkg: string): Promise<void> {
       await tools.runChecked(['apt-get', '-q', '-y', '-o', DPKG_LOCK_TIMEOUT, 'remove', pkg]);
+    },
+    async purge(pkg: string): Promise<void> {
+      await tools.runChecked(['apt-get', '-q', '-y', '-o', DPKG_LOCK_TIMEOUT, 'purge', pkg]);
     },
   };
 }

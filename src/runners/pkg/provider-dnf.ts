@@ -4,6 +4,7 @@ import { compareRpmToWanted, compareRpm, parseRpmVersion } from '../../shared/ve
 import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
 import type { ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
 import { commandFailed, PackageTools } from './tools.js';
 
 /** The seed's NEVRA query format, one line per installed instance (installonly packages can have several). */
@@ -44,6 +45,11 @@ export function dnfProvider(context: ProviderContext): PackageProvider {
       );
       return newest(result.stdout.split('\n').map((l) => l.trim()).filter((l) => /^[0-9]+:/.test(l)));
     },
+    async checkInstallable(pkg: string, target: InstallTarget): Promise<void> {
+      const spec = target.kind === 'version' ? `${pkg}-${target.version}` : pkg;
+      const result = await tools.runChecked(['dnf', '-q', 'repoquery', '--available', '--queryformat', '%{name}\n', spec], { query: true });
+      if (result.stdout.trim() === '') throw new UserError(`dnf knows no package ${spec} in its repositories (dnf repoquery --available): is it spelt right, and in a configured repository?`);
+    },
     install,
     async upgrade(pkg: string, target: InstallTarget): Promise<void> {
       // `dnf install NAME` leaves an installed package alone ("already installed"), so latest needs `dnf upgrade`.
@@ -54,6 +60,10 @@ export function dnfProvider(context: ProviderContext): PackageProvider {
       await tools.runChecked(['dnf', 'downgrade', '-y', `${pkg}-${version}`]);
     },
     async uninstall(pkg: string): Promise<void> {
+      await tools.runChecked(['dnf', 'remove', '-y', pkg]);
+    },
+    async purge(pkg: string): Promise<void> {
+      // rpm removes a package's configuration with it (keeping only edited ones as .rpmsave).
       await tools.runChecked(['dnf', 'remove', '-y', pkg]);
     },
   };

@@ -18,8 +18,12 @@ export interface PackageProvider {
   status(pkg: string): Promise<PackageStatus>;
   /** The version the package manager would install as the newest, if it knows the package. */
   latestAvailable(pkg: string): Promise<string | undefined>;
+  /** Noop's check of what install would find: a UserError when the configured sources cannot give it. */
+  checkInstallable(pkg: string, target: InstallTarget): Promise<void>;
   install(pkg: string, target: InstallTarget): Promise<void>;
   upgrade(pkg: string, target: InstallTarget): Promise<void>;
   downgrade(pkg: string, version: string): Promise<void>;
   uninstall(pkg: string): Promise<void>;
+  /** Uninstalls it with its configuration files (dnf, which keeps none of them apart: as uninstall). */
+  purge(pkg: string): Promise<void>;
 }

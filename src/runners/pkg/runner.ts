@@ -10,7 +10,7 @@ import { description } from './description.js';
 import { DPKG_DATABASE } from './dpkg-snapshot.js';
 import { prefetchDpkgStatus } from './provider-apt.js';
 import { describeEnsure, packageProperties, type PackageProperties } from './properties.js';
-import type { PackageProvider } from './provider.js';
+import type { InstallTarget, PackageProvider } from './provider.js';
 import { packageProvider } from './providers.js';
 
 export const pkgRunner: RunnerDefinition<typeof description> = {
@@ -42,7 +42,11 @@ export async function applyPackage(
   const latestAvailable = request.noop && properties.ensure.kind === 'latest' && before.installed ? await provider.latestAvailable(name) : undefined;
   const decision = decide(properties.ensure, before, provider.compareToWanted, { latestAvailable });
   if (decision.action.kind === 'none') return { changed: false, message: decision.message };
-  if (request.noop) return { changed: true, message: decision.message };
+  if (request.noop) {
+    const target = installTarget(decision.action);
+    if (target) await provider.checkInstallable(name, target);
+    return { changed: true, message: decision.message };
+  }
 
   await act(provider, name, decision.action);
 
@@ -57,7 +61,8 @@ export async function applyPackage(
     const message = after.installed ? `already at the latest version ${after.fullVersion}` : describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b));
     return { changed: false, message };
   }
-  return { changed: true, message: describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b)) };
+  const change = describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b));
+  return { changed: true, message: decision.action.kind === 'purge' && before.installed ? `${change} and purged its configuration` : change };
 }
 
 async function act(provider: PackageProvider, name: string, action: Action): Promise<void> {
@@ -78,6 +83,25 @@ async function act(provider: PackageProvider, name: string, action: Action): Pro
       return provider.downgrade(name, action.version);
     case 'uninstall':
       return provider.uninstall(name);
+    case 'purge':
+      return provider.purge(name);
+  }
+}
+
+/** What an action would ask the package manager to install; none for a removal. */
+function installTarget(action: Action): InstallTarget | undefined {
+  switch (action.kind) {
+    case 'install':
+      return { kind: 'any' };
+    case 'install-latest':
+    case 'upgrade-latest':
+      return { kind: 'latest' };
+    case 'install-version':
+    case 'upgrade':
+    case 'downgrade':
+      return { kind: 'version', version: action.version };
+    default:
+      return undefined;
   }
 }
 

@@ -8,7 +8,7 @@ import type { RunResult } from '../../shared/process.js';
 import { displayCommand } from '../../shared/shell-display.js';
 import type { ServiceStatus } from './decide.js';
 import type { Scope } from './properties.js';
-import { COMMAND_TIMEOUT_MS, type ServiceProvider } from './provider.js';
+import { COMMAND_TIMEOUT_MS, ServiceNotFound, type ServiceProvider } from './provider.js';
 
 export class SystemdProvider implements ServiceProvider {
   readonly name = 'systemd';
@@ -33,7 +33,7 @@ export class SystemdProvider implements ServiceProvider {
     if (active.code !== 0 && active.stdout.trim() === '') throw this.failure('is-active', service, active);
     const enabledWord = enabled.stdout.trim();
     if (enabledWord === 'not-found' || (enabled.code !== 0 && enabledWord === '' && /No such file|not found/i.test(enabled.stderr))) {
-      throw new UserError(`service ${service} not found: no ${this.scope === 'user' ? 'user ' : ''}unit file for it (${this.shown('is-enabled', service)})`);
+      throw new ServiceNotFound(`service ${service} not found: no ${this.scope === 'user' ? 'user ' : ''}unit file for it (${this.shown('is-enabled', service)})`);
     }
     if (enabled.code !== 0 && enabledWord === '') throw this.failure('is-enabled', service, enabled);
     // systemctl's own verdict: is-active exits 0 for active (and reloading); is-enabled exits 0

@@ -9,7 +9,7 @@ import { listDirectory } from '../../shared/directory-listing.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunResult } from '../../shared/process.js';
 import type { ServiceStatus } from './decide.js';
-import { COMMAND_TIMEOUT_MS, type ServiceProvider } from './provider.js';
+import { COMMAND_TIMEOUT_MS, ServiceNotFound, type ServiceProvider } from './provider.js';
 
 /** Every command of this provider runs under the same time limit. */
 const LIMIT = { timeoutMs: COMMAND_TIMEOUT_MS };
@@ -124,7 +124,7 @@ export class SysvProvider implements ServiceProvider {
     try {
       fs.accessSync(script, fs.constants.X_OK);
     } catch {
-      throw new UserError(`service ${service} not found: no executable init script ${script}`);
+      throw new ServiceNotFound(`service ${service} not found: no executable init script ${script}`);
     }
   }
 

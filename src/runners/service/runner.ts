@@ -6,11 +6,12 @@ import { UserError } from '../../shared/errors.js';
 import { runCommand } from '../../shared/process.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { pendingNote, pendingOf, pendingResource } from '../noop-pending.js';
 import { reloadIfPending, unitsWouldChange } from '../unit/daemon-reload.js';
 import { appliedMessage, decide, decideSignal, noopMessage, unmetDimensions, type Expectation, type ServiceSignal, type ServiceStatus } from './decide.js';
 import { description } from './description.js';
 import { serviceProperties, type Scope } from './properties.js';
-import { withSbinPath, type ServiceProvider } from './provider.js';
+import { ServiceNotFound, withSbinPath, type ServiceProvider } from './provider.js';
 import { serviceProvider } from './providers.js';
 import { runMemory } from './run-memory.js';
 
@@ -30,7 +31,7 @@ async function applyService(request: RunnerRequest<Values<typeof description>>, 
   const provider = await serviceProvider(properties, context);
   // A unit changed earlier in this run: systemd reads it before the service is checked or started.
   if (provider.name === 'systemd') await reloadIfPending(request.env.GOVERN_RUN_DIR, properties.scope, context);
-  const before = await statusOrNoopUnit(provider, properties.name, request, properties.scope);
+  const { status: before, note } = await readStatus(provider, properties.name, request, properties.scope);
   if (before === undefined) return { changed: true, message: `Would have checked ${properties.name} once its unit is written (a unit this run would change; not loaded in noop)` };
   const memory = runMemory(request.env.GOVERN_RUN_DIR, `${provider.name}-${properties.scope}-${properties.name}`);
   const decision =
@@ -39,7 +40,7 @@ async function applyService(request: RunnerRequest<Values<typeof description>>, 
 
   if (request.noop) {
     for (const action of decision.actions) request.log(`noop: would ${action} ${properties.name} (${provider.name})`);
-    return { changed: true, message: noopMessage(decision.actions) };
+    return { changed: true, message: noopMessage(decision.actions) + (note ? ` (${note})` : '') };
   }
   for (const action of decision.actions) {
     await provider[action](properties.name);
@@ -50,16 +51,25 @@ async function applyService(request: RunnerRequest<Values<typeof description>>, 
 }
 
 /**
- * The status; in noop mode, after a unit of the scope would have changed (not written: noop), a
- * status that fails (the unit does not exist yet) is undefined instead of a failure.
+ * The status. In noop mode, after a unit of the scope would have changed (not written: noop), a
+ * status that fails (the unit does not exist yet) is undefined instead of a failure; and a service
+ * the init system does not know yet may come with a package (or a unit file, an init script) an
+ * earlier resource of the run would install: then it is taken as stopped and disabled, with a note
+ * naming that resource.
  */
-async function statusOrNoopUnit(provider: ServiceProvider, service: string, request: RunnerRequest<unknown>, scope: Scope): Promise<ServiceStatus | undefined> {
+async function readStatus(provider: ServiceProvider, service: string, request: RunnerRequest<unknown>, scope: Scope): Promise<{ status?: ServiceStatus; note?: string }> {
   try {
-    return await provider.status(service);
+    return { status: await provider.status(service) };
   } catch (e) {
-    if (!request.noop || provider.name !== 'systemd' || !unitsWouldChange(request.env.GOVERN_RUN_DIR, scope)) throw e;
-    request.log(`noop: ${(e as Error).message}`);
-    return undefined;
+    if (request.noop && provider.name === 'systemd' && unitsWouldChange(request.env.GOVERN_RUN_DIR, scope)) {
+      request.log(`noop: ${(e as Error).message}`);
+      return {};
+    }
+    if (!(e instanceof ServiceNotFound)) throw e;
+    const files = request.pending.filter((ref) => ref.startsWith('file:') && (ref.endsWith(`/init.d/${service}`) || ref.endsWith(`/${service}.service`)));
+    const creator = pendingResource(request, `pkg:${service}`) ?? files[0] ?? pendingOf(request, 'pkg')[0];
+    if (!creator) throw e;
+    return { status: { running: false, enabled: false }, note: pendingNote([{ what: `service ${service}`, ref: creator }]) };
   }
 }
 

@@ -23,7 +23,7 @@ export const description = {
       default: false,
       help: 'create the home directory with the user (from /etc/skel), move it when home changes, and remove it (and the mail spool) with the user',
     },
-    shell: { type: 'path', clean: true, pattern: `/${PASSWD_FIELD}+`, what: 'a clean absolute path without ":" or control characters (a line break)', help: 'the login shell; one not in /etc/shells gets a warning' },
+    shell: { type: 'path', clean: true, pattern: `/${PASSWD_FIELD}+`, what: 'a clean absolute path without ":" or control characters (a line break)', help: 'the login shell; one not in /etc/shells gets a warning (not nologin or false)' },
     comment: { type: 'string', pattern: `${PASSWD_FIELD}*`, what: 'a text without ":" or control characters (a line break, a tab)', help: 'the GECOS field (full name)' },
     system: { type: 'boolean', default: false, help: 'create a system account (uid below UID_MIN, no aging); used only when the user is created' },
     password: { ...PASSWORD, help: 'the password as a crypt(3) hash (openssl passwd -6, mkpasswd); never shown, never on a command line' },

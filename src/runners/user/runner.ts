@@ -70,9 +70,15 @@ function resolveGroup(spec: GroupSpec, groups: GroupEntry[], missing: string[]):
   return { label: spec.name, gid: entry?.gid };
 }
 
-/** A shell not listed in /etc/shells: allowed (nologin often is not), but worth saying. */
+/**
+ * Shells that refuse a login: never listed in /etc/shells (which lists login shells, so that a user
+ * cannot chsh to one of these), and the right shell for a service account. No warning for them.
+ */
+const NO_LOGIN_SHELLS = ['/usr/sbin/nologin', '/sbin/nologin', '/bin/false', '/usr/bin/false'];
+
+/** A login shell not listed in /etc/shells: allowed, but worth saying. */
 function shellWarning(shell: string | undefined): string | undefined {
-  if (shell === undefined) return undefined;
+  if (shell === undefined || NO_LOGIN_SHELLS.includes(shell)) return undefined;
   let listed: string[];
   try {
     listed = fs.readFileSync('/etc/shells', 'utf8').split('\n').map((l) => l.trim());

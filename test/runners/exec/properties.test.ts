@@ -24,13 +24,18 @@ describe('exec properties', () => {
       logoutput: 'on_failure',
       unless: [],
       onlyif: [],
+      user: undefined,
+      group: undefined,
+      umask: undefined,
+      tries: 1,
+      trySleepMs: 0,
     });
   });
 
   it('reads every property', () => {
     const p = props('setup', 'command=make install', 'provider=shell', 'cwd=/srv', 'environment=A=1', 'environment=B=x=y',
       'path=/usr/bin:/bin', 'returns=0', 'returns=2', 'timeout=5m', 'creates=/opt/app', 'refresh_only=true',
-      'logoutput=true', 'unless=test -f /a', 'onlyif=test -d /b', 'onlyif=true');
+      'logoutput=true', 'unless=test -f /a', 'onlyif=test -d /b', 'onlyif=true', 'user=app', 'group=adm', 'umask=027', 'tries=3', 'try_sleep=2s');
     expect(p).to.deep.equal({
       command: 'make install',
       provider: 'shell',
@@ -44,6 +49,11 @@ describe('exec properties', () => {
       logoutput: 'true',
       unless: ['test -f /a'],
       onlyif: ['test -d /b', 'true'],
+      user: 'app',
+      group: 'adm',
+      umask: 0o27,
+      tries: 3,
+      trySleepMs: 2000,
     });
   });
 
@@ -93,7 +103,7 @@ describe('exec properties', () => {
       error = e as UserError;
     }
     expect(error?.problems.map((p) => p.message)).to.deep.equal([
-      'unknown key "onwer" (exec takes command, provider, cwd, environment, path, returns, timeout, creates, refresh_only, logoutput, unless, onlyif)',
+      'unknown key "onwer" (exec takes command, provider, cwd, environment, path, returns, timeout, creates, refresh_only, logoutput, user, group, umask, tries, try_sleep, unless, onlyif)',
       'cwd "srv" is not an absolute path (it must start with "/")',
       'timeout "soon" is not a duration such as 30s, 5m, 1h30m or a number of seconds',
     ]);

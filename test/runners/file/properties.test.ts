@@ -101,6 +101,8 @@ describe('file properties', () => {
         target: undefined,
         force: false,
         showDiff: true,
+        validate: undefined,
+        backup: false,
       });
     });
 

@@ -66,6 +66,15 @@ describe('pkg decision', () => {
     expect(decide(gone, configFiles, debian).action).to.deep.equal({ kind: 'none' });
   });
 
+  it('purged: nothing when dpkg has no record, a purge when installed or when configuration files are left', () => {
+    const purged: Ensure = { kind: 'purged' };
+    expect(decide(purged, absent, debian)).to.deep.equal({ action: { kind: 'none' }, message: 'already absent' });
+    expect(decide(purged, at('1.0-1'), debian)).to.deep.equal({ action: { kind: 'purge' }, message: 'Would have purged' });
+    expect(decide(purged, configFiles, debian)).to.deep.equal({ action: { kind: 'purge' }, message: 'Would have purged the configuration files left (config-files)' });
+    expect(isDesiredState(purged, configFiles, debian)).to.equal(false);
+    expect(describeChange(configFiles, absent, debian)).to.equal('purged the configuration files left (config-files)');
+  });
+
   it('in noop, knowing the newest available version, reports latest as in sync when it is installed', () => {
     expect(decide(latest, at('1:0.5-1'), debian, { latestAvailable: '1:0.5-1' })).to.deep.equal({
       action: { kind: 'none' },

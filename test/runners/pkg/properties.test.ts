@@ -47,7 +47,7 @@ describe('pkg properties', () => {
     expect(() => props('vim', { state: '1.0*' })).to.throw(UserError, /state "1.0\*" is not .*character "\*"/);
     expect(() => props('vim', { ensure: '' })).to.throw(UserError, /ensure "" is not .*\(it is empty\)/);
     expect(() => props('vim', { ensure: '-1.0' })).to.throw(UserError, /must not start with "-"/);
-    expect(() => props('vim', { ensure: 'presnt' })).to.throw(UserError, /ensure "presnt" is not one of present, installed, absent, removed, latest, or a version \(did you mean "present"\?\)/);
+    expect(() => props('vim', { ensure: 'presnt' })).to.throw(UserError, /ensure "presnt" is not one of present, installed, absent, removed, purged, latest, or a version \(did you mean "present"\?\)/);
   });
 
   it('refuses unknown keys', () => {

@@ -15,6 +15,8 @@ export interface TestPackage {
   conffile?: string;
   /** Make the postinst fail while this file exists (Debian), to leave the package half-configured. */
   failPostinstWhile?: string;
+  /** More files the package ships: absolute path -> content and mode. */
+  files?: Record<string, { content: string; mode: number }>;
 }
 
 export async function must(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
@@ -57,6 +59,7 @@ export class AptTestRepo {
         writeFile(path.join(root, p.conffile), 'setting = 1\n');
         writeFile(path.join(root, 'DEBIAN', 'conffiles'), `${p.conffile}\n`);
       }
+      for (const [file, { content, mode }] of Object.entries(p.files ?? {})) writeFile(path.join(root, file), content, mode);
       if (p.failPostinstWhile) {
         const script = `#!/bin/sh\nif [ "$1" = configure ] && [ -e '${p.failPostinstWhile}' ]; then echo "postinst told to fail" >&2; exit 1; fi\nexit 0\n`;
         writeFile(path.join(root, 'DEBIAN', 'postinst'), script, 0o755);

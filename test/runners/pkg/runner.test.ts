@@ -35,6 +35,10 @@ class MemoryProvider implements PackageProvider {
     this.calls.push('latestAvailable');
     return [...this.available].sort(this.compareToWanted).at(-1);
   }
+  async checkInstallable(_pkg: string, target: InstallTarget): Promise<void> {
+    this.calls.push(`checkInstallable ${JSON.stringify(target)}`);
+    if (this.available.length === 0 || (target.kind === 'version' && !this.available.includes(target.version))) throw new UserError('not in the sources');
+  }
   private async set(target: InstallTarget): Promise<void> {
     if (this.ignoreChanges) return;
     if (target.kind === 'version') this.installed = target.version;
@@ -51,6 +55,10 @@ class MemoryProvider implements PackageProvider {
   async downgrade(_pkg: string, version: string): Promise<void> {
     this.calls.push(`downgrade ${version}`);
     await this.set({ kind: 'version', version });
+  }
+  async purge(): Promise<void> {
+    this.calls.push('purge');
+    if (!this.ignoreChanges) this.installed = undefined;
   }
   async uninstall(): Promise<void> {
     this.calls.push('uninstall');

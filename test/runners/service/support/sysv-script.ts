@@ -28,6 +28,11 @@ export class SysvScript {
   }
 
   install(options: ScriptOptions = {}): void {
+    fs.writeFileSync(this.script, this.text(options), { mode: 0o755 });
+  }
+
+  /** The script itself, for a test that ships it in a package. */
+  text(options: ScriptOptions = {}): string {
     const reload = options.reload ?? true;
     const body = `#!/bin/sh
 ### BEGIN INIT INFO
@@ -58,7 +63,7 @@ case "$1" in
 ${reload ? '  reload) do_status || exit 7 ;;\n' : ''}  *) echo "Usage: $0 {start|stop|restart|status${reload ? '|reload' : ''}}" >&2; exit 3 ;;
 esac
 `;
-    fs.writeFileSync(this.script, body, { mode: 0o755 });
+    return body;
   }
 
   /** Runs the script the way an administrator would, to set up a test's starting state. */
