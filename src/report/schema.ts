@@ -116,6 +116,9 @@ export const REPORT_SCHEMA = {
           "where": {
             "type": "string",
             "minLength": 1
+          },
+          "would_change": {
+            "type": "boolean"
           }
         }
       }
