@@ -8,7 +8,7 @@ export type Ensure =
   | { kind: 'latest' }
   | { kind: 'version'; version: string };
 
-export type ProviderName = 'apt' | 'dnf' | 'pacman';
+export type ProviderName = 'apt' | 'dnf' | 'pacman' | 'zypper';
 
 export interface PackageProperties {
   /** The package name, as the package manager knows it (`libc6:amd64` works with apt). */
