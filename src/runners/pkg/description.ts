@@ -25,7 +25,7 @@ export const description = {
   keys: {
     ensure: { ...ENSURE, default: 'present', help: 'present, absent (its configuration files are kept), purged (removed with its configuration files; dnf: as absent), latest, or a version; installed is present, removed is absent' },
     state: { ...ENSURE, help: 'the same as ensure, in the words of govern\'s README (installed, removed)' },
-    provider: { type: 'enum', values: ['apt', 'dnf'], help: 'the package manager; chosen from the os/family fact or the tools on PATH when not given' },
+    provider: { type: 'enum', values: ['apt', 'dnf', 'pacman', 'zypper'], help: 'the package manager; chosen from the os/family fact or the tools on PATH when not given' },
   },
   rules: [{ exclusive: ['ensure', 'state'] }],
   signals: ['refresh'],

@@ -6,6 +6,8 @@ import type { PackageProperties, ProviderName } from './properties.js';
 import type { PackageProvider } from './provider.js';
 import { aptProvider } from './provider-apt.js';
 import { dnfProvider } from './provider-dnf.js';
+import { pacmanProvider } from './provider-pacman.js';
+import { zypperProvider } from './provider-zypper.js';
 
 /** os/family values and their package manager. */
 const FAMILY_PROVIDERS: Record<string, ProviderName> = {
@@ -18,6 +20,8 @@ const FAMILY_PROVIDERS: Record<string, ProviderName> = {
   rocky: 'dnf',
   almalinux: 'dnf',
   amazon: 'dnf',
+  arch: 'pacman',
+  suse: 'zypper',
 };
 
 function option(name: ProviderName, tools: string[], create: (context: ProviderContext) => PackageProvider): ProviderOption<PackageProvider, PackageProperties> {
@@ -39,6 +43,8 @@ function option(name: ProviderName, tools: string[], create: (context: ProviderC
 export const PACKAGE_PROVIDERS = [
   option('apt', ['dpkg-query', 'apt-get', 'apt-cache', 'flock'], aptProvider),
   option('dnf', ['rpm', 'dnf', 'flock'], dnfProvider),
+  option('pacman', ['pacman', 'flock'], pacmanProvider),
+  option('zypper', ['rpm', 'zypper', 'flock'], zypperProvider),
 ];
 
 export function packageProvider(properties: PackageProperties, context: ProviderContext): Promise<PackageProvider> {

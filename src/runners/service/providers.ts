@@ -1,5 +1,5 @@
 // The service providers, in order of preference: systemd for a user scope or when systemd is the
-// init system, else sysv.
+// init system, runit when it is, else sysv.
 import fs from 'node:fs';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { chooseProvider, type ProviderOption } from '../provider-choice.js';
@@ -7,18 +7,32 @@ import type { ServiceProperties } from './properties.js';
 import type { ServiceProvider } from './provider.js';
 import { SystemdProvider } from './provider-systemd.js';
 import { SysvProvider } from './provider-sysv.js';
+import { RunitProvider } from './provider-runit.js';
 
 /** systemd is the init system when this directory exists (sd_booted(3)). */
 export const SYSTEMD_BOOTED_DIR = '/run/systemd/system';
 
-/** The providers, given how to tell whether systemd is the init system. */
-export function serviceProviders(systemdBooted: () => boolean): ProviderOption<ServiceProvider, ServiceProperties>[] {
+/** Void's runit stage 2 runs runsvdir on this directory; another system's runit package does not make it. */
+export const RUNIT_BOOTED_DIR = '/run/runit/runsvdir';
+
+/** The providers, given how to tell whether systemd (or runit) is the init system. */
+export function serviceProviders(
+  systemdBooted: () => boolean,
+  runitBooted: () => boolean = () => fs.existsSync(RUNIT_BOOTED_DIR),
+): ProviderOption<ServiceProvider, ServiceProperties>[] {
   return [
     {
       name: 'systemd',
       tools: ['systemctl'],
       suits: (props) => (props.scope === 'user' ? 'scope = "user"' : systemdBooted() ? 'systemd is the init system' : undefined),
       create: (props, context) => new SystemdProvider(context, props.scope),
+    },
+    {
+      // Before sysv: a host where runsvdir is running as its supervisor (Void) has no rc links to manage.
+      name: 'runit',
+      tools: ['sv'],
+      suits: () => (runitBooted() ? 'runit is the init system' : undefined),
+      create: (_props, context) => new RunitProvider(context),
     },
     {
       name: 'sysv',

@@ -3,15 +3,17 @@
 //   debian  - Debian Policy (epoch, upstream version, revision), as dpkg compares them
 //   rpm     - rpmvercmp on epoch, version and release, with modern rpm's ~ and ^
 //   generic - the Puppet-style VersionCmp(a, b, ignoreTrailingZeroes)
+//   pacman  - libalpm's vercmp on epoch, pkgver and pkgrel (Arch Linux)
 import { compareDebian } from './debian.js';
 import { UserError } from '../errors.js';
 import { compareGeneric } from './generic.js';
+import { checkPacmanVersion, comparePacman } from './pacman.js';
 import { compareRpm } from './rpm.js';
 
 
-export type VersionScheme = 'debian' | 'rpm' | 'generic';
+export type VersionScheme = 'debian' | 'rpm' | 'generic' | 'pacman';
 
-export const VERSION_SCHEMES: readonly VersionScheme[] = ['debian', 'rpm', 'generic'];
+export const VERSION_SCHEMES: readonly VersionScheme[] = ['debian', 'rpm', 'generic', 'pacman'];
 
 export type Ordering = -1 | 0 | 1;
 
@@ -30,6 +32,10 @@ export function compareVersions(scheme: VersionScheme, a: string, b: string, opt
       return compareDebian(a, b);
     case 'rpm':
       return compareRpm(a, b);
+    case 'pacman':
+      checkPacmanVersion(a);
+      checkPacmanVersion(b);
+      return comparePacman(a, b);
     case 'generic':
       return compareGeneric(a, b, options.ignoreTrailingZeroes ?? false);
     default:

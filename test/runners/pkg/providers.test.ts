@@ -33,7 +33,7 @@ describe('pkg provider choice', () => {
   it('with no package tools on PATH: a clear error', async () => {
     const r = await runner('pkg', ['vim', 'ensure=present'], { env: { PATH: pathWith([]) } });
     expect(r.code).to.equal(1);
-    expect(parseResult(r.stdout).message).to.match(/^no supported package manager found on PATH \(apt needs dpkg-query, apt-get, apt-cache and flock; dnf needs rpm, dnf and flock\)$/);
+    expect(parseResult(r.stdout).message).to.match(/^no supported package manager found on PATH \(apt needs dpkg-query, apt-get, apt-cache and flock; dnf needs rpm, dnf and flock; pacman needs pacman and flock; zypper needs rpm, zypper and flock\)$/);
   });
 
   it('provider = "dnf" without dnf: names the missing tools', async () => {
@@ -53,6 +53,12 @@ describe('pkg provider choice', () => {
     if (!fs.existsSync(path.join(both, 'dnf')) || !fs.existsSync(path.join(both, 'apt-get'))) this.skip();
     expect((await chooseProvider(undefined, { ...quiet, env: { PATH: both } })).name).to.equal('apt');
     expect((await chooseProvider(undefined, { ...quiet, env: { PATH: onlyDnf } })).name).to.equal('dnf');
+  });
+
+  it('without GOVERN, detects pacman when it is the only package manager on PATH', async function () {
+    const onlyPacman = pathWith(['flock', 'pacman']);
+    if (!fs.existsSync(path.join(onlyPacman, 'pacman'))) this.skip();
+    expect((await chooseProvider(undefined, { ...quiet, env: { PATH: onlyPacman } })).name).to.equal('pacman');
   });
 
   it('with GOVERN set, follows the os/family fact (fake govern facts)', async function () {
