@@ -23,7 +23,7 @@ export const description = {
     help: 'the package name as the package manager knows it (libc6:amd64 names an architecture for apt)',
   },
   keys: {
-    ensure: { ...ENSURE, default: 'present', help: 'present, absent (its configuration files are kept), purged (removed with its configuration files; dnf: as absent), latest, or a version; installed is present, removed is absent' },
+    ensure: { ...ENSURE, default: 'present', help: 'present, absent (its configuration files are kept), purged (removed with its configuration files: apt-get purge, pacman -Rn; dnf and zypper: as absent, since rpm keeps none apart), latest, or a version; installed is present, removed is absent' },
     state: { ...ENSURE, help: 'the same as ensure, in the words of govern\'s README (installed, removed)' },
     provider: { type: 'enum', values: ['apt', 'dnf', 'pacman', 'zypper'], help: 'the package manager; chosen from the os/family fact or the tools on PATH when not given' },
   },
