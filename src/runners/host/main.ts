@@ -11,6 +11,7 @@ const load: Record<HostedRunner, () => RunnerDefinition> = {
   exec: () => (require('../exec/runner.js') as typeof import('../exec/runner.js')).execRunner as RunnerDefinition,
   file: () => (require('../file/runner.js') as typeof import('../file/runner.js')).fileRunner() as RunnerDefinition,
   group: () => (require('../group/runner.js') as typeof import('../group/runner.js')).groupRunner() as RunnerDefinition,
+  kernel_module: () => (require('../kernel_module/runner.js') as typeof import('../kernel_module/runner.js')).kernelModuleRunner() as RunnerDefinition,
   line: () => (require('../line/runner.js') as typeof import('../line/runner.js')).lineRunner() as RunnerDefinition,
   pkg: () => (require('../pkg/runner.js') as typeof import('../pkg/runner.js')).pkgRunner as RunnerDefinition,
   service: () => (require('../service/runner.js') as typeof import('../service/runner.js')).serviceRunner() as RunnerDefinition,
