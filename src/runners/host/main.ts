@@ -13,6 +13,7 @@ const load: Record<HostedRunner, () => RunnerDefinition> = {
   group: () => (require('../group/runner.js') as typeof import('../group/runner.js')).groupRunner() as RunnerDefinition,
   kernel_module: () => (require('../kernel_module/runner.js') as typeof import('../kernel_module/runner.js')).kernelModuleRunner() as RunnerDefinition,
   line: () => (require('../line/runner.js') as typeof import('../line/runner.js')).lineRunner() as RunnerDefinition,
+  mount: () => (require('../mount/runner.js') as typeof import('../mount/runner.js')).mountRunner() as RunnerDefinition,
   pkg: () => (require('../pkg/runner.js') as typeof import('../pkg/runner.js')).pkgRunner as RunnerDefinition,
   service: () => (require('../service/runner.js') as typeof import('../service/runner.js')).serviceRunner() as RunnerDefinition,
   sysctl: () => (require('../sysctl/runner.js') as typeof import('../sysctl/runner.js')).sysctlRunner() as RunnerDefinition,
