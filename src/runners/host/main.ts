@@ -6,6 +6,7 @@ import { HOST_RUNNERS_ENV, isHostedRunner, type HostedRunner } from '../hosted.j
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const load: Record<HostedRunner, () => RunnerDefinition> = {
+  archive: () => (require('../archive/runner.js') as typeof import('../archive/runner.js')).archiveRunner() as RunnerDefinition,
   authorized_key: () => (require('../authorized_key/runner.js') as typeof import('../authorized_key/runner.js')).authorizedKeyRunner() as RunnerDefinition,
   cron: () => (require('../cron/runner.js') as typeof import('../cron/runner.js')).cronRunner() as RunnerDefinition,
   exec: () => (require('../exec/runner.js') as typeof import('../exec/runner.js')).execRunner as RunnerDefinition,
