@@ -4,9 +4,10 @@
 # authorized_key, kernel_module, mount, archive and git runners' resources added, each with its sh
 # floor extended by the same checks: the files' content (stat, sha256sum), the live sysctl values
 # (/proc/sys), each key's and fstab entry's line (grep), the modes of ~/.ssh and authorized_keys,
-# /sys/module, /proc/self/mountinfo, the archives' markers and the checkouts' HEAD and status. The keys belong to a user it creates, govern-bench-keys. It prepares the two trees and
-# converges them; time the commands it prints (bench/README.md, "The unit, sysctl, cron, authorized_key, kernel_module, mount, archive and
-# git runners").
+# /sys/module, /proc/self/mountinfo, the archives' markers and the checkouts' HEAD and status. The
+# keys belong to a user it creates, govern-bench-keys. It prepares the two trees and converges them;
+# time the commands it prints (bench/README.md, "The unit, sysctl, cron, authorized_key,
+# kernel_module, mount, archive and git runners").
 # usage: bench/new-types.sh [ROOT]   (as root, after make build); bench/new-types.sh clean [ROOT]
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
