@@ -9,7 +9,7 @@ export const description = {
   keys: {
     ensure: { type: 'enum', values: ['present', 'latest'], default: 'present', help: 'present: cloned, at revision (a branch is not followed once there); latest: a branch is followed to the remote\'s tip every run' },
     source: { type: 'string', pattern: '[^-\\s][^\\s]*', what: 'a repository URL or path, without blanks, not starting with -', required: true, help: 'the repository (any URL git clone takes, or a path)' },
-    revision: { type: 'string', pattern: '[A-Za-z0-9._/@+-]+', what: 'a branch, tag or commit id', help: 'the branch, tag or commit to check out; by default the remote\'s default branch' },
+    revision: { type: 'string', pattern: '[A-Za-z0-9._@+][A-Za-z0-9._/@+-]*', what: 'a branch, tag or commit id, not starting with - or /', help: 'the branch, tag or commit to check out; by default the remote\'s default branch' },
     user: { type: 'string', chars: ACCOUNT_CHARS, what: 'a user name', help: 'run git as this user (runuser), who then owns the checkout' },
     depth: { type: 'integer', min: 1, help: 'a shallow clone of this many commits (git clone --depth)' },
     force: { type: 'boolean', default: false, help: 'discard local changes to tracked files when the revision moves' },

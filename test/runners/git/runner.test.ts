@@ -91,8 +91,8 @@ for (const mode of MODES) {
       const dir = path.join(tempDir('govern-git-co-'), 'app');
       await run(dir, [`source=${o.bare}`]);
       expect(await run(dir, ['source=/elsewhere.git'])).to.include({ ok: false, message: `${dir} is a checkout of ${o.bare}, not of /elsewhere.git: left alone` });
-      const bad = await run(dir, ['source=-x', 'revison=main']);
-      expect(bad.message).to.equal('unknown key "revison" (did you mean "revision"?); source "-x" is not a repository URL or path, without blanks, not starting with -');
+      const bad = await run(dir, ['source=-x', 'revison=main', 'revision=--upload-pack=x']);
+      expect(bad.message).to.equal('unknown key "revison" (did you mean "revision"?); source "-x" is not a repository URL or path, without blanks, not starting with -; revision "--upload-pack=x" is not a branch, tag or commit id, not starting with - or /');
     });
   });
 }
