@@ -80,6 +80,10 @@ function sameKeyPredecessor(rule: Autorequire, r: Resource, last: Map<string, st
 /** The references of the resources the rule names that exist in the tree. */
 function namedBy(rule: Autorequire, r: Resource, byRef: Map<string, Resource>, managed: ManagedDirectories, unitFiles: UnitFiles): string[] {
   if (rule.systemd_unit_of_name) return unitFiles.of(rule.runner, unitsReadBy(serviceUnit(r.name))).filter((ref) => ref !== r.ref);
+  if (rule.name_or_parent && r.name.startsWith('/')) {
+    const at = managed.atOrAbove(rule.runner, r.name);
+    return at && at !== r.ref ? [at] : [];
+  }
   if (rule.parent_of_name) {
     const parent = r.name.startsWith('/') && r.name !== '/' ? managed.atOrAbove(rule.runner, path.posix.dirname(r.name)) : undefined;
     return parent ? [parent] : [];

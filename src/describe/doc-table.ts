@@ -31,7 +31,7 @@ export function keysSection(description: RunnerDescription): string {
         lines.push(`- after the ${code(a.runner)} resources that write its systemd unit's file or drop-ins (its template's too, for an instance)`);
         continue;
       }
-      const named = a.parent_of_name ? 'of its nearest managed parent directory' : `named by ${code(a.key ?? '')}`;
+      const named = a.parent_of_name ? 'of its nearest managed parent directory' : a.name_or_parent ? 'of its own name, or else of its nearest managed parent directory' : `named by ${code(a.key ?? '')}`;
       const reverse = a.reverse_when_other ? `, and before it when that one has ${describeCondition(a.reverse_when_other)}` : '';
       lines.push(`- after the ${code(a.runner)} resource ${named}${reverse}`);
     }

@@ -71,6 +71,8 @@ export interface Autorequire {
   readonly runner: string;
   readonly key?: string;
   readonly parent_of_name?: boolean;
+  /** The resource of its own name (a mount point's directory), or else its nearest managed parent directory. */
+  readonly name_or_parent?: boolean;
   /**
    * After the resources of `runner` whose names are the files of the systemd unit this resource's
    * name means (`nginx`: `nginx.service` and its drop-ins; `getty@tty1`: also `getty@.service`'s).

@@ -27,6 +27,16 @@ describe('autorequire', () => {
     ]);
   });
 
+  it('orders a mount after the file resource of its own name, or else of its nearest managed parent directory', () => {
+    const d: Record<string, RunnerDescription> = { ...descriptions, mount: { autorequire: [{ runner: 'file', name_or_parent: true }] } };
+    const mountEdges = (...resources: Resource[]) => autorequireEdges(resources, (type) => d[type]);
+    expect(mountEdges(res('mount:/srv/data'), res('file:/srv'), res('file:/srv/data'))).to.deep.equal([
+      { from: 'file:/srv/data', to: 'mount:/srv/data' },
+      { from: 'file:/srv', to: 'file:/srv/data' },
+    ]);
+    expect(mountEdges(res('mount:/srv/data'), res('file:/srv'))).to.deep.equal([{ from: 'file:/srv', to: 'mount:/srv/data' }]);
+  });
+
   it('orders a resource after those named by one of its keys, each value of a list', () => {
     expect(edges(res('line:motd', { path: '/etc/motd' }), res('file:/etc/motd'))).to.deep.equal([{ from: 'file:/etc/motd', to: 'line:motd' }]);
     expect(edges(res('user:alice', { groups: ['adm', 'web', 'nope'] }), res('group:adm'), res('group:web'))).to.deep.equal([

@@ -14,7 +14,7 @@ function describing(dir: string, name: string, document: unknown): string {
 }
 
 describe('describing a runner', () => {
-  for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group', 'unit', 'sysctl', 'cron', 'authorized_key']) {
+  for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git']) {
     it(`the built-in ${runner} runner describes itself, persistent, with a valid description and its sources`, async () => {
       const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);
       expect(answer.kind).to.equal('described');
@@ -23,7 +23,7 @@ describe('describing a runner', () => {
       // An account has nothing to refresh: a notification to one is refused at planning.
       if (runner === 'user' || runner === 'group') expect(answer.description.signals).to.deep.equal([]);
       else expect(answer.description.signals).to.include('refresh');
-      expect(Object.keys(answer.description.keys ?? {})).to.include.members(runner === 'exec' ? ['command'] : ['ensure']);
+      expect(Object.keys(answer.description.keys ?? {})).to.include.members(runner === 'exec' ? ['command'] : runner === 'archive' ? ['source', 'sha256'] : runner === 'git' ? ['ensure', 'source'] : ['ensure']);
       // The runner's bundle (scripts/bundle.js): rebuilt, it is described again.
       expect(answer.description.sources).to.deep.equal([path.resolve(__dirname, '..', '..', 'bundle', `runner-${runner}.js`)]);
     });
@@ -80,7 +80,7 @@ describe('describing a runner', () => {
       'keys.l.items: a list of lists cannot be passed as arguments',
       'keys.e.values: an enum needs its values',
       'signals[0]: a signal is letters, digits, _ . and -',
-      'autorequire[0]: give one of key, parent_of_name = true, systemd_unit_of_name = true or same_key',
+      'autorequire[0]: give one of key, parent_of_name = true, name_or_parent = true, systemd_unit_of_name = true or same_key',
       'autorequire[1].key: "nope" is not one of its keys',
       'sources[0]: must be an absolute path',
     ]);

@@ -6,12 +6,16 @@ import { HOST_RUNNERS_ENV, isHostedRunner, type HostedRunner } from '../hosted.j
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const load: Record<HostedRunner, () => RunnerDefinition> = {
+  archive: () => (require('../archive/runner.js') as typeof import('../archive/runner.js')).archiveRunner() as RunnerDefinition,
   authorized_key: () => (require('../authorized_key/runner.js') as typeof import('../authorized_key/runner.js')).authorizedKeyRunner() as RunnerDefinition,
   cron: () => (require('../cron/runner.js') as typeof import('../cron/runner.js')).cronRunner() as RunnerDefinition,
   exec: () => (require('../exec/runner.js') as typeof import('../exec/runner.js')).execRunner as RunnerDefinition,
   file: () => (require('../file/runner.js') as typeof import('../file/runner.js')).fileRunner() as RunnerDefinition,
+  git: () => (require('../git/runner.js') as typeof import('../git/runner.js')).gitRunner() as RunnerDefinition,
   group: () => (require('../group/runner.js') as typeof import('../group/runner.js')).groupRunner() as RunnerDefinition,
+  kernel_module: () => (require('../kernel_module/runner.js') as typeof import('../kernel_module/runner.js')).kernelModuleRunner() as RunnerDefinition,
   line: () => (require('../line/runner.js') as typeof import('../line/runner.js')).lineRunner() as RunnerDefinition,
+  mount: () => (require('../mount/runner.js') as typeof import('../mount/runner.js')).mountRunner() as RunnerDefinition,
   pkg: () => (require('../pkg/runner.js') as typeof import('../pkg/runner.js')).pkgRunner as RunnerDefinition,
   service: () => (require('../service/runner.js') as typeof import('../service/runner.js')).serviceRunner() as RunnerDefinition,
   sysctl: () => (require('../sysctl/runner.js') as typeof import('../sysctl/runner.js')).sysctlRunner() as RunnerDefinition,

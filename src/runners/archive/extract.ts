@@ -1,0 +1,80 @@
+// An archive extracted beside its target, checked, then renamed into place: the target is the old
+// tree or the new one, never a part. Entries that would land outside it (absolute names, ".."
+// components, symbolic links pointing out) are refused, and nothing of the archive is kept then.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { act, query, type ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
+import { escapingEntry, MARKER, markerContent, type ArchiveFormat, type ArchiveProperties } from './properties.js';
+
+const TIMEOUT_MS = 600_000;
+
+/** The entry names the archive lists. */
+async function listEntries(context: ProviderContext, format: ArchiveFormat, file: string): Promise<string[]> {
+  const argv = format === 'zip' ? ['unzip', '-Z1', '--', file] : ['tar', '-t', '-f', file];
+  const r = await query(context, argv, { timeoutMs: TIMEOUT_MS });
+  if (r.code !== 0) throw new UserError(`cannot read the archive ${file} as ${format}: ${(r.stderr.trim().split('\n').pop() ?? '') || `exit ${r.code}`}`);
+  return r.stdout.split('\n').filter((n) => n !== '');
+}
+
+/** A temporary name beside the target, hidden, unique to this run. */
+export function besideTarget(target: string, what: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.govern-${what}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+}
+
+export async function extractReplacing(context: ProviderContext, p: ArchiveProperties, file: string): Promise<void> {
+  const names = await listEntries(context, p.format, file);
+  const escaping = names.find(escapingEntry);
+  if (escaping !== undefined) throw new UserError(`${p.source}: entry "${escaping}" would land outside ${p.target}: nothing extracted`);
+  const temp = besideTarget(p.target, 'extract');
+  fs.mkdirSync(temp, { mode: 0o755 });
+  try {
+    const argv = p.format === 'zip' ? ['unzip', '-q', '--', file, '-d', temp] : ['tar', '-x', '--no-same-owner', '-f', file, '-C', temp];
+    await act(context, argv, { timeoutMs: TIMEOUT_MS });
+    refuseLinksOut(temp, p);
+    fs.writeFileSync(path.join(temp, MARKER), markerContent(p), { mode: 0o644 });
+    if (p.owner !== undefined || p.group !== undefined) {
+      await act(context, ['chown', '-R', '-h', '--', `${p.owner ?? ''}${p.group !== undefined ? `:${p.group}` : ''}`, temp], { timeoutMs: TIMEOUT_MS });
+    }
+    fs.chmodSync(temp, 0o755);
+    swapInto(temp, p.target);
+  } finally {
+    fs.rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/** Every symbolic link of the tree must point inside it, by a relative path. */
+function refuseLinksOut(root: string, p: ArchiveProperties): void {
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) {
+        const to = fs.readlinkSync(full);
+        const resolved = path.resolve(path.dirname(full), to);
+        if (path.isAbsolute(to) || (resolved !== root && !resolved.startsWith(`${root}/`))) {
+          throw new UserError(`${p.source}: entry "${path.relative(root, full)}" links outside ${p.target} (to "${to}"): nothing extracted`);
+        }
+      } else if (entry.isDirectory()) walk(full);
+    }
+  };
+  walk(root);
+}
+
+/** The new tree renamed into place; an old one moved aside first, then removed. */
+function swapInto(temp: string, target: string): void {
+  const st = fs.lstatSync(target, { throwIfNoEntry: false });
+  if (st === undefined) {
+    fs.renameSync(temp, target);
+    return;
+  }
+  const old = besideTarget(target, 'old');
+  fs.renameSync(target, old);
+  try {
+    fs.renameSync(temp, target);
+  } catch (e) {
+    fs.renameSync(old, target);
+    throw e;
+  }
+  fs.rmSync(old, { recursive: true, force: true });
+}

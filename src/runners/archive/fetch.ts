@@ -1,0 +1,66 @@
+// The archive as a file on this host, its SHA-256 checked: a local source as it is, a URL
+// downloaded (http or https, redirects followed) into a file beside the target.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { pipeline } from 'node:stream/promises';
+import { UserError } from '../../shared/errors.js';
+
+const TIMEOUT_MS = 300_000;
+const REDIRECTS = 5;
+
+export async function sha256Of(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  try {
+    await pipeline(fs.createReadStream(file), hash);
+  } catch (e) {
+    throw new UserError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return hash.digest('hex');
+}
+
+/** Fails unless the file's SHA-256 is the one wanted. */
+export async function checkSha256(file: string, source: string, want: string): Promise<void> {
+  const have = await sha256Of(file);
+  if (have !== want) throw new UserError(`${source} has sha256 ${have}, not ${want}: nothing extracted`);
+}
+
+/** Downloads url to file (created new, mode 0600). */
+export async function download(url: string, file: string, caFile: string | undefined, log: (line: string) => void): Promise<void> {
+  let ca: Buffer | undefined;
+  if (caFile !== undefined) {
+    try {
+      ca = fs.readFileSync(caFile);
+    } catch (e) {
+      throw new UserError(`cannot read ca_file ${caFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+  let current = url;
+  for (let hop = 0; hop <= REDIRECTS; hop++) {
+    log(`GET ${current}`);
+    const response = await get(current, ca);
+    const status = response.statusCode ?? 0;
+    if (status >= 300 && status < 400 && response.headers.location) {
+      response.resume();
+      current = new URL(response.headers.location, current).toString();
+      continue;
+    }
+    if (status !== 200) {
+      response.resume();
+      throw new UserError(`cannot download ${url}: HTTP ${status}${current !== url ? ` from ${current}` : ''}`);
+    }
+    await pipeline(response, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+    return;
+  }
+  throw new UserError(`cannot download ${url}: more than ${REDIRECTS} redirects`);
+}
+
+function get(url: string, ca: Buffer | undefined): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error) => reject(new UserError(`cannot download ${url}: ${(e as NodeJS.ErrnoException).code ?? e.message}`));
+    const request = url.startsWith('https:') ? https.get(url, ca ? { ca } : {}, resolve) : http.get(url, resolve);
+    request.setTimeout(TIMEOUT_MS, () => request.destroy(new Error(`no answer in ${TIMEOUT_MS / 1000}s`)));
+    request.on('error', onError);
+  });
+}

@@ -1,0 +1,5 @@
+// The `runners/git` executable.
+import { runnerMain } from '../kit.js';
+import { gitRunner } from './runner.js';
+
+runnerMain(gitRunner());

@@ -1,0 +1,119 @@
+// git itself, run as the checkout's user when one is given: what the checkout is, what the revision
+// means, clone, fetch and checkout. Every command as argv; a value never reaches a shell.
+import fs from 'node:fs';
+import { act, query, type ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
+import type { GitCurrent } from './decide.js';
+import { isCommitId, type GitProperties } from './properties.js';
+
+const TIMEOUT_MS = 600_000;
+
+export class Git {
+  constructor(
+    private readonly context: ProviderContext,
+    private readonly p: GitProperties,
+    private readonly home?: string,
+  ) {}
+
+  /** Looks up the user's home, so git reads that user's configuration, not root's. */
+  static async forUser(context: ProviderContext, p: GitProperties): Promise<Git> {
+    if (p.user === undefined) return new Git(context, p);
+    const r = await query(context, ['getent', 'passwd', p.user]);
+    if (r.code !== 0) throw new UserError(`no user ${p.user}`);
+    return new Git(context, p, r.stdout.split(':')[5]);
+  }
+
+  private argv(args: string[], inDir = true): string[] {
+    // The checkout may belong to another user than the one running git: it is the one govern manages.
+    const git = ['git', '-c', `safe.directory=${this.p.dir}`, '-c', 'advice.detachedHead=false', ...(inDir ? ['-C', this.p.dir] : []), ...args];
+    return this.p.user !== undefined ? ['runuser', '-u', this.p.user, '--', ...git] : git;
+  }
+
+  private env(): Record<string, string> {
+    return { GIT_TERMINAL_PROMPT: '0', ...(this.home !== undefined ? { HOME: this.home } : {}) };
+  }
+
+  /** The command's output, trimmed (raw: as printed); undefined when it fails. */
+  private async out(args: string[], raw = false): Promise<string | undefined> {
+    const r = await query(this.context, this.argv(args), { env: this.env(), timeoutMs: TIMEOUT_MS });
+    return r.code === 0 ? (raw ? r.stdout : r.stdout.trim()) : undefined;
+  }
+
+  private async run(args: string[], inDir = true): Promise<void> {
+    await act(this.context, this.argv(args, inDir), { env: this.env(), timeoutMs: TIMEOUT_MS });
+  }
+
+  /** The commit a revision names here: a remote branch, a tag, or a commit id. */
+  private async resolveLocal(revision: string): Promise<string | undefined> {
+    for (const ref of [`refs/remotes/origin/${revision}`, `refs/tags/${revision}`, revision]) {
+      const sha = await this.out(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+      if (sha) return sha;
+    }
+    return undefined;
+  }
+
+  /** The commit the remote's branch or tag (or HEAD) points at now, without fetching. */
+  private async resolveRemote(revision: string | undefined): Promise<string | undefined> {
+    const refs = revision === undefined ? ['HEAD'] : [`refs/heads/${revision}`, `refs/tags/${revision}^{}`, `refs/tags/${revision}`];
+    const text = await this.out(['ls-remote', '--', this.p.source, ...refs]);
+    if (text === undefined) throw new UserError(`cannot list ${this.p.source} (git ls-remote failed)`);
+    const lines = text.split('\n').map((l) => l.split('\t'));
+    for (const ref of refs) {
+      const found = lines.find(([, name]) => name === ref);
+      if (found) return found[0];
+    }
+    return undefined;
+  }
+
+  async current(): Promise<GitCurrent> {
+    const st = fs.lstatSync(this.p.dir, { throwIfNoEntry: false });
+    if (st === undefined) return { dir: 'absent', changes: [] };
+    if (!st.isDirectory()) return { dir: 'other', changes: [] };
+    if (!fs.existsSync(`${this.p.dir}/.git`)) return { dir: fs.readdirSync(this.p.dir).length === 0 ? 'empty' : 'other', changes: [] };
+    const origin = await this.out(['config', '--get', 'remote.origin.url']);
+    const head = await this.out(['rev-parse', '--verify', '--quiet', 'HEAD']);
+    const status = (await this.out(['status', '--porcelain', '--untracked-files=no'], true)) ?? '';
+    const changes = status.split('\n').filter((l) => l !== '').map((l) => l.slice(3));
+    const rev = this.p.revision;
+    let wanted: string | undefined;
+    if (origin === this.p.source) {
+      const followed = this.p.ensure === 'latest' && (rev === undefined || !isCommitId(rev));
+      wanted = followed ? await this.resolveRemote(rev) : rev !== undefined ? await this.resolveLocal(rev) : head;
+    }
+    return { dir: 'checkout', origin, head, changes, wanted };
+  }
+
+  async clone(): Promise<void> {
+    const rev = this.p.revision;
+    const depth = this.p.depth !== undefined ? ['--depth', String(this.p.depth)] : [];
+    const branch = rev !== undefined && !isCommitId(rev) ? ['--branch', rev] : [];
+    // Every branch's tip, even shallow or at one branch, so that another revision can be checked out later.
+    await this.run(['clone', '--quiet', '--no-single-branch', ...depth, ...branch, '--', this.p.source, this.p.dir], false);
+    if (rev !== undefined && isCommitId(rev)) await this.checkout();
+  }
+
+  /** Fetches when the revision is not known here (or is followed), then checks it out. */
+  async checkout(): Promise<void> {
+    const rev = this.p.revision;
+    const depth = this.p.depth !== undefined ? ['--depth', String(this.p.depth)] : [];
+    await this.run(['fetch', '--quiet', '--tags', ...depth, 'origin']);
+    // A commit no branch or tag tip holds (a shallow checkout has few): asked for by its id.
+    if (rev !== undefined && isCommitId(rev) && (await this.resolveLocal(rev)) === undefined) await this.run(['fetch', '--quiet', ...depth, 'origin', rev]);
+    const force = this.p.force ? ['--force'] : [];
+    if (rev === undefined) {
+      await this.run(['checkout', '--quiet', ...force, '--detach', 'origin/HEAD']);
+      return;
+    }
+    const branch = (await this.out(['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${rev}`])) !== undefined;
+    if (branch) await this.run(['checkout', '--quiet', ...force, '-B', rev, `origin/${rev}`]);
+    else {
+      const sha = await this.resolveLocal(rev);
+      if (sha === undefined) throw new UserError(`${this.p.source} has no branch, tag or commit ${rev}`);
+      await this.run(['checkout', '--quiet', ...force, '--detach', sha]);
+    }
+  }
+
+  async head(): Promise<string> {
+    return (await this.out(['rev-parse', 'HEAD'])) ?? '';
+  }
+}

@@ -1,0 +1,5 @@
+// The `runners/kernel_module` executable.
+import { runnerMain } from '../kit.js';
+import { kernelModuleRunner } from './runner.js';
+
+runnerMain(kernelModuleRunner());

@@ -1,0 +1,43 @@
+// The kernel_module runner: read /sys/module and the modules-load.d file -> decide -> modprobe ->
+// write the file. It uses only the request (no process globals), so a long-lived runner process can
+// call it many times.
+import { providerContext } from '../../shared/command-runner.js';
+import type { RunnerResult } from '../../shared/protocol.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { asUserError } from '../file/errors.js';
+import { withSbinPath } from '../service/provider.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
+import { decideKernelModule, kernelModuleMessage } from './decide.js';
+import { description } from './description.js';
+import { kernelModuleProperties, loadFileContent } from './properties.js';
+import { modprobe, readModuleState } from './provider-modprobe.js';
+
+/** Read by all, as the distribution's own modules-load.d files. */
+const LOAD_FILE_MODE = 0o644;
+
+export function kernelModuleRunner(): RunnerDefinition<typeof description> {
+  return {
+    name: 'kernel_module',
+    description,
+    run(request) {
+      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a kernel module' });
+      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
+    },
+  };
+}
+
+async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+  const props = kernelModuleProperties(request);
+  const content = props.ensure === 'present' ? Buffer.from(loadFileContent(props.name)) : undefined;
+  const loadFile = { path: props.file, ensure: props.ensure, content, mode: LOAD_FILE_MODE, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  const current = { live: props.load ? readModuleState(props.name) : undefined, file: await readWholeFile(props.file) };
+  const plan = decideKernelModule(props, current, loadFile);
+  const diffText = plan.file?.contentChanged ? wholeFileDiff(props.file, current.file, content, request.log) : undefined;
+  const diff = diffText !== undefined ? { diff: diffText } : {};
+  if (request.noop || !plan.changed) return { changed: plan.changed, message: kernelModuleMessage(plan, request.noop), ...diff };
+
+  // Loaded before it is listed, so a module that cannot load is never listed for the next boot.
+  if (plan.modprobe !== undefined) await modprobe(providerContext(withSbinPath(request.env), request.log), props.name, plan.modprobe);
+  if (plan.file?.changed) await applyWholeFile(loadFile, plan.file, current.file);
+  return { changed: true, message: kernelModuleMessage(plan, false), ...diff };
+}

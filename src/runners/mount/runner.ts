@@ -1,0 +1,48 @@
+// The mount runner: read the table and /proc/self/mountinfo -> decide -> mount, remount or unmount
+// -> write the table. It uses only the request (no process globals), so a long-lived runner process
+// can call it many times.
+import { providerContext } from '../../shared/command-runner.js';
+import type { RunnerResult } from '../../shared/protocol.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { asUserError } from '../file/errors.js';
+import { withSbinPath } from '../service/provider.js';
+import { decideWholeFile } from '../whole-file/decide.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
+import { decideMount, mountMessage } from './decide.js';
+import { description } from './description.js';
+import { mountProperties } from './properties.js';
+import { changeMount, readMounted } from './provider-linux.js';
+
+export function mountRunner(): RunnerDefinition<typeof description> {
+  return {
+    name: 'mount',
+    description,
+    run(request) {
+      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a mount' });
+      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
+    },
+  };
+}
+
+async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+  const props = mountProperties(request);
+  const current = await readWholeFile(props.fstab);
+  const text = current.type === 'file' ? current.content.toString('utf8') : '';
+  const mounted = props.ensure === 'present' ? undefined : readMounted(props.dir);
+  const plan = decideMount(props, text, mounted);
+  const content = Buffer.from(plan.fstab.text);
+  const diffText = plan.fstab.change !== 'none' ? wholeFileDiff(props.fstab, current, content, request.log) : undefined;
+  const diff = diffText !== undefined ? { diff: diffText } : {};
+  if (request.noop || !plan.changed) return { changed: plan.changed, message: mountMessage(plan, request.noop), ...diff };
+
+  // Mounted (or unmounted) before the table is written, so an entry that cannot mount is never left
+  // for the next boot to stop at.
+  if (plan.action !== undefined) await changeMount(providerContext(withSbinPath(request.env), request.log), props, plan.action);
+  if (plan.fstab.change !== 'none') {
+    // The table keeps its mode and owner.
+    const keep = current.type === 'file' ? { mode: current.mode, uid: current.uid, gid: current.gid } : { mode: 0o644, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+    const desired = { path: props.fstab, ensure: 'present' as const, content, ...keep };
+    await applyWholeFile(desired, decideWholeFile(desired, current), current);
+  }
+  return { changed: true, message: mountMessage(plan, false), ...diff };
+}

@@ -1,0 +1,64 @@
+// The mount decision table (docs/mount.md), row by row, and the fstab lines it writes.
+import { expect } from 'chai';
+import { decideMount, mountMessage, type Mounted } from '../../../src/runners/mount/decide.js';
+import { escapeField, parseFstabLine, planFstab, unescapeField, type FstabEntry } from '../../../src/runners/mount/fstab.js';
+import type { MountProperties } from '../../../src/runners/mount/properties.js';
+
+const entry: FstabEntry = { device: 'tmpfs', dir: '/srv/x', fstype: 'tmpfs', options: 'size=1m', dump: '0', pass: '0' };
+const want = (over: Partial<MountProperties> = {}): MountProperties => ({ dir: '/srv/x', ensure: 'mounted', entry, fstab: '/etc/fstab', ...over });
+const TABLE = '# /etc/fstab\nUUID=1 / ext4 errors=remount-ro 0 1\n';
+const LISTED = `${TABLE}tmpfs\t/srv/x\ttmpfs\tsize=1m\t0\t0\n`;
+const up: Mounted = { device: 'tmpfs', fstype: 'tmpfs', options: 'rw,size=1024k' };
+const row = (p: MountProperties, text: string, mounted: Mounted | undefined) => {
+  const plan = decideMount(p, text, mounted);
+  return [plan.changed, plan.action, plan.fstab.change, mountMessage(plan, false), mountMessage(plan, true)];
+};
+
+describe('mount decision', () => {
+  it('mounted and listed: nothing', () => {
+    expect(row(want(), LISTED, up)).to.deep.equal([false, undefined, 'none', '/srv/x mounted; /srv/x in /etc/fstab', '/srv/x mounted; /srv/x in /etc/fstab']);
+  });
+
+  it('neither: mount and add the entry, and noop says both', () => {
+    const [changed, action, change, , noop] = row(want(), TABLE, undefined);
+    expect([changed, action, change, noop]).to.deep.equal([true, 'mount', 'added', 'Would have mounted /srv/x; Would have added /srv/x to /etc/fstab']);
+    expect(decideMount(want(), TABLE, undefined).fstab.text).to.equal(LISTED);
+  });
+
+  it('other options in the entry: rewritten in place, and a mounted file system remounted', () => {
+    const plan = decideMount(want({ entry: { ...entry, options: 'size=2m' } }), `${LISTED}# last\n`, up);
+    expect([plan.action, mountMessage(plan, false)]).to.deep.equal(['remount', 'remounted /srv/x (options size=1m -> size=2m); changed /srv/x in /etc/fstab (options size=1m -> size=2m)']);
+    expect(plan.fstab.text).to.equal(`${TABLE}tmpfs\t/srv/x\ttmpfs\tsize=2m\t0\t0\n# last\n`);
+  });
+
+  it('another pass only: the entry changes, no remount', () => {
+    expect(row(want({ entry: { ...entry, pass: '2' } }), LISTED, up).slice(1, 4)).to.deep.equal([undefined, 'changed', '/srv/x mounted; changed /srv/x in /etc/fstab (pass 0 -> 2)']);
+  });
+
+  it('another file system type mounted there is an error', () => {
+    expect(() => row(want(), LISTED, { ...up, fstype: 'ext4', device: '/dev/sdb1' })).to.throw('/srv/x is mounted from /dev/sdb1 (ext4), not a tmpfs file system');
+  });
+
+  it('unmounted: unmounts and keeps the entry; present: the entry alone', () => {
+    expect(row(want({ ensure: 'unmounted' }), LISTED, up).slice(0, 4)).to.deep.equal([true, 'unmount', 'none', 'unmounted /srv/x; /srv/x in /etc/fstab']);
+    expect(row(want({ ensure: 'present' }), TABLE, undefined).slice(0, 4)).to.deep.equal([true, undefined, 'added', 'added /srv/x to /etc/fstab']);
+  });
+
+  it('absent: unmounts and removes every entry of the mount point', () => {
+    const plan = decideMount(want({ ensure: 'absent', entry: undefined }), `${LISTED}tmpfs /srv/x tmpfs ro 0 0\n`, up);
+    expect([plan.action, plan.fstab.text, mountMessage(plan, true)]).to.deep.equal(['unmount', TABLE, 'Would have unmounted /srv/x; Would have removed /srv/x from /etc/fstab']);
+    expect(row(want({ ensure: 'absent', entry: undefined }), TABLE, undefined).slice(0, 4)).to.deep.equal([false, undefined, 'none', '/srv/x not mounted; /srv/x not in /etc/fstab']);
+  });
+
+  it('a later duplicate entry is removed, the first kept in place', () => {
+    const plan = planFstab(`${LISTED}tmpfs /srv/x tmpfs ro 0 0\n`, '/srv/x', entry);
+    expect([plan.change, plan.differences, plan.text]).to.deep.equal(['changed', ['1 more entry removed'], LISTED]);
+  });
+
+  it('reads and writes fstab\'s octal escapes', () => {
+    expect(escapeField('/mnt/my disk\\x')).to.equal('/mnt/my\\040disk\\134x');
+    expect(unescapeField('/mnt/my\\040disk')).to.equal('/mnt/my disk');
+    expect(parseFstabLine('LABEL=a\\040b /mnt/my\\040disk ext4')).to.deep.equal({ device: 'LABEL=a b', dir: '/mnt/my disk', fstype: 'ext4', options: 'defaults', dump: '0', pass: '0' });
+    expect(parseFstabLine('  # comment')).to.equal(undefined);
+  });
+});
