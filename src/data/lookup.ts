@@ -93,7 +93,7 @@ export class TreeData implements DataSource {
 }
 
 /** A key path in a file: the top-level key written whole (`"nginx_site/port"` in JSON), else dug into nested maps. */
-function findKey(data: DataFile, key: string): { value: AttrValue; top: string } | undefined {
+export function findKey(data: DataFile, key: string): { value: AttrValue; top: string } | undefined {
   if (Object.hasOwn(data.values, key)) return { value: data.values[key], top: key };
   const [top, ...rest] = key.split('/');
   if (!Object.hasOwn(data.values, top)) return undefined;
