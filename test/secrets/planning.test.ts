@@ -86,6 +86,19 @@ describe('secrets while planning', () => {
     expect(fs.readdirSync(f.out)).to.deep.equal([]);
   });
 
+  it('a module parameter cannot come from an encrypted value, which would lose its taint: an error at the data line', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
+    writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${formatEncrypted({ to: ['web1'], ciphertext: encrypt(PASSWORD, [f.web1.recipient]) })}"\n}\n`);
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource(`${f.out}/pw`, '{{pw}}'));
+    const r = await govern(['run', '--no-cache', f.tree, '--identity', f.web1.identity]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr, r.stderr).to.contain(`${f.tree}/data/common.hcl:1: `);
+    expect(r.stderr).to.contain('a module reads a secret with {{data "app/pw"}} in its state file, not as a parameter');
+    expect(r.stderr + r.stdout).not.to.include(PASSWORD);
+    expect(fs.readdirSync(f.out)).to.deep.equal([]);
+  });
+
   it('without --identity, the host key /etc/ssh/ssh_host_ed25519_key is the identity', async () => {
     const f = fleet((out) => fileResource(`${out}/x`, '{{data "db/password"}}'));
     const r = await govern(['run', '--no-cache', '--noop', f.tree]);
