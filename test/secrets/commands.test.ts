@@ -1,10 +1,10 @@
 // `govern secret` as a person uses it: set from stdin, show, recipients, and rekey after a host
 // left a group, with real keys and the real age program.
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { govern } from '../support/cli.js';
+import { govern, govern as governCli } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import { ageKey, sshKey, type TestKey } from './keys.js';
 
@@ -74,6 +74,28 @@ describe('govern secret', () => {
     const r = set([common, 'db/password'], 'x');
     expect(r.code).to.equal(1);
     expect(r.stderr).to.contain('--to NAME[,NAME...]');
+  });
+
+  it('set at a terminal asks for the value and does not show it as it is typed (a real pty, through script)', async () => {
+    const { common, k } = setup();
+    const govern = path.join(__dirname, '..', '..', '..', 'bin', 'govern');
+    const child = spawn('script', ['-qec', `${govern} secret set ${common} db/password --to web1`, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    let typed = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      // Typed only once the prompt is there, as a person would.
+      if (!typed && output.includes('(not shown): ')) {
+        typed = true;
+        child.stdin.write('Typed-at-tty\r');
+      }
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code, output).to.equal(0);
+    expect(output).to.contain('Value of db/password (not shown): ');
+    expect(output).not.to.contain('Typed-at-tty');
+    const shown = await governCli(['secret', 'show', common, 'db/password', '--identity', k.web1.identity]);
+    expect(shown.stdout).to.equal('Typed-at-tty');
   });
 
   it('rekey after a host left a group: the host cannot read the new versions, the others still can', async () => {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { UserError } from '../../shared/errors.js';
 import { didYouMean } from '../../shared/suggest.js';
 import { DEFAULT_IDENTITY } from '../../secrets/reveal.js';
+import { promptHidden } from '../../secrets/prompt.js';
 import { rekeyTree, secretReaders, setSecret, showSecret } from '../../secrets/tree-secrets.js';
 import { described } from '../command-index.js';
 import { defineCommand, out, warn } from '../command.js';
@@ -16,7 +17,7 @@ const ACTIONS = ['set', 'show', 'recipients', 'rekey'];
 export const secretCommand = defineCommand({
   ...described('secret'),
   details:
-    'govern secret set DATAFILE KEY --to NAME[,NAME...]   encrypt the value read from stdin to these hosts, people and groups\n' +
+    'govern secret set DATAFILE KEY --to NAME[,NAME...]   encrypt the value from stdin (or typed, unseen) to these names\n' +
     'govern secret show DATAFILE KEY [--identity FILE]    decrypt a value to stdout\n' +
     'govern secret recipients DATAFILE [KEY]              who can read each encrypted value\n' +
     'govern secret rekey [--identity FILE] [PATH]         encrypt every value again to its groups\' current members\n' +
@@ -37,8 +38,8 @@ export const secretCommand = defineCommand({
       case 'set': {
         arity(2, 2, 'set DATAFILE KEY --to NAME[,NAME...] < value');
         if (!o.to || o.to.length === 0) throw new UserError('secret set: --to NAME[,NAME...] names who can read the value (hosts, people, groups of recipients.hcl)');
-        if (process.stdin.isTTY) throw new UserError('secret set: give the value on stdin (never on the command line), such as: govern secret set FILE KEY --to web < file');
-        setSecret(args[0], args[1], readValue(), o.to);
+        const value = process.stdin.isTTY ? await promptHidden(`Value of ${args[1]} (not shown): `) : readValue();
+        setSecret(args[0], args[1], value, o.to);
         return 0;
       }
       case 'show':
