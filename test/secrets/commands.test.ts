@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { govern, govern as governCli } from '../support/cli.js';
+import { GOVERN, govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import { ageKey, sshKey, type TestKey } from './keys.js';
 
@@ -30,7 +30,7 @@ function setup() {
 /** Runs govern with the value on stdin, through a pipe from a file as a person would. */
 function set(args: string[], value: string): { code: number; stderr: string } {
   try {
-    execFileSync(path.join(__dirname, '..', '..', '..', 'bin', 'govern'), ['secret', 'set', ...args], { input: value, stdio: ['pipe', 'pipe', 'pipe'] });
+    execFileSync(GOVERN, ['secret', 'set', ...args], { input: value, stdio: ['pipe', 'pipe', 'pipe'] });
     return { code: 0, stderr: '' };
   } catch (e) {
     const err = e as { status: number; stderr: Buffer };
@@ -78,8 +78,7 @@ describe('govern secret', () => {
 
   it('set at a terminal asks for the value and does not show it as it is typed (a real pty, through script)', async () => {
     const { common, k } = setup();
-    const govern = path.join(__dirname, '..', '..', '..', 'bin', 'govern');
-    const child = spawn('script', ['-qec', `${govern} secret set ${common} db/password --to web1`, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn('script', ['-qec', `${GOVERN} secret set ${common} db/password --to web1`, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
     let typed = false;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -94,7 +93,7 @@ describe('govern secret', () => {
     expect(code, output).to.equal(0);
     expect(output).to.contain('Value of db/password (not shown): ');
     expect(output).not.to.contain('Typed-at-tty');
-    const shown = await governCli(['secret', 'show', common, 'db/password', '--identity', k.web1.identity]);
+    const shown = await govern(['secret', 'show', common, 'db/password', '--identity', k.web1.identity]);
     expect(shown.stdout).to.equal('Typed-at-tty');
   });
 
