@@ -10,8 +10,9 @@ import { listenCommand } from './commands/listen.js';
 import { pullCommand } from './commands/pull.js';
 import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
+import { secretCommand } from './commands/secret.js';
 import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, versioncmpCommand];

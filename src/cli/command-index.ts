@@ -76,6 +76,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/listen.js')).listenCommand,
   },
   {
+    name: 'secret',
+    usage: 'govern secret set|show|recipients|rekey [OPTIONS] ...',
+    summary: "encrypt, read and re-encrypt the tree's secret data values (recipients.hcl)",
+    load: async () => (await import('./commands/secret.js')).secretCommand,
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',

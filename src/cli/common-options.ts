@@ -52,3 +52,7 @@ export const varDirOptions = optionTable([
     help: 'where the last run is recorded (last-run.json) and pulled trees are kept',
   },
 ]);
+
+export const identityOptions = optionTable([
+  { name: 'identity', kind: 'text', placeholder: 'FILE', env: 'GOVERN_IDENTITY', help: 'decrypt secrets of the tree with this age identity or SSH private key (default /etc/ssh/ssh_host_ed25519_key)' },
+]);

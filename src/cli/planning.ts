@@ -11,12 +11,13 @@ import type { PhaseClock } from '../report/timing.js';
 import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
 import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
+import { revealWith } from '../secrets/reveal.js';
 import { expandModules } from '../state/modules/expand.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderResourceTemplates } from '../templates/resource-templates.js';
 import { warn } from './command.js';
-import { factsOptions, localFacts, runnersOptions, templatesOptions } from './common-options.js';
+import { factsOptions, identityOptions, localFacts, runnersOptions, templatesOptions } from './common-options.js';
 import { optionTable, type Options } from './options.js';
 import { factSources, inventoryOptions } from './inventory-options.js';
 import { remoteFactOptions } from './remote-options.js';
@@ -32,7 +33,7 @@ export const selectionOptions = optionTable([
   { name: 'skip-tags', kind: 'list', placeholder: 'TAGS', help: 'leave out resources with one of these tags' },
 ]);
 
-export const planningOptions = optionTable([...runnersOptions, ...factsOptions, ...templatesOptions, ...remoteFactOptions, ...inventoryOptions, ...cacheOptions, ...selectionOptions]);
+export const planningOptions = optionTable([...runnersOptions, ...factsOptions, ...templatesOptions, ...identityOptions, ...remoteFactOptions, ...inventoryOptions, ...cacheOptions, ...selectionOptions]);
 
 export type PlanningOptions = Options<typeof planningOptions>;
 
@@ -88,6 +89,8 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
   // The data phase: levels rendered from facts, their files read, before any state file renders.
   const root = treeRoot(inputs.target);
   const data = await clock.time('render', () => readTreeData(root, timed));
+  // Encrypted values are decrypted when a template reads them, with the host's identity (docs/secrets.md).
+  data?.revealValues(revealWith(inputs.options.identity));
   timed.data = data;
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
   const tree = await clock.time('parse', async () => parseFiles(texts, secrets));

@@ -36,7 +36,11 @@ export function findLevelFile(root: string, level: string): string | undefined {
 }
 
 export function readDataFile(file: string): DataFile {
-  const text = readSourceFile(file);
+  return parseDataText(file, readSourceFile(file));
+}
+
+/** A data file's text, as it is or about to be written (`govern secret set` checks what it writes). */
+export function parseDataText(file: string, text: string): DataFile {
   return file.endsWith('.hcl') ? hclDataFile(file, parseHcl(file, text)) : parseDataYaml(file, text);
 }
 

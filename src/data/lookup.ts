@@ -30,9 +30,13 @@ export interface Explanation {
   result?: DataFound;
 }
 
+/** What a template is given for a value as written: src/secrets/ decrypts ENC[...] strings. */
+export type RevealValue = (key: string, found: DataFound) => DataFound;
+
 export class TreeData implements DataSource {
   readonly levels: readonly string[];
   private readonly answers = new Map<string, DataFound | undefined>();
+  private reveal?: RevealValue;
 
   constructor(
     private readonly hierarchy: Hierarchy,
@@ -42,8 +46,16 @@ export class TreeData implements DataSource {
   }
 
   lookup(key: string): DataFound | undefined {
-    if (!this.answers.has(key)) this.answers.set(key, this.explain(key).result);
+    if (!this.answers.has(key)) {
+      const found = this.explain(key).result;
+      this.answers.set(key, found && this.reveal ? this.reveal(key, found) : found);
+    }
     return this.answers.get(key);
+  }
+
+  /** From now on, lookups give values through reveal (planning decrypts; `govern data` shows them as written). */
+  revealValues(reveal: RevealValue): void {
+    this.reveal = reveal;
   }
 
   strategy(key: string): MergeStrategy {
@@ -81,7 +93,7 @@ export class TreeData implements DataSource {
 }
 
 /** A key path in a file: the top-level key written whole (`"nginx_site/port"` in JSON), else dug into nested maps. */
-function findKey(data: DataFile, key: string): { value: AttrValue; top: string } | undefined {
+export function findKey(data: DataFile, key: string): { value: AttrValue; top: string } | undefined {
   if (Object.hasOwn(data.values, key)) return { value: data.values[key], top: key };
   const [top, ...rest] = key.split('/');
   if (!Object.hasOwn(data.values, top)) return undefined;

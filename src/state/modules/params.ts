@@ -37,7 +37,11 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
       if (secretIn(value)) sensitive.push(v.name);
     } else {
       const found = data?.lookup(`${instance.source}/${v.name}`);
-      if (found) {
+      if (found?.sensitive) {
+        // A parameter's value is not tainted as it travels into the module's text: refuse rather than leak.
+        problems.push({ ...originLocation(found.origins[0]), message: `${what}: the parameter "${v.name}" would come from the encrypted data "${instance.source}/${v.name}": a module reads a secret with {{data "${instance.source}/${v.name}"}} in its state file, not as a parameter` });
+        continue;
+      } else if (found) {
         value = found.value;
         if (found.sensitive) sensitive.push(v.name);
         where = originLocation(found.origins[0]);

@@ -1,0 +1,71 @@
+// `govern secret set|show|recipients|rekey`: the people's side of encrypted data (docs/secrets.md).
+// None needs root: each reads and writes only the tree's files, and the plain text comes from
+// stdin and goes to stdout, never through argv or a file.
+import fs from 'node:fs';
+import { UserError } from '../../shared/errors.js';
+import { didYouMean } from '../../shared/suggest.js';
+import { DEFAULT_IDENTITY } from '../../secrets/reveal.js';
+import { promptHidden } from '../../secrets/prompt.js';
+import { rekeyTree, secretReaders, setSecret, showSecret } from '../../secrets/tree-secrets.js';
+import { described } from '../command-index.js';
+import { defineCommand, out, warn } from '../command.js';
+import { helpOptions, identityOptions } from '../common-options.js';
+import { optionTable } from '../options.js';
+
+const ACTIONS = ['set', 'show', 'recipients', 'rekey'];
+
+export const secretCommand = defineCommand({
+  ...described('secret'),
+  details:
+    'govern secret set DATAFILE KEY --to NAME[,NAME...]   encrypt the value from stdin (or typed, unseen) to these names\n' +
+    'govern secret show DATAFILE KEY [--identity FILE]    decrypt a value to stdout\n' +
+    'govern secret recipients DATAFILE [KEY]              who can read each encrypted value\n' +
+    'govern secret rekey [--identity FILE] [PATH]         encrypt every value again to its groups\' current members\n' +
+    'Names come from recipients.hcl, the nearest one above DATAFILE (or in PATH). One trailing newline of\n' +
+    'the value read by set is dropped.',
+  options: optionTable([
+    { name: 'to', kind: 'list', placeholder: 'NAMES', help: 'set: the hosts, people and groups of recipients.hcl that can read the value' },
+    ...identityOptions,
+    ...helpOptions,
+  ]),
+  async run(o, operands) {
+    const [action, ...args] = operands;
+    const arity = (min: number, max: number, usage: string) => {
+      if (args.length < min || args.length > max) throw new UserError(`usage: govern secret ${usage}`);
+    };
+    const identity = o.identity ?? DEFAULT_IDENTITY;
+    switch (action) {
+      case 'set': {
+        arity(2, 2, 'set DATAFILE KEY --to NAME[,NAME...] < value');
+        if (!o.to || o.to.length === 0) throw new UserError('secret set: --to NAME[,NAME...] names who can read the value (hosts, people, groups of recipients.hcl)');
+        const value = process.stdin.isTTY ? await promptHidden(`Value of ${args[1]} (not shown): `) : readValue();
+        setSecret(args[0], args[1], value, o.to);
+        return 0;
+      }
+      case 'show':
+        arity(2, 2, 'show DATAFILE KEY [--identity FILE]');
+        await out(showSecret(args[0], args[1], identity));
+        return 0;
+      case 'recipients': {
+        arity(1, 2, 'recipients DATAFILE [KEY]');
+        const lines = secretReaders(args[0], args[1]).map((r) => `${r.key}\t${r.to.join(',')}\t${r.members.join(',')}\n`);
+        await out(lines.join(''));
+        return 0;
+      }
+      case 'rekey': {
+        arity(0, 1, 'rekey [--identity FILE] [PATH]');
+        const result = rekeyTree(args[0] ?? '.', identity);
+        for (const why of result.unread) warn(`left as it was: ${why}`);
+        await out(`${result.rekeyed} value${result.rekeyed === 1 ? '' : 's'} encrypted again\n`);
+        return result.unread.length > 0 ? 1 : 0;
+      }
+      default:
+        throw new UserError(action === undefined ? `usage: govern secret ${ACTIONS.join('|')} ...` : `unknown action "${action}"${didYouMean(action, ACTIONS)}: govern secret ${ACTIONS.join('|')}`);
+    }
+  },
+});
+
+function readValue(): string {
+  const text = fs.readFileSync(0, 'utf8');
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}

@@ -1,0 +1,38 @@
+// Decryption while planning: a data value holding ENC[age,...] strings is decrypted, in memory,
+// with the host's identity when a template reads it, and comes out marked sensitive, so that it
+// taints what it reaches as a secret/ fact does (docs/secrets.md). A value no template reads is
+// never decrypted: a host is refused only what it uses.
+import type { DataFound } from '../data/source.js';
+import { decrypt } from './age.js';
+import { holdsEncrypted, mapEncrypted, parseEncrypted } from './format.js';
+
+/** The host's SSH host key: root's alone, and the key recipients.hcl names the host by. */
+export const DEFAULT_IDENTITY = '/etc/ssh/ssh_host_ed25519_key';
+
+export type Reveal = (key: string, found: DataFound) => DataFound;
+
+export function revealWith(identity: string = DEFAULT_IDENTITY): Reveal {
+  const plain = new Map<string, string>();
+  return (key, found) => {
+    if (!holdsEncrypted(found.value)) return found;
+    const value = mapEncrypted(found.value, (text) => {
+      let revealed = plain.get(text);
+      if (revealed === undefined) {
+        try {
+          const { to, ciphertext } = parseEncrypted(text);
+          try {
+            revealed = decrypt(ciphertext, identity);
+          } catch (e) {
+            throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join(', ') || 'no one named'}): ${(e as Error).message}`);
+          }
+        } catch (e) {
+          const where = found.origins.map((o) => `${o.file}${o.line !== undefined ? `:${o.line}` : ''}`).join(', ');
+          throw new Error(`"${key}" (${where}): ${(e as Error).message}`);
+        }
+        plain.set(text, revealed);
+      }
+      return revealed;
+    });
+    return { ...found, value, sensitive: true };
+  };
+}

@@ -1,0 +1,107 @@
+// Encrypted data end to end: a host decrypts, in memory, the values it may read and is refused the
+// others only where a template uses them; the plain text reaches the managed file and nothing else
+// govern writes or prints.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { encrypt } from '../../src/secrets/age.js';
+import { formatEncrypted } from '../../src/secrets/format.js';
+import { govern } from '../support/cli.js';
+import { json } from '../support/state-tree.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+import { sshKey, type TestKey } from './keys.js';
+
+const PASSWORD = 'Db-Pa55-from-age-1';
+const OTHER = 'Web2-only-s3cret';
+
+interface Fleet {
+  dir: string;
+  tree: string;
+  out: string;
+  web1: TestKey;
+  web2: TestKey;
+}
+
+function fleet(site: (out: string) => string): Fleet {
+  const dir = tempDir('govern-secrets-');
+  const web1 = sshKey(dir, 'web1');
+  const web2 = sshKey(dir, 'web2');
+  const tree = path.join(dir, 'tree');
+  const out = path.join(dir, 'out');
+  fs.mkdirSync(out);
+  const enc = (plain: string, name: string, key: TestKey) => formatEncrypted({ to: [name], ciphertext: encrypt(plain, [key.recipient]) });
+  writeFile(path.join(tree, 'hierarchy.hcl'), 'levels = ["common"]\n');
+  writeFile(path.join(tree, 'data/common.hcl'), `motd = "hello"\ndb = {\n  password = "${enc(PASSWORD, 'web1', web1)}"\n}\nother = "${enc(OTHER, 'web2', web2)}"\n`);
+  writeFile(path.join(tree, 'facts.d/hostname'), 'web1');
+  writeFile(path.join(tree, 'site.hcl'), site(out));
+  return { dir, tree, out, web1, web2 };
+}
+
+function fileResource(file: string, contents: string): string {
+  return `file "${file}" {\n  ensure   = "present"\n  contents = "${contents}"\n  owner    = "root"\n  group    = "root"\n  mode     = "0600"\n}\n`;
+}
+
+/** Every file under dir whose content holds the text. */
+function filesHolding(dir: string, text: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.path, entry.name))
+    .filter((file) => fs.readFileSync(file, 'latin1').includes(text));
+}
+
+describe('secrets while planning', () => {
+  for (const mode of ['persistent', 'oneshot']) {
+    it(`a host decrypts its own value into the managed file, and shows or stores it nowhere else (${mode} mode)`, async () => {
+      const f = fleet((out) => fileResource(`${out}/db.conf`, 'password = {{data "db/password"}} {{data "motd"}}\\n') + fileResource(`${out}/plain`, '{{data "motd"}}\\n'));
+      const cache = path.join(f.dir, 'cache');
+      const varDir = path.join(f.dir, 'var');
+      const metrics = path.join(f.dir, 'govern.prom');
+      const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+        govern(['run', f.tree, '--runner-mode', mode, '--cache-dir', cache, '--var-dir', varDir, '--metrics-file', metrics, ...args], { env: { ...process.env, ...env } });
+      const noop = await run(['-vv', '--noop', '--identity', f.web1.identity]);
+      expect(noop.code, noop.stderr).to.equal(0);
+      expect(noop.stdout).to.match(/running .*\/db.conf ensure\\=\\<sensitive\\> contents\\=\\<sensitive\\>/);
+      expect(noop.stdout).to.include('Would have created the file');
+      const first = await run(['-vv'], { GOVERN_IDENTITY: f.web1.identity });
+      expect(first.code, first.stderr).to.equal(0);
+      const again = await run(['--json', '--identity', f.web1.identity]);
+      expect(again.code, again.stderr).to.equal(0);
+      expect(json(again.stdout).summary).to.include({ changed: 0, failed: 0 });
+
+      expect(fs.readFileSync(path.join(f.out, 'db.conf'), 'utf8')).to.equal(`password = ${PASSWORD} hello\n`);
+      for (const r of [noop, first, again]) for (const text of [r.stdout, r.stderr]) expect(text).not.to.include(PASSWORD);
+      for (const dir of [cache, varDir]) expect(filesHolding(dir, PASSWORD), dir).to.deep.equal([]);
+      expect(fs.readFileSync(metrics, 'utf8')).not.to.include(PASSWORD);
+      // The value this host may not read is never tried: no template uses it.
+      expect(filesHolding(f.out, OTHER)).to.deep.equal([]);
+    });
+  }
+
+  it('a value the host cannot decrypt is an error at the template line and the data line, and nothing is applied', async () => {
+    const f = fleet((out) => fileResource(`${out}/first`, 'x\\n') + fileResource(`${out}/other.conf`, 'token = {{data "other"}}\\n'));
+    const r = await govern(['run', '--no-cache', f.tree, '--identity', f.web1.identity]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.contain(`${f.tree}/site.hcl:10: data: "other" (${f.tree}/data/common.hcl:5): cannot decrypt with the identity ${f.web1.identity} (the value is for web2): no identity matched any of the recipients`);
+    expect(fs.readdirSync(f.out)).to.deep.equal([]);
+  });
+
+  it('a module parameter cannot come from an encrypted value, which would lose its taint: an error at the data line', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
+    writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${formatEncrypted({ to: ['web1'], ciphertext: encrypt(PASSWORD, [f.web1.recipient]) })}"\n}\n`);
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource(`${f.out}/pw`, '{{pw}}'));
+    const r = await govern(['run', '--no-cache', f.tree, '--identity', f.web1.identity]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr, r.stderr).to.contain(`${f.tree}/data/common.hcl:1: `);
+    expect(r.stderr).to.contain('a module reads a secret with {{data "app/pw"}} in its state file, not as a parameter');
+    expect(r.stderr + r.stdout).not.to.include(PASSWORD);
+    expect(fs.readdirSync(f.out)).to.deep.equal([]);
+  });
+
+  it('without --identity, the host key /etc/ssh/ssh_host_ed25519_key is the identity', async () => {
+    const f = fleet((out) => fileResource(`${out}/x`, '{{data "db/password"}}'));
+    const r = await govern(['run', '--no-cache', '--noop', f.tree]);
+    expect(r.stderr).to.contain('cannot decrypt with the identity /etc/ssh/ssh_host_ed25519_key (the value is for web1)');
+  });
+});
