@@ -3,6 +3,7 @@
 import type { Command } from './command.js';
 import { factsCommand } from './commands/facts.js';
 import { graphCommand } from './commands/graph.js';
+import { planCommand } from './commands/plan.js';
 import { pullCommand } from './commands/pull.js';
 import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
@@ -10,4 +11,4 @@ import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, planCommand, versioncmpCommand];

@@ -52,6 +52,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/graph.js')).graphCommand,
   },
   {
+    name: 'plan',
+    usage: 'govern plan [OPTIONS] [PATH]',
+    summary: 'print what a tree asks of a host (from its facts snapshot), without touching any host',
+    load: async () => (await import('./commands/plan.js')).planCommand,
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',
