@@ -1,6 +1,7 @@
 // Every command's whole definition, loaded at once: for what reads them all (the man page, the
 // completion), never for a command line, which loads only the command it runs (command-index.ts).
 import type { Command } from './command.js';
+import { diffCommand } from './commands/diff.js';
 import { factsCommand } from './commands/facts.js';
 import { graphCommand } from './commands/graph.js';
 import { planCommand } from './commands/plan.js';
@@ -11,4 +12,4 @@ import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, planCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, planCommand, diffCommand, versioncmpCommand];

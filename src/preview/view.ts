@@ -8,6 +8,12 @@ import type { AttrValue } from '../shared/protocol.js';
 import { hiddenKey, SENSITIVE } from '../shared/sensitive.js';
 import type { Resource } from '../state/resource.js';
 
+/**
+ * The hidden values of a resource (JSON text by key), kept under a symbol so that no JSON output
+ * carries them: `govern diff` compares them to say that a hidden value changed, never what it is.
+ */
+export const HIDDEN_VALUES = Symbol('hidden values');
+
 export interface ResourceView {
   ref: string;
   /** 1-based position in the apply order. */
@@ -29,6 +35,7 @@ export interface ResourceView {
   roles?: string[];
   /** Not applied by this command line's --tags / --skip-tags. */
   skipped?: boolean;
+  [HIDDEN_VALUES]?: Record<string, string>;
 }
 
 /** Fields that module expansion and roles add to a Resource; read only if present. */
@@ -45,10 +52,12 @@ export function locationText(at: Location, root: string): string {
 export function resourceView(r: Resource, order: number, root: string, selected?: Set<string>): ResourceView {
   const attrs: Record<string, AttrValue> = {};
   const hidden: string[] = [];
+  const hiddenValues: Record<string, string> = {};
   for (const key of Object.keys(r.attrs).sort()) {
     if (hiddenKey(r, key)) {
       attrs[key] = SENSITIVE;
       hidden.push(key);
+      hiddenValues[key] = JSON.stringify(r.attrs[key]);
     } else attrs[key] = r.attrs[key];
   }
   const composed = r as Resource & Composed;
@@ -61,6 +70,7 @@ export function resourceView(r: Resource, order: number, root: string, selected?
     sensitive: r.sensitive === true,
     tags: r.tags,
     ...r.links,
+    [HIDDEN_VALUES]: hiddenValues,
   };
   if (typeof composed.module === 'string') view.module = composed.module;
   if (Array.isArray(composed.roles)) view.roles = composed.roles.map(String);
