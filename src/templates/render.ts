@@ -34,13 +34,28 @@ const MAX_PASSES = 16;
 
 const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact'];
 
+/**
+ * Templates without variables or partials (state files), compiled once per process: planning one
+ * tree for many hosts (govern diff, govern plan --facts DIR) renders the same texts again and again,
+ * and compiling is most of the cost of rendering.
+ */
+const plainCompiled = new Map<string, CompiledTemplate>();
+
 export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
   const problems: Problem[] = [];
   const compiled: CompiledTemplate[] = [];
   for (const input of inputs) {
     try {
+      const plain = !input.vars && !input.partials ? `${input.file}\0${input.source}` : undefined;
+      const known = plain !== undefined ? plainCompiled.get(plain) : undefined;
+      if (known) {
+        compiled.push(known);
+        continue;
+      }
       const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: false } : { partials: input.partials };
-      compiled.push(compileTemplate(input.file, input.source, HELPER_NAMES, options));
+      const template = compileTemplate(input.file, input.source, HELPER_NAMES, options);
+      if (plain !== undefined) plainCompiled.set(plain, template);
+      compiled.push(template);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(...e.problems.map((p) => described(p, input)));
