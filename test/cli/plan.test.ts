@@ -98,3 +98,30 @@ describe('govern plan', () => {
     expect(none.stderr).to.equal(`govern: no facts snapshot for host web9 in ${dir} (there: web1)\n`);
   });
 });
+
+describe('govern plan --explain', () => {
+  it('names the state file and line of each value, the facts it read and the snapshots they came from', async () => {
+    const t = tree({ ...STATES, 'b.hcl': 'file "/etc/t" {\n  template = "./t.hbs"\n  vars     = { who = "x" }\n}\n', 't.hbs': 'hello {{who}}\n' });
+    const facts = snapshots({ web2: { 'os/family': 'redhat' }, db1: { ip: '10.0.0.5' } });
+    const explain = (what: string, extra: string[] = []) =>
+      govern(['plan', '--facts', facts, '--host', 'web2', '--runners-dir', t.runners, '--no-cache', '--explain', what, ...extra, t.states]);
+    const motd = await explain('file:/etc/motd');
+    expect(motd.stderr).to.equal('');
+    expect(motd.stdout).to.equal(
+      `file:/etc/motd (a.hcl:5)\n  contents = "db 10.0.0.5"\n    written at a.hcl:6\n    fact db1:ip = "10.0.0.5", from ${path.join(facts, 'db1.json')}\n`,
+    );
+    const version = await explain('pkg:nginx/version', ['--json']);
+    expect(JSON.parse(version.stdout)).to.deep.equal({
+      ref: 'pkg:nginx',
+      at: 'a.hcl:2',
+      keys: [{ key: 'version', value: 'redhat', at: 'a.hcl:3', facts: [{ name: 'os/family', value: 'redhat', from: path.join(facts, 'web2.json') }] }],
+    });
+    const secret = await explain('file:/etc/secret.conf/contents');
+    expect(secret.stdout).to.equal(`file:/etc/secret.conf (a.hcl:10)\n  contents = "<sensitive>"\n    written at a.hcl:11\n    fact secret/token = "<sensitive>", from ${path.join(facts, 'web2.json')}\n`);
+    const templated = await explain('file:/etc/t/contents');
+    expect(templated.stdout).to.equal('file:/etc/t (b.hcl:1)\n  contents = "hello x\\n"\n    rendered from template ./t.hbs, named at b.hcl:2\n');
+    const wrong = await explain('pkg:nginx/versio');
+    expect(wrong.code).to.equal(1);
+    expect(wrong.stderr).to.equal('govern: pkg:nginx has no key "versio" (did you mean "version"?)\n');
+  });
+});
