@@ -32,7 +32,8 @@ export function chooseSnapshots(given: string, host: string | undefined): Snapsh
 /** The inputs of planning with the facts of a snapshot rather than this host's. */
 export function snapshotInputs(target: string, o: PlanningOptions, snapshot: Snapshot): PlanningInputs {
   const inputs = planningInputs(target, o);
-  return { ...inputs, sources: { local: new SnapshotFacts(snapshot), remote: new SnapshotHostFacts(path.dirname(snapshot.file)) } };
+  // Only the facts are replaced: whatever else planning reads from its sources stays as it is.
+  return { ...inputs, sources: { ...inputs.sources, local: new SnapshotFacts(snapshot), remote: new SnapshotHostFacts(path.dirname(snapshot.file)) } };
 }
 
 /** Plans the tree for one host; a failure of planning is the plan's errors, not an exception. */

@@ -29,7 +29,7 @@ export interface ResourceView {
   after: string[];
   notify: string[];
   subscribe: string[];
-  /** The module instance the resource came from, when the state phase records one. */
+  /** The module instance the resource came from (its name), when the state phase records one. */
   module?: string;
   /** The roles that brought the resource in, when the data phase records them. */
   roles?: string[];
@@ -72,7 +72,9 @@ export function resourceView(r: Resource, order: number, root: string, selected?
     ...r.links,
     [HIDDEN_VALUES]: hiddenValues,
   };
-  if (typeof composed.module === 'string') view.module = composed.module;
+  const module = composed.module as { instance?: unknown } | string | undefined;
+  if (typeof module === 'string') view.module = module;
+  else if (typeof module?.instance === 'string') view.module = module.instance;
   if (Array.isArray(composed.roles)) view.roles = composed.roles.map(String);
   if (selected && !selected.has(r.ref)) view.skipped = true;
   return view;
