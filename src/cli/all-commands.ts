@@ -2,11 +2,13 @@
 // completion), never for a command line, which loads only the command it runs (command-index.ts).
 import type { Command } from './command.js';
 import { dataCommand } from './commands/data.js';
+import { diffCommand } from './commands/diff.js';
 import { factsCommand } from './commands/facts.js';
 import { fleetCommand } from './commands/fleet.js';
 import { graphCommand } from './commands/graph.js';
 import { modulesCommand } from './commands/modules.js';
 import { listenCommand } from './commands/listen.js';
+import { planCommand } from './commands/plan.js';
 import { pullCommand } from './commands/pull.js';
 import { renderCommand } from './commands/render.js';
 import { runCommand } from './commands/run.js';
@@ -15,4 +17,4 @@ import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, versioncmpCommand];

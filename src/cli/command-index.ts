@@ -82,6 +82,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/secret.js')).secretCommand,
   },
   {
+    name: 'plan',
+    usage: 'govern plan [OPTIONS] [PATH]',
+    summary: 'print what a tree asks of a host (from its facts snapshot), without touching any host',
+    load: async () => (await import('./commands/plan.js')).planCommand,
+  },
+  {
+    name: 'diff',
+    usage: 'govern diff [OPTIONS] REV1 REV2 [PATH]',
+    summary: 'what a commit changes on each host: the tree planned at two git revisions, compared',
+    load: async () => (await import('./commands/diff.js')).diffCommand,
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',

@@ -30,6 +30,9 @@ export function metricsText(r: RunReport): string {
     [{ status: 'failed' }, s.notifications_failed],
     [{ status: 'skipped' }, s.notifications_skipped],
   ]);
+  metric('govern_last_run_no_longer_managed', 'Resources the state tree no longer declares, left on the host until removed or forgotten (govern run --forget).', [
+    [{}, r.no_longer_managed?.length ?? 0],
+  ]);
   metric('govern_last_run_info', 'The last run: govern version, state tree, and its commit when it came from govern pull.', [
     [{ version: r.govern_version, state: r.state, commit: r.commit ?? '' }, 1],
   ]);

@@ -36,6 +36,9 @@ export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, la
     problems.unshift(pulled.text);
     code = Math.max(code, pulled.code) as StatusCode;
   }
+  // Left-behind resources are worth a look, not an alarm: counted after the exit code is decided.
+  const dropped = r.no_longer_managed ?? [];
+  if (dropped.length > 0) problems.push(`${dropped.length} no longer managed (${dropped.join(', ')})`);
   const tree = `${r.state}${r.commit ? ` at ${r.commit.slice(0, 12)}` : ''}`;
   const details =
     `last run ${formatDuration(ageMs)} ago (${new Date(finishedMs).toISOString()}), took ${formatSeconds(s.duration_ms)}: ` +
@@ -49,6 +52,7 @@ export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, la
     `skipped=${s.skipped};;;0`,
     `notifications_failed=${s.notifications_failed};;0;0`,
     `errors=${r.errors.length};;0;0`,
+    `no_longer_managed=${dropped.length};;;0`,
   ];
   return answer(code, [...problems, details].join('; '), perf);
 }

@@ -276,6 +276,13 @@ export const REPORT_SCHEMA = {
           "minimum": 0
         }
       }
+    },
+    "no_longer_managed": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
     }
   }
 } as const;

@@ -78,4 +78,6 @@ export interface RunReport extends RunMeta {
   notifications: NotificationReport[];
   summary: RunSummary;
   timings: PhaseTimings;
+  /** Resources the tree declared at an earlier real run and no longer does, left on the host: until removed or forgotten. */
+  no_longer_managed?: string[];
 }

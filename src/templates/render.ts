@@ -38,9 +38,10 @@ const MAX_PASSES = 16;
 const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact', 'hosts', 'data'];
 
 /**
- * Templates compiled in this process, for those rendered more than once with other values of the
- * same variables (a module's state files, once per instance): compiling is most of rendering.
- * Templates with partials are compiled each time, since their partials are looked up as they compile.
+ * Templates compiled in this process, for those rendered more than once: a module's state files
+ * (once per instance, with other values of the same variables) and state files planned for many
+ * hosts (govern diff, govern plan --facts DIR). Compiling is most of rendering. Templates with
+ * partials are compiled each time, since their partials are looked up as they compile.
  */
 const compiledOnce = new Map<string, { source: string; template: CompiledTemplate }>();
 
@@ -50,7 +51,8 @@ export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
   for (const input of inputs) {
     try {
       const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false } : { partials: input.partials };
-      const key = input.vars && !input.partials ? `${input.file}\0${options.marks}\0${Object.keys(input.vars).join('\0')}` : undefined;
+      const shape = input.vars ? `vars\0${input.marks ?? false}\0${Object.keys(input.vars).join('\0')}` : 'plain';
+      const key = !input.partials ? `${input.file}\0${shape}` : undefined;
       const known = key !== undefined ? compiledOnce.get(key) : undefined;
       const template = known?.source === input.source ? known.template : compileTemplate(input.file, input.source, HELPER_NAMES, options);
       if (key !== undefined && known?.template !== template) compiledOnce.set(key, { source: input.source, template });

@@ -23,6 +23,7 @@ import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
 import { fleetSettings } from '../fleet-options.js';
 import { optionTable, type CommandLine, type Options } from '../options.js';
 import { planningInputs, planningOptions, planTree, type PlanningInputs } from '../planning.js';
+import { trackManaged } from '../managed-tracking.js';
 import { textPrinter, useColour } from '../text-output.js';
 
 export const runOptions = optionTable([
@@ -68,6 +69,12 @@ export const runOptions = optionTable([
     help: 'wait this long for a run under way to end (one run at a time); 0: fail at once',
   },
   ...varDirOptions,
+  {
+    name: 'forget',
+    kind: 'texts',
+    placeholder: 'RREF',
+    help: 'stop reporting RREF as no longer managed (a resource removed from the tree and left on the host); repeatable',
+  },
   {
     name: 'metrics-file',
     kind: 'text',
@@ -141,7 +148,7 @@ async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number>
   });
   try {
     if (o.runnerMode === 'persistent') session.warm(forecastRunners(inputs.cache, inputs.target));
-    ({ report, code } = await runTree(o, inputs, clock, meta, session, applied));
+    ({ report, code } = await runTree(o, inputs, clock, meta, session, applied, target));
   } catch (e) {
     if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
     if (o.noop && !o.json) throw e;
@@ -188,8 +195,10 @@ async function runTree(
   meta: () => Promise<RunMeta>,
   session: RunSession,
   applied: Applied,
+  tree: string,
 ): Promise<{ report: RunReport; code: number }> {
   const { plan, runners, selected } = await planTree(inputs, clock);
+  const managed = trackManaged(o.varDir, tree, plan.resources, o.forget);
   const persistent = [...runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable);
   rememberRunners(inputs.cache, inputs.target, persistent);
   const view: TextView = {
@@ -212,7 +221,20 @@ async function runTree(
   const excluded = selected ? plan.resources.length - selected.size : 0;
   // The host's name is a fact: evaluated after the runners are done, never alongside them.
   const report = runReport(await meta(), { ...entries, excluded }, clock.timings(), sinceStart());
+  if (managed.dropped.length > 0) report.no_longer_managed = managed.dropped;
+  let saved = true;
+  if (!o.noop) {
+    try {
+      managed.save();
+    } catch (e) {
+      printError(e);
+      saved = false;
+    }
+  }
   if (o.json) await out(reportJson(report));
-  else write(`${summaryLine(report)}\n`, summaryPriority(report.summary));
-  return { report, code: exitCode(report.summary, o.detailedExitcodes) };
+  else {
+    for (const ref of managed.dropped) write(`no longer managed: ${ref}\n`, 'warning');
+    write(`${summaryLine(report)}\n`, summaryPriority(report.summary));
+  }
+  return { report, code: saved ? exitCode(report.summary, o.detailedExitcodes) : 1 };
 }

@@ -1,0 +1,35 @@
+// `govern plan --explain RREF[/KEY]`: one resource of the plan, each value with its origins.
+import path from 'node:path';
+import { treeRoot } from '../config/paths.js';
+import { SnapshotHostFacts, type Snapshot } from '../facts/snapshot.js';
+import { explainResource, formatExplain, type FactLookup } from '../preview/explain.js';
+import { locationText } from '../preview/view.js';
+import { PhaseClock } from '../report/timing.js';
+import { UserError } from '../shared/errors.js';
+import { didYouMean } from '../shared/suggest.js';
+import { planTree, type PlanningInputs } from './planning.js';
+
+export async function explainPlanned(inputs: PlanningInputs, what: string, snapshot: Snapshot | undefined, json: boolean): Promise<string> {
+  const { plan } = await planTree(inputs, new PhaseClock());
+  // An RREF may hold "/" (file:/etc/motd): the whole text is a resource, or RREF/KEY.
+  const slash = what.lastIndexOf('/');
+  const whole = plan.byRef.get(what);
+  const resource = whole ?? (slash > 0 ? plan.byRef.get(what.slice(0, slash)) : undefined);
+  if (!resource) throw new UserError(`--explain ${what}: no such resource in the plan${didYouMean(what, new Set(plan.byRef.keys()))}`);
+  const key = whole ? undefined : what.slice(slash + 1);
+  const root = path.resolve(treeRoot(inputs.target) ?? path.dirname(inputs.target));
+  const others = snapshot ? new SnapshotHostFacts(path.dirname(snapshot.file)) : undefined;
+  const facts: FactLookup = {
+    value: (name, host) => {
+      const result = host === undefined ? inputs.sources.local.peek(name) : (others ?? inputs.sources.remote)?.peek(host, name);
+      return result?.ok ? result.value : undefined;
+    },
+    from: (host) =>
+      host === undefined
+        ? snapshot ? snapshot.file : `this host's facts (${inputs.paths.facts.join(':')})`
+        : snapshot ? path.join(path.dirname(snapshot.file), `${host}.json`) : `host ${host}, over ssh`,
+  };
+  const origins = explainResource(resource, key, root, facts);
+  const at = locationText(resource.at, root);
+  return json ? JSON.stringify({ ref: resource.ref, at, keys: origins }, null, 2) + '\n' : formatExplain(resource.ref, at, origins);
+}

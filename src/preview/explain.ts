@@ -1,0 +1,99 @@
+// `govern plan --explain RREF[/KEY]`: where each value of a resource comes from, as far as the
+// planned tree records it: the state file and line that write the key, the template a `contents`
+// is rendered from (and the line naming it), and the facts the key's own lines read (`fact`,
+// `hostfact`), with their values and where those came from. A value built from facts elsewhere
+// (a variable set on another line) names only the line that writes the key.
+import fs from 'node:fs';
+import { UserError } from '../shared/errors.js';
+import { didYouMean } from '../shared/suggest.js';
+import { hiddenKey, isSensitiveFact, SENSITIVE } from '../shared/sensitive.js';
+import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
+import { locationText } from './view.js';
+
+export interface FactOrigin {
+  name: string;
+  host?: string;
+  value?: string;
+  /** Where the value came from: a snapshot file, or this host's facts directories. */
+  from: string;
+}
+
+export interface KeyOrigin {
+  key: string;
+  value: unknown;
+  /** `file:line` of the state file writing the key. */
+  at: string;
+  template?: { name: string; at: string };
+  facts: FactOrigin[];
+}
+
+export interface FactLookup {
+  value(name: string, host?: string): string | undefined;
+  from(host?: string): string;
+}
+
+const FACT_CALL = /\b(hostfact\s+"((?:[^"\\]|\\.)*)"\s+|fact\s+)"((?:[^"\\]|\\.)*)"/g;
+
+/** The lines of the key as written: from its line to the line before the resource's next key. */
+function keyText(r: Resource, key: string, sources: Map<string, string[]>): string {
+  const at = keyLocation(r, key);
+  if (at.line === undefined) return '';
+  let lines = sources.get(at.file);
+  if (!lines) {
+    try {
+      lines = fs.readFileSync(at.file, 'utf8').split('\n');
+    } catch {
+      lines = [];
+    }
+    sources.set(at.file, lines);
+  }
+  const next = Object.values(r.keyAt ?? {})
+    .filter((l) => l.file === at.file && l.line !== undefined && l.line > at.line!)
+    .map((l) => l.line!);
+  const end = next.length > 0 ? Math.min(...next) - 1 : Math.min(lines.length, at.line + 50);
+  const text: string[] = [];
+  for (let i = at.line - 1; i < end && i < lines.length; i++) {
+    if (i > at.line - 1 && /^\s*}\s*$/.test(lines[i])) break;
+    text.push(lines[i]);
+  }
+  return text.join('\n');
+}
+
+export function explainResource(r: Resource, key: string | undefined, root: string, facts: FactLookup): KeyOrigin[] {
+  const keys = Object.keys(r.attrs).sort();
+  if (key !== undefined && !keys.includes(key)) throw new UserError(`${r.ref} has no key "${key}"${didYouMean(key, new Set(keys))}`);
+  const sources = new Map<string, string[]>();
+  return (key !== undefined ? [key] : keys).map((k) => {
+    const fromTemplate = k === 'contents' && r.template !== undefined;
+    const origin: KeyOrigin = {
+      key: k,
+      value: hiddenKey(r, k) ? SENSITIVE : r.attrs[k],
+      at: locationText(keyLocation(r, fromTemplate ? TEMPLATE_KEY : k), root),
+      facts: [],
+    };
+    if (fromTemplate) origin.template = { name: r.template!.name, at: locationText(keyLocation(r, TEMPLATE_KEY), root) };
+    const seen = new Set<string>();
+    for (const m of keyText(r, fromTemplate ? TEMPLATE_KEY : k, sources).matchAll(FACT_CALL)) {
+      const host = m[2];
+      const name = m[3];
+      if (seen.has(`${host}\0${name}`)) continue;
+      seen.add(`${host}\0${name}`);
+      const value = facts.value(name, host);
+      const fact: FactOrigin = { name, from: facts.from(host) };
+      if (host !== undefined) fact.host = host;
+      if (value !== undefined) fact.value = isSensitiveFact(name) || r.sensitive ? SENSITIVE : value;
+      origin.facts.push(fact);
+    }
+    return origin;
+  });
+}
+
+export function formatExplain(ref: string, at: string, origins: KeyOrigin[]): string {
+  const lines = [`${ref} (${at})`];
+  for (const o of origins) {
+    lines.push(`  ${o.key} = ${JSON.stringify(o.value)}`);
+    lines.push(o.template ? `    rendered from template ${o.template.name}, named at ${o.template.at}` : `    written at ${o.at}`);
+    for (const f of o.facts) lines.push(`    fact ${f.host !== undefined ? `${f.host}:` : ''}${f.name} = ${f.value !== undefined ? JSON.stringify(f.value) : '(unknown)'}, from ${f.from}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,30 @@
+// `govern plan` as text: per host, each resource in apply order with its final attributes, one
+// `key = value` line each (values as JSON, so a multi-line file content stays on one line).
+import type { ResourceView } from './view.js';
+
+export interface HostPlanText {
+  host: string;
+  facts?: string;
+  resources?: ResourceView[];
+  errors?: string[];
+}
+
+const LINK_KEYS = ['before', 'after', 'notify', 'subscribe'] as const;
+
+export function resourceLines(r: ResourceView, indent = '  '): string[] {
+  const lines = [`${indent}${r.order}. ${r.ref} (${r.at})${r.skipped ? ' [skipped by --tags/--skip-tags]' : ''}${r.sensitive ? ' [sensitive]' : ''}`];
+  const more = `${indent}     `;
+  if (r.module !== undefined) lines.push(`${more}module: ${r.module}`);
+  if (r.roles !== undefined) lines.push(`${more}roles: ${r.roles.join(', ')}`);
+  for (const [key, value] of Object.entries(r.attrs)) lines.push(`${more}${key} = ${JSON.stringify(value)}`);
+  if (r.tags.length > 0) lines.push(`${more}tags: ${r.tags.join(', ')}`);
+  for (const key of LINK_KEYS) if (r[key].length > 0) lines.push(`${more}${key}: ${r[key].join(', ')}`);
+  return lines;
+}
+
+export function formatHostPlan(p: HostPlanText): string {
+  const from = p.facts !== undefined ? ` (facts: ${p.facts})` : '';
+  if (!p.resources) return [`host ${p.host}${from}: planning failed`, ...(p.errors ?? []).map((e) => `  ${e}`)].join('\n') + '\n';
+  const count = `${p.resources.length} resource${p.resources.length === 1 ? '' : 's'}`;
+  return [`host ${p.host}${from}: ${count}`, ...p.resources.flatMap((r) => resourceLines(r))].join('\n') + '\n';
+}

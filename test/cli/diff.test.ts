@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { govern } from '../support/cli.js';
+import { runnersWith } from '../support/recording-runner.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+/** A real git repository holding a state tree under states/, committed as given. */
+function repository(): { dir: string; commit(files: Record<string, string | null>, message: string): string } {
+  const dir = tempDir('govern-diff-repo-');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'test@example.org');
+  git('config', 'user.name', 'test');
+  return {
+    dir,
+    commit(files, message) {
+      for (const [name, content] of Object.entries(files)) {
+        if (content === null) fs.rmSync(path.join(dir, name));
+        else writeFile(path.join(dir, name), content);
+      }
+      git('add', '-A');
+      git('commit', '-q', '-m', message);
+      return git('rev-parse', 'HEAD');
+    },
+  };
+}
+
+function snapshots(hosts: Record<string, Record<string, string>>): string {
+  const dir = tempDir('govern-snapshots-');
+  for (const [host, facts] of Object.entries(hosts)) writeFile(path.join(dir, `${host}.json`), JSON.stringify(facts));
+  return dir;
+}
+
+const NGINX_V1 = `file "/etc/nginx/nginx.conf" {\n  contents = <<-EOT\n    worker_processes 2;\n    user {{fact "web/user"}};\n  EOT\n}\n`;
+const NGINX_V2 = NGINX_V1.replace('worker_processes 2', 'worker_processes 4');
+const DB = `{{#if (eq (fact "role") "db")}}pkg "redis" {\n  version = "7"\n}\n{{/if}}`;
+
+describe('govern diff', () => {
+  /** Three hosts' snapshots and recording runners, made for each test (temporary directories go after each). */
+  function diff(repo: string, args: string[]) {
+    const hosts = snapshots({
+      web1: { role: 'web', 'web/user': 'www-data' },
+      web2: { role: 'web', 'web/user': 'www-data' },
+      db1: { role: 'db', 'web/user': 'nobody' },
+    });
+    const runners = runnersWith(path.join(tempDir(), 'runners'), path.join(tempDir(), 'calls.log'), ['file', 'pkg', 'exec']);
+    return govern(['diff', '--runners-dir', runners, '--no-cache', '--facts', hosts, ...args], { cwd: repo });
+  }
+
+  it('groups identical changes across hosts, contents as unified diffs, and exits 2', async () => {
+    const repo = repository();
+    const first = repo.commit({ 'states/nginx.hcl': NGINX_V1, 'states/old.hcl': 'exec "old job" {\n  command = "true"\n}\n' }, 'first');
+    repo.commit({ 'states/nginx.hcl': NGINX_V2, 'states/db.hcl': DB, 'states/old.hcl': null }, 'second');
+    // Uncommitted work is not what either revision holds.
+    writeFile(path.join(repo.dir, 'states/nginx.hcl'), 'not even HCL {');
+    const r = await diff(repo.dir, [first, 'HEAD', 'states']);
+    expect(r.stderr).to.equal('');
+    expect(r.code).to.equal(2);
+    expect(r.stdout).to.equal(
+      [
+        'exec:old job removed on 3 hosts: db1, web1, web2',
+        'file:/etc/nginx/nginx.conf changed on 2 hosts: web1, web2',
+        '    contents:',
+        `      --- file:/etc/nginx/nginx.conf (${first})`,
+        '      +++ file:/etc/nginx/nginx.conf (HEAD)',
+        '      @@ -1,2 +1,2 @@',
+        '      -worker_processes 2;',
+        '      +worker_processes 4;',
+        '       user www-data;',
+        'file:/etc/nginx/nginx.conf changed on 1 host: db1',
+        '    contents:',
+        `      --- file:/etc/nginx/nginx.conf (${first})`,
+        '      +++ file:/etc/nginx/nginx.conf (HEAD)',
+        '      @@ -1,2 +1,2 @@',
+        '      -worker_processes 2;',
+        '      +worker_processes 4;',
+        '       user nobody;',
+        'pkg:redis added on 1 host: db1',
+        '    version = "7"',
+        '',
+        'Summary (3 hosts planned):',
+        '  3 hosts: exec:old job removed',
+        '  2 hosts: file:/etc/nginx/nginx.conf contents',
+        '  1 host: file:/etc/nginx/nginx.conf contents',
+        '  1 host: pkg:redis added',
+        '',
+      ].join('\n'),
+    );
+    const again = await diff(repo.dir, [first, 'HEAD', 'states', '--json']);
+    expect(again.code).to.equal(2);
+    const doc = JSON.parse(again.stdout);
+    expect(doc.hosts).to.deep.equal(['db1', 'web1', 'web2']);
+    expect(doc.changes.map((c: { ref: string; hosts: string[] }) => `${c.ref} ${c.hosts.length}`)).to.deep.equal([
+      'exec:old job 3',
+      'file:/etc/nginx/nginx.conf 2',
+      'file:/etc/nginx/nginx.conf 1',
+      'pkg:redis 1',
+    ]);
+    expect(JSON.parse((await diff(repo.dir, [first, 'HEAD', 'states', '--json'])).stdout)).to.deep.equal(doc);
+  });
+
+  it('exits 0 when nothing changes, and says a hidden value changed without showing it', async () => {
+    const repo = repository();
+    const secret = (word: string) => `exec "token" {\n  command   = "set-token ${word}"\n  sensitive = true\n}\n`;
+    const a = repo.commit({ 'states/t.hcl': secret('alpha-secret') }, 'a');
+    const b = repo.commit({ 'README': 'docs only\n' }, 'b');
+    const none = await diff(repo.dir, [a, b, 'states']);
+    expect(none.stdout).to.equal('no change on 3 hosts\n');
+    expect(none.code).to.equal(0);
+    const c = repo.commit({ 'states/t.hcl': secret('bravo-secret') }, 'c');
+    const r = await diff(path.join(repo.dir, 'states'), [b, c]);
+    expect(r.code).to.equal(2);
+    expect(r.stdout).to.contain('exec:token changed on 3 hosts: db1, web1, web2\n    command: "<sensitive>" -> "<sensitive>"\n');
+    expect(r.stdout).not.to.match(/alpha|bravo/);
+  });
+
+  it('exits 1 with every host\'s problems when a revision does not plan, and names an unknown revision', async () => {
+    const repo = repository();
+    const a = repo.commit({ 'states/a.hcl': 'pkg "a" {}\n' }, 'a');
+    const b = repo.commit({ 'states/a.hcl': 'pkg "a" {\n  after = ["pkg:nope"]\n}\n' }, 'b');
+    const r = await diff(repo.dir, [a, b, 'states']);
+    expect(r.code).to.equal(1);
+    expect(r.stderr.split('\n').filter((l) => l !== '')).to.have.length(3);
+    expect(r.stderr).to.match(/^govern: db1: at [0-9a-f]+: a\.hcl:2: pkg:a: after names "pkg:nope"/);
+    const unknown = await diff(repo.dir, ['no-such-branch', b, 'states']);
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.equal(`govern: no-such-branch: not a commit in ${fs.realpathSync(repo.dir)}\n`);
+  });
+});

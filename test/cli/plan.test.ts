@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import path from 'node:path';
+import { govern } from '../support/cli.js';
+import { tree } from '../support/state-tree.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+/** A directory of `govern facts --json` snapshots, one per host. */
+function snapshots(hosts: Record<string, Record<string, string>>): string {
+  const dir = tempDir('govern-snapshots-');
+  for (const [host, facts] of Object.entries(hosts)) writeFile(path.join(dir, `${host}.json`), JSON.stringify(facts));
+  return dir;
+}
+
+const STATES = {
+  'a.hcl': `
+pkg "nginx" {
+  version = {{quote (fact "os/family")}}
+}
+file "/etc/motd" {
+  contents = {{quote (concat "db " (hostfact "db1" "ip"))}}
+  after    = ["pkg:nginx"]
+  tags     = ["base"]
+}
+file "/etc/secret.conf" {
+  contents  = {{quote (fact "secret/token")}}
+}
+exec "hidden" {
+  command   = "echo hunter22"
+  sensitive = true
+}
+`,
+};
+
+describe('govern plan', () => {
+  it('plans each snapshot of a directory without calling a runner, hidden values masked', async () => {
+    const t = tree(STATES);
+    const facts = snapshots({
+      web1: { 'os/family': 'debian', 'secret/token': 's3cr3t-token' },
+      web2: { 'os/family': 'redhat' },
+      db1: { 'os/family': 'debian', ip: '10.0.0.5' },
+    });
+    const r = await govern(['plan', '--json', '--facts', facts, '--runners-dir', t.runners, '--no-cache', t.states]);
+    expect(r.stderr).to.equal('');
+    expect(r.code).to.equal(0);
+    expect(r.stdout).not.to.contain('s3cr3t-token');
+    expect(r.stdout).not.to.contain('hunter22');
+    const { hosts } = JSON.parse(r.stdout);
+    expect(hosts.map((h: { host: string }) => h.host)).to.deep.equal(['db1', 'web1', 'web2']);
+    const web2 = hosts[2].resources;
+    expect(web2.map((v: { ref: string; order: number }) => `${v.order} ${v.ref}`)).to.deep.equal(['1 pkg:nginx', '2 file:/etc/motd', '3 file:/etc/secret.conf', '4 exec:hidden']);
+    expect(web2[0]).to.include({ at: 'a.hcl:2' });
+    expect(web2[0].attrs).to.deep.equal({ version: 'redhat' });
+    expect(hosts[1].resources[0].attrs).to.deep.equal({ version: 'debian' });
+    expect(web2[1]).to.deep.include({ attrs: { contents: 'db 10.0.0.5' }, tags: ['base'], after: ['pkg:nginx'] });
+    // A secret fact the snapshot left out, or holds, is never shown.
+    expect(web2[2]).to.deep.include({ attrs: { contents: '<sensitive>' }, sensitive: true });
+    expect(hosts[1].resources[2]).to.deep.include({ attrs: { contents: '<sensitive>' }, hidden: ['contents'] });
+    expect(web2[3]).to.deep.include({ attrs: { command: '<sensitive>' }, sensitive: true });
+    expect(web2[0]).not.to.have.property('module');
+    expect(t.calls()).to.deep.equal([]);
+  });
+
+  it('prints one host as text with --host', async () => {
+    const t = tree(STATES);
+    const facts = snapshots({ web1: { 'os/family': 'debian' }, db1: { ip: '10.0.0.5' } });
+    const r = await govern(['plan', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', t.states]);
+    expect(r.code).to.equal(0);
+    expect(r.stdout).to.match(/^host web1 \(facts: .*web1\.json\): 4 resources\n  1\. pkg:nginx \(a\.hcl:2\)\n {7}version = "debian"\n  2\. file:\/etc\/motd/);
+    expect(r.stdout).to.contain('       after: pkg:nginx\n');
+  });
+
+  it('reports every problem with its file and line, for every host, and exits 1', async () => {
+    const t = tree({
+      'a.hcl': `pkg "a" {\n  after = ["pkg:nope"]\n}\npkg "b" {\n  version = {{quote (fact "os/missing")}}\n  before = ["pkg:zzz"]\n}\n`,
+    });
+    const facts = snapshots({ web1: {}, web2: {} });
+    const r = await govern(['plan', '--json', '--facts', facts, '--runners-dir', t.runners, '--no-cache', t.states]);
+    expect(r.code).to.equal(1);
+    const { hosts } = JSON.parse(r.stdout);
+    expect(hosts).to.have.length(2);
+    for (const h of hosts) {
+      expect(h.resources).to.equal(undefined);
+      expect(h.errors.join('\n')).to.match(/^a\.hcl:5: .*os\/missing.*no such fact in the snapshot/);
+    }
+    const text = await govern(['plan', '--facts', path.join(facts, 'web1.json'), '--runners-dir', t.runners, '--no-cache', t.states]);
+    expect(text.code).to.equal(1);
+    expect(text.stdout).to.match(/^host web1 \(facts: .*\): planning failed\n  a\.hcl:5: /);
+  });
+
+  it('refuses a snapshot that is not a JSON object of strings, naming the file', async () => {
+    const t = tree(STATES);
+    const dir = tempDir();
+    const bad = writeFile(path.join(dir, 'web1.json'), '{"os/family": 3}');
+    const r = await govern(['plan', '--facts', bad, '--runners-dir', t.runners, t.states]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.equal(`govern: ${bad}: fact os/family: the value is not a string\n`);
+    const none = await govern(['plan', '--facts', dir, '--host', 'web9', '--runners-dir', t.runners, t.states]);
+    expect(none.stderr).to.equal(`govern: no facts snapshot for host web9 in ${dir} (there: web1)\n`);
+  });
+});
+
+describe('govern plan --explain', () => {
+  it('names the state file and line of each value, the facts it read and the snapshots they came from', async () => {
+    const t = tree({ ...STATES, 'b.hcl': 'file "/etc/t" {\n  template = "./t.hbs"\n  vars     = { who = "x" }\n}\n', 't.hbs': 'hello {{who}}\n' });
+    const facts = snapshots({ web2: { 'os/family': 'redhat' }, db1: { ip: '10.0.0.5' } });
+    const explain = (what: string, extra: string[] = []) =>
+      govern(['plan', '--facts', facts, '--host', 'web2', '--runners-dir', t.runners, '--no-cache', '--explain', what, ...extra, t.states]);
+    const motd = await explain('file:/etc/motd');
+    expect(motd.stderr).to.equal('');
+    expect(motd.stdout).to.equal(
+      `file:/etc/motd (a.hcl:5)\n  contents = "db 10.0.0.5"\n    written at a.hcl:6\n    fact db1:ip = "10.0.0.5", from ${path.join(facts, 'db1.json')}\n`,
+    );
+    const version = await explain('pkg:nginx/version', ['--json']);
+    expect(JSON.parse(version.stdout)).to.deep.equal({
+      ref: 'pkg:nginx',
+      at: 'a.hcl:2',
+      keys: [{ key: 'version', value: 'redhat', at: 'a.hcl:3', facts: [{ name: 'os/family', value: 'redhat', from: path.join(facts, 'web2.json') }] }],
+    });
+    const secret = await explain('file:/etc/secret.conf/contents');
+    expect(secret.stdout).to.equal(`file:/etc/secret.conf (a.hcl:10)\n  contents = "<sensitive>"\n    written at a.hcl:11\n    fact secret/token = "<sensitive>", from ${path.join(facts, 'web2.json')}\n`);
+    const templated = await explain('file:/etc/t/contents');
+    expect(templated.stdout).to.equal('file:/etc/t (b.hcl:1)\n  contents = "hello x\\n"\n    rendered from template ./t.hbs, named at b.hcl:2\n');
+    const wrong = await explain('pkg:nginx/versio');
+    expect(wrong.code).to.equal(1);
+    expect(wrong.stderr).to.equal('govern: pkg:nginx has no key "versio" (did you mean "version"?)\n');
+  });
+});
