@@ -13,17 +13,7 @@ export const RPM_QUERY_FORMAT = '%{NAME} %|EPOCH?{%{EPOCH}}:{0}| %{VERSION} %{RE
 export function dnfProvider(context: ProviderContext): PackageProvider {
   const tools = new PackageTools(context);
 
-  async function status(pkg: string): Promise<PackageStatus> {
-    const argv = ['rpm', '-q', pkg, '--queryformat', RPM_QUERY_FORMAT];
-    const result = await tools.run(argv, { query: true });
-    if (result.code !== 0) {
-      if (/is not installed/.test(result.stdout + result.stderr)) return { installed: false };
-      throw commandFailed(argv, result);
-    }
-    const status = parseRpmQuery(result.stdout);
-    if (!status.installed) throw commandFailed(argv, result);
-    return status;
-  }
+  const status = (pkg: string) => rpmStatus(tools, pkg);
 
   async function install(pkg: string, target: InstallTarget): Promise<void> {
     // dnf separates name and version with "-" (NAME-VERSION, NAME-VERSION-RELEASE, NAME-EPOCH:VERSION-RELEASE).
@@ -67,6 +57,19 @@ export function dnfProvider(context: ProviderContext): PackageProvider {
       await tools.runChecked(['dnf', 'remove', '-y', pkg]);
     },
   };
+}
+
+/** What rpm's database says of a package: the status of every rpm-based provider (dnf, zypper). */
+export async function rpmStatus(tools: PackageTools, pkg: string): Promise<PackageStatus> {
+  const argv = ['rpm', '-q', pkg, '--queryformat', RPM_QUERY_FORMAT];
+  const result = await tools.run(argv, { query: true });
+  if (result.code !== 0) {
+    if (/is not installed/.test(result.stdout + result.stderr)) return { installed: false };
+    throw commandFailed(argv, result);
+  }
+  const status = parseRpmQuery(result.stdout);
+  if (!status.installed) throw commandFailed(argv, result);
+  return status;
 }
 
 /**

@@ -3,27 +3,16 @@
 // `--name` makes zypper take NAME as a package name, never as a capability another package provides.
 import { compareRpm, compareRpmToWanted, parseRpmVersion } from '../../shared/version/rpm.js';
 import type { ProviderContext } from '../../shared/command-runner.js';
-import type { PackageStatus } from './decide.js';
 import { UserError } from '../../shared/errors.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
-import { parseRpmQuery, RPM_QUERY_FORMAT } from './provider-dnf.js';
+import { rpmStatus } from './provider-dnf.js';
 import { commandFailed, PackageTools } from './tools.js';
 
 export function zypperProvider(context: ProviderContext): PackageProvider {
   const tools = new PackageTools(context);
   const zypper = ['zypper', '--non-interactive'];
 
-  async function status(pkg: string): Promise<PackageStatus> {
-    const argv = ['rpm', '-q', pkg, '--queryformat', RPM_QUERY_FORMAT];
-    const result = await tools.run(argv, { query: true });
-    if (result.code !== 0) {
-      if (/is not installed/.test(result.stdout + result.stderr)) return { installed: false };
-      throw commandFailed(argv, result);
-    }
-    const status = parseRpmQuery(result.stdout);
-    if (!status.installed) throw commandFailed(argv, result);
-    return status;
-  }
+  const status = (pkg: string) => rpmStatus(tools, pkg);
 
   async function install(pkg: string, target: InstallTarget): Promise<void> {
     // NAME=VERSION matches on the parts given (1.1 is met by 1.1-1); --oldpackage allows a downgrade.
