@@ -86,6 +86,12 @@ describe('govern resource', function () {
     const report = JSON.parse(json.stdout);
     expect(report.state).to.equal('exec:fails');
     expect(report.summary).to.include({ resources: 1, failed: 1 });
+
+    const options = await govern(['resource', 'exec', 'x', '--json', '--jobs', 'many']);
+    expect(options.code).to.equal(1);
+    const unread = JSON.parse(options.stdout);
+    expect(unread.state).to.equal('exec:x');
+    expect(unread.errors[0].message).to.include('--jobs');
   });
 
   it('sensitive=true keeps the values out of the output', async () => {

@@ -9,12 +9,16 @@ import { planResources } from '../../describe/plan-resources.js';
 import { NOOP_KEY, ORDERING_KEYS, rref, SENSITIVE_KEY, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type Resource } from '../../state/resource.js';
 import { described } from '../command-index.js';
 import { defineCommand } from '../command.js';
-import { factsOptions, helpOptions, runnersOptions, templatesOptions, identityOptions } from '../common-options.js';
+import { factsOptions, helpOptions, identityOptions, runnersOptions, searchPaths, templatesOptions } from '../common-options.js';
 import { inventoryOptions } from '../inventory-options.js';
-import { optionTable } from '../options.js';
+import { optionTable, type CommandLine } from '../options.js';
 import { cacheOptions, type PlanningInputs, type Planned } from '../planning.js';
 import { remoteFactOptions } from '../remote-options.js';
-import type { PhaseClock } from '../../report/timing.js';
+import { LocalFacts } from '../../facts/local-facts.js';
+import { errorReport } from '../../report/build.js';
+import { reportJson } from '../../report/json.js';
+import { runMeta } from '../../report/meta.js';
+import { PhaseClock, sinceStart } from '../../report/timing.js';
 import { applyOptions, lockedRun, underRunLock, type ResolvedRunOptions } from './run.js';
 
 export const resourceOptions = optionTable([
@@ -49,8 +53,14 @@ export const resourceCommand = defineCommand({
     const plan = async (inputs: PlanningInputs, clock: PhaseClock): Promise<Planned> =>
       clock.time('plan', () => planResources([resource], { runnerDirs: inputs.paths.runners, cache: inputs.cache }));
     // What only a tree's run reads (selection, the record) is empty here.
-    const options = { ...o, tags: [], skipTags: [], forget: [], metricsFile: undefined, varDir: '' } as unknown as ResolvedRunOptions;
+    const options: ResolvedRunOptions = { ...o, tags: [], skipTags: [], forget: [], metricsFile: undefined, varDir: '' };
     return underRunLock(o, () => lockedRun(options, { target: '', state: resource.ref, plan, adHoc: true }));
+  },
+  // Options that cannot be read: with --json, still a JSON document, as govern run gives.
+  async errorDocument(e: unknown, line: CommandLine) {
+    if (!line.given.has('json')) return undefined;
+    const state = line.operands.slice(0, 2).join(':');
+    return reportJson(errorReport(await runMeta(state, line.given.has('noop'), new LocalFacts({ dirs: searchPaths({}, undefined).facts })), e, new PhaseClock().timings(), sinceStart()));
   },
 });
 
