@@ -50,6 +50,15 @@ describe('govern resource', function () {
     expect(env).to.include.members(['A=one', 'B=two words']);
   });
 
+  it('reads a relative source from the directory govern was started in (GOVERN_STATE_DIR)', async () => {
+    const dir = tempDir('govern-resource-');
+    fs.writeFileSync(path.join(dir, 'motd.txt'), 'from source\n');
+    const file = path.join(dir, 'motd');
+    const r = await govern(['resource', 'file', file, ...OWNED, 'source=motd.txt'], { cwd: dir });
+    expect(r.code, r.stderr).to.equal(0);
+    expect(fs.readFileSync(file, 'utf8')).to.equal('from source\n');
+  });
+
   it('checks the resource against its runner before anything is applied, every problem at once', async () => {
     const dir = tempDir('govern-resource-');
     const file = path.join(dir, 'x');
