@@ -11,10 +11,11 @@ import { listenCommand } from './commands/listen.js';
 import { planCommand } from './commands/plan.js';
 import { pullCommand } from './commands/pull.js';
 import { renderCommand } from './commands/render.js';
+import { resourceCommand } from './commands/resource.js';
 import { runCommand } from './commands/run.js';
 import { secretCommand } from './commands/secret.js';
 import { statusCommand } from './commands/status.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, resourceCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, versioncmpCommand];

@@ -22,6 +22,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/run.js')).runCommand,
   },
   {
+    name: 'resource',
+    usage: 'govern resource [OPTIONS] RUNNER NAME [KEY=VALUE...]',
+    summary: 'apply one resource given on the command line, as a run would, without a state file',
+    load: async () => (await import('./commands/resource.js')).resourceCommand,
+  },
+  {
     name: 'status',
     usage: 'govern status [OPTIONS]',
     summary: 'one line about the last run, with the exit codes of a monitoring plugin',

@@ -87,7 +87,7 @@ describe('bash completion', () => {
   }
 
   it('completes commands, and each command\'s options', async () => {
-    expect(await complete(['govern', 'r'])).to.have.members(['run', 'render']);
+    expect(await complete(['govern', 'r'])).to.have.members(['run', 'resource', 'render']);
     expect(await complete(['govern', 'help', 'v'])).to.deep.equal(['versioncmp']);
     expect(await complete(['govern', 'run', '--runner-'])).to.have.members(['--runner-mode', '--runner-timeout']);
     expect(await complete(['govern', 'versioncmp', '--'])).to.have.members(['--scheme', '--ignore-trailing-zeroes', '--help']);

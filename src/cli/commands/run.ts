@@ -22,11 +22,12 @@ import { defineCommand, note, out, printError, treeOperand, warn } from '../comm
 import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
 import { fleetSettings } from '../fleet-options.js';
 import { optionTable, type CommandLine, type Options } from '../options.js';
-import { planningInputs, planningOptions, planTree, type PlanningInputs } from '../planning.js';
+import { planningInputs, planningOptions, planTree, type Planned, type PlanningInputs } from '../planning.js';
 import { trackManaged } from '../managed-tracking.js';
 import { textPrinter, useColour } from '../text-output.js';
 
-export const runOptions = optionTable([
+/** How a run applies and reports; `govern resource` takes them too. */
+export const applyOptions = optionTable([
   { name: 'noop', short: 'n', kind: 'flag', help: 'report what would change, with diffs, and change nothing', otherNames: ['check', 'dry-run', 'what-if'] },
   { name: 'json', kind: 'flag', help: 'print the run report as JSON on stdout, even when the run fails before applying (docs/report.md)' },
   {
@@ -68,6 +69,10 @@ export const runOptions = optionTable([
     allowZero: true,
     help: 'wait this long for a run under way to end (one run at a time); 0: fail at once',
   },
+]);
+
+export const runOptions = optionTable([
+  ...applyOptions,
   ...varDirOptions,
   {
     name: 'forget',
@@ -99,13 +104,7 @@ export const runCommand = defineCommand({
   options: runOptions,
   async run(o, operands) {
     const target = treeOperand(operands, this.usage);
-    if (o.quiet && o.verbose > 0) throw new UserError('-q and -v say opposite things: give one');
-    const lock = await acquireRunLock({ timeoutMs: o.lockTimeout, startedAt: startedAt(), onWait: note });
-    try {
-      return await lockedRun(o, target);
-    } finally {
-      lock.release();
-    }
+    return underRunLock(o, () => lockedRun(o, { target, plan: planTree }));
   },
   // Options that cannot be read: with --json, still a JSON document.
   async errorDocument(e: unknown, line: CommandLine) {
@@ -116,15 +115,41 @@ export const runCommand = defineCommand({
   },
 });
 
-type ResolvedRunOptions = Options<typeof runOptions>;
+export type ResolvedRunOptions = Options<typeof runOptions>;
 
-async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number> {
+/** What a run applies: a state tree, or (`govern resource`) one resource made from the command line. */
+export interface RunSource {
+  /** The tree's path; empty for no tree. */
+  target: string;
+  /** The report's `state`, when not the target (the resource's RREF). */
+  state?: string;
+  plan(inputs: PlanningInputs, clock: PhaseClock): Promise<Planned>;
+  /**
+   * An ad hoc resource: its run is not the tree's, so it is neither recorded (last-run.json, the
+   * metrics, the fleet) nor compared with what the tree manages (docs/runners.md "govern resource").
+   */
+  adHoc?: boolean;
+}
+
+/** One run at a time: anything that changes the host waits for the run under way. */
+export async function underRunLock(o: { quiet: boolean; verbose: number; lockTimeout: number }, work: () => Promise<number>): Promise<number> {
+  if (o.quiet && o.verbose > 0) throw new UserError('-q and -v say opposite things: give one');
+  const lock = await acquireRunLock({ timeoutMs: o.lockTimeout, startedAt: startedAt(), onWait: note });
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
+}
+
+export async function lockedRun(o: ResolvedRunOptions, source: RunSource): Promise<number> {
+  const { target } = source;
   const clock = new PhaseClock();
   // A tree from govern pull is resolved once, under the run lock (no pull prunes it meanwhile), so
   // the whole run reads one commit even if a pull switches the tree while it runs.
-  const pulled = pulledTree(target);
+  const pulled = source.adHoc ? undefined : pulledTree(target);
   const inputs = planningInputs(pulled?.path ?? target, o);
-  const meta = async (): Promise<RunMeta> => ({ ...(await runMeta(target, o.noop, inputs.facts)), ...(pulled ? { commit: pulled.commit } : {}) });
+  const meta = async (): Promise<RunMeta> => ({ ...(await runMeta(source.state ?? target, o.noop, inputs.facts)), ...(pulled ? { commit: pulled.commit } : {}) });
   let report: RunReport;
   let code: number;
   const applied: Applied = { resources: [], notifications: [], excluded: 0 };
@@ -144,41 +169,41 @@ async function lockedRun(o: ResolvedRunOptions, target: string): Promise<number>
     const stopped = interruptedReport(await meta(), applied, underway, signal, clock.timings(), sinceStart());
     if (o.json) await out(reportJson(stopped));
     else await out(`${summaryLine(stopped)}\n`);
-    record(o, stopped);
+    record(o, stopped, source);
   });
   try {
-    if (o.runnerMode === 'persistent') session.warm(forecastRunners(inputs.cache, inputs.target));
-    ({ report, code } = await runTree(o, inputs, clock, meta, session, applied, target));
+    if (o.runnerMode === 'persistent' && !source.adHoc) session.warm(forecastRunners(inputs.cache, inputs.target));
+    ({ report, code } = await runTree(o, inputs, clock, meta, session, applied, source));
   } catch (e) {
     if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
     if (o.noop && !o.json) throw e;
     report = errorReport(await meta(), e, clock.timings(), sinceStart());
     if (o.json) await out(reportJson(report));
     printError(e);
-    record(o, report);
-    await publish(o, report, inputs);
+    record(o, report, source);
+    await publish(o, report, inputs, source);
     return 1;
   } finally {
     if (interruptedBy() === undefined) unregister();
     await session.close();
   }
   if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
-  const recorded = record(o, report);
-  await publish(o, report, inputs);
+  const recorded = record(o, report, source);
+  await publish(o, report, inputs, source);
   return recorded ? code : 1;
 }
 
 /** After the record, when a fleet is configured: never changes the run's exit status (src/fleet/after-run.ts). */
-async function publish(o: ResolvedRunOptions, report: RunReport, inputs: PlanningInputs): Promise<void> {
+async function publish(o: ResolvedRunOptions, report: RunReport, inputs: PlanningInputs, source: RunSource): Promise<void> {
   const settings = fleetSettings(o);
-  if (o.noop || settings === undefined) return;
+  if (o.noop || source.adHoc || settings === undefined) return;
   const { publishAfterRun } = await import('../../fleet/after-run.js');
   await publishAfterRun({ settings, name: o.fleetName, report, facts: inputs.facts, varDir: o.varDir, metricsFile: o.metricsFile }, warn);
 }
 
 /** Keeps the report of a run that was not --noop; false (with the reason on stderr) when that failed. */
-function record(o: ResolvedRunOptions, report: RunReport): boolean {
-  if (o.noop) return true;
+function record(o: ResolvedRunOptions, report: RunReport, source: RunSource): boolean {
+  if (o.noop || source.adHoc) return true;
   try {
     recordRun(report, { varDir: o.varDir, metricsFile: o.metricsFile });
     return true;
@@ -195,12 +220,12 @@ async function runTree(
   meta: () => Promise<RunMeta>,
   session: RunSession,
   applied: Applied,
-  tree: string,
+  source: RunSource,
 ): Promise<{ report: RunReport; code: number }> {
-  const { plan, runners, selected } = await planTree(inputs, clock);
-  const managed = trackManaged(o.varDir, tree, plan.resources, o.forget);
+  const { plan, runners, selected } = await source.plan(inputs, clock);
+  const managed = source.adHoc ? { dropped: [], save: () => {} } : trackManaged(o.varDir, source.target, plan.resources, o.forget);
   const persistent = [...runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable);
-  rememberRunners(inputs.cache, inputs.target, persistent);
+  if (!source.adHoc) rememberRunners(inputs.cache, inputs.target, persistent);
   const view: TextView = {
     verbosity: o.quiet ? -1 : Math.min(o.verbose, 2),
     diffs: !o.noDiff,

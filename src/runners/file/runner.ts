@@ -60,9 +60,11 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   for (const warning of plan.warnings) request.log(warning);
   const diffText = plan.contentChanged ? contentDiff(request, desired, current) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
+  // The new content is checked in noop mode as well: a temporary file beside the target, nothing live.
+  const validate = plan.changed && plan.action.kind === 'store' && desired.content ? props.validate : undefined;
+  if (validate !== undefined) await validateContent(validate, desired.path, desired.content!.bytes, context, request.noop);
   if (request.noop || !plan.changed) return { changed: plan.changed, message: planMessage(plan, request.noop) + (missing.length > 0 ? ` (${pendingNote(missing)})` : ''), ...diff };
 
-  if (props.validate !== undefined && plan.action.kind === 'store' && desired.content) await validateContent(props.validate, desired.path, desired.content.bytes, context);
   if (props.backup && plan.contentChanged && current.type === 'file') request.log(`backed up the old content to ${backUp(desired.path, request.env)}`);
   await act(provider, desired, plan);
   const after = await provider.status(desired.path, { checkEmpty: false, keepContentUpTo: 0 });

@@ -2,6 +2,8 @@
 // validate_cmd, Ansible's validate), for every runner that rewrites a file (file, line). The content
 // goes to a temporary file beside the target, `%` in the command stands for it; the command runs
 // without a shell. When it fails, the resource fails with its output and the live file is untouched.
+// It runs in noop mode too, so that a noop never says "Would have changed" for content the real run
+// would refuse (docs/file.md "validate").
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +19,7 @@ export const VALIDATE_KEY = {
   type: 'string',
   pattern: '(.*\\s)?%(\\s.*)?',
   what: 'a command with % standing alone for the file to check (visudo -c -f %)',
-  help: 'a command that checks the new content before it replaces the file: % is a temporary file beside it holding the new content, the command runs without a shell, and a non-zero exit fails the resource and leaves the file as it was',
+  help: 'a command that checks the new content before it replaces the file: % is a temporary file beside it holding the new content, the command runs without a shell, and a non-zero exit fails the resource and leaves the file as it was; it runs in noop mode too',
 } as const;
 
 /** The argv of a validate command, with each `%` argument replaced by the file to check. */
@@ -27,8 +29,15 @@ export function validateArgv(command: string, file: string): string[] {
   return argv.map((arg) => (arg === '%' ? file : arg));
 }
 
-/** Runs the command on `content` in a temporary file beside `target`; a UserError when it fails. */
-export async function validateContent(command: string, target: string, content: Buffer, context: ProviderContext): Promise<void> {
+/**
+ * Runs the command on `content` in a temporary file beside `target`; a UserError when it fails. In
+ * noop mode, a directory an earlier resource would create leaves nothing to write beside: not run.
+ */
+export async function validateContent(command: string, target: string, content: Buffer, context: ProviderContext, noop = false): Promise<void> {
+  if (noop && !fs.existsSync(path.dirname(target))) {
+    context.log(`validate: not run: ${path.dirname(target)} does not exist yet`);
+    return;
+  }
   const temporary = path.join(path.dirname(target), `.${path.basename(target)}.govern-validate-${crypto.randomBytes(6).toString('hex')}`);
   const [program, ...args] = validateArgv(command, temporary);
   // Private to root until it is gone: the content may be a secret the live file keeps from others.
@@ -37,7 +46,7 @@ export async function validateContent(command: string, target: string, content: 
     const result = await context.run(findProgram(program, context.env.PATH), args, { env: context.env, timeoutMs: TIMEOUT_MS });
     const output = [...result.stdout.split('\n'), ...result.stderr.split('\n')].filter((l) => l.trim() !== '');
     for (const line of output) context.log(`validate: ${line}`);
-    if (result.code !== 0) throw new UserError(commandFailure(`validate ${command}`, result, { timeoutMs: TIMEOUT_MS, hint: `${target} left as it was` }));
+    if (result.code !== 0) throw new UserError(commandFailure(`validate ${command}`, result, { timeoutMs: TIMEOUT_MS, hint: noop ? `the real run would fail here, leaving ${target} as it is` : `${target} left as it was` }));
   } finally {
     fs.rmSync(temporary, { force: true });
   }

@@ -33,9 +33,10 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   for (const warning of plan.warnings) request.log(`warning: ${warning}`);
   const diffText = plan.content && found.current.type === 'file' ? contentDiff(request, props.path, found.current.content, plan.content, found.attrs?.mode) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
+  // The edited file is checked in noop mode as well: a temporary copy beside it, nothing live.
+  if (props.validate !== undefined && plan.changed && plan.content) await validateContent(props.validate, props.path, plan.content, providerContext(request.env, request.log), request.noop);
   if (request.noop || !plan.changed || !plan.content) return { changed: plan.changed, message: planMessage(plan, request.noop), ...diff };
 
-  if (props.validate !== undefined) await validateContent(props.validate, props.path, plan.content, providerContext(request.env, request.log));
   await writeFile(props.path, plan.content, found.attrs);
   await check(props.path, plan, found.current);
   return { changed: true, message: planMessage(plan, false), ...diff };
