@@ -26,6 +26,8 @@ export interface FileProperties {
   validate?: string;
   /** Keep the content a change replaces (backup.ts). */
   backup: boolean;
+  /** Remove the directory's entries the tree does not manage (purge.ts). */
+  purge: boolean;
 }
 
 /** 2^32-1 is chown's "leave unchanged", not an id. */
@@ -46,6 +48,7 @@ export function fileProperties(request: Pick<RunnerRequest<Values<typeof descrip
     showDiff: v.show_diff,
     validate: v.validate,
     backup: v.backup,
+    purge: v.purge,
   };
 }
 

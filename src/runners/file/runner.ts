@@ -16,6 +16,7 @@ import { pendingNote, pendingResource, type Missing } from '../noop-pending.js';
 import type { AccountSpec } from './properties.js';
 import { accountName, findAccount, unknownAccount } from './provider-getent.js';
 import { posixProvider } from './provider-posix.js';
+import { describeEntries, removeEntries, unmanagedEntries, type Entry } from './purge.js';
 import { validateContent } from './validate-content.js';
 import { backUp } from './backup.js';
 import type { Account, Attributes, Current, Desired, FileProvider } from './state.js';
@@ -56,7 +57,9 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   });
   await nameCurrentAccounts(desired, current, context);
 
-  const plan = decide(desired, current, request.noop);
+  const decided = decide(desired, current, request.noop);
+  const purged = props.purge && current.type === 'directory' ? await unmanagedEntries(props.path, request.managed, provider) : [];
+  const plan = purged.length > 0 ? withPurge(decided, purged) : decided;
   for (const warning of plan.warnings) request.log(warning);
   const diffText = plan.contentChanged ? contentDiff(request, desired, current) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
@@ -65,10 +68,17 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   if (props.validate !== undefined && plan.action.kind === 'store' && desired.content) await validateContent(props.validate, desired.path, desired.content.bytes, context);
   if (props.backup && plan.contentChanged && current.type === 'file') request.log(`backed up the old content to ${backUp(desired.path, request.env)}`);
   await act(provider, desired, plan);
+  await removeEntries(desired.path, purged, provider);
   const after = await provider.status(desired.path, { checkEmpty: false, keepContentUpTo: 0 });
   const wrong = mismatches(desired, after);
   if (wrong.length > 0) throw new UserError(`${desired.path} did not reach the desired state after ${plan.summary}: ${wrong.join('; ')}`);
   return { changed: true, message: planMessage(plan, false), ...diff };
+}
+
+/** The decision, with what purge removes: changed, and named in the message. */
+function withPurge(plan: Plan, purged: Entry[]): Plan {
+  const removal = `removed ${purged.length} ${purged.length === 1 ? 'entry' : 'entries'} not managed: ${describeEntries(purged)}`;
+  return { ...plan, changed: true, summary: plan.changed ? `${plan.summary}; ${removal}` : removal };
 }
 
 type Resolve = (db: 'passwd' | 'group', spec: AccountSpec) => Promise<Account>;

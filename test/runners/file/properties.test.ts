@@ -103,6 +103,7 @@ describe('file properties', () => {
         showDiff: true,
         validate: undefined,
         backup: false,
+        purge: false,
       });
     });
 
