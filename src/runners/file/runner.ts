@@ -73,7 +73,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   await act(provider, desired, plan);
   await removeEntries(desired.path, purged, provider);
   for (const child of tree?.children ?? []) await act(provider, child.desired, child.plan);
-  const wrong = [];
+  const wrong: string[] = [];
   for (const { desired: d } of [{ desired }, ...(tree?.children ?? [])]) {
     const found = mismatches(d, await provider.status(d.path, { checkEmpty: false, keepContentUpTo: 0 }));
     if (found.length > 0) wrong.push(d === desired ? found.join('; ') : `${d.path}: ${found.join('; ')}`);
