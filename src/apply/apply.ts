@@ -11,6 +11,7 @@ import type { Plan } from '../graph/plan.js';
 import { resourceReport, skippedResource } from '../report/build.js';
 import type { ResourceReport } from '../report/types.js';
 import type { Call, CallResult } from './invoke.js';
+import { managedChildren } from './managed-children.js';
 import { NoopPending } from './noop-pending.js';
 
 export interface ApplyOptions {
@@ -36,6 +37,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
   const blockedBy = new Map<string, string>();
   const ready = new MinHeap<string>((a, b) => position.get(a)! - position.get(b)!);
   const pending = options.noop ? new NoopPending(graph) : undefined;
+  const managed = managedChildren(byRef.values(), (runner) => options.runners.get(runner)?.description);
   for (const ref of plan.order) if (waiting.get(ref) === 0) ready.push(ref);
 
   /** Slots in use (at most `jobs`), and per runner, slots and calls under way (a slot's queue may hold several). */
@@ -102,6 +104,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         }
         const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
         if (pending) call.pending = pending.before(ref);
+        if (managed.has(ref)) call.managed = managed.get(ref);
         if (running < options.jobs) {
           running++;
           slots.set(call.executable, (slots.get(call.executable) ?? 0) + 1);

@@ -6,6 +6,7 @@ import { describeFailure, lastLines, runCommand, type RunResult } from '../share
 import { hiddenKey, SENSITIVE } from '../shared/sensitive.js';
 import { displayCommand } from '../shared/shell-display.js';
 import type { Resource } from '../state/resource.js';
+import { managedChildrenValue } from './managed-children.js';
 import { runnerBaseEnv } from './runner-env.js';
 
 export type RunnerMode = 'persistent' | 'oneshot';
@@ -28,6 +29,8 @@ export interface Call {
   signal?: string;
   /** Noop mode: the RREFs of the resources this one comes after that would change (GOVERN_NOOP_PENDING). */
   pending?: string[];
+  /** A resource with `purge = true`: the names of its directory's entries the tree manages (GOVERN_MANAGED_CHILDREN). */
+  managed?: string[];
 }
 
 export interface CallResult {
@@ -56,6 +59,7 @@ export function callEnv(call: Call, runNoop: boolean): Partial<Record<CallVariab
   if (noop) env.GOVERN_NOOP = '1';
   if (noop && call.pending?.length) env.GOVERN_NOOP_PENDING = call.pending.join('\n');
   if (call.signal !== undefined) env.GOVERN_SIGNAL = call.signal;
+  if (call.managed !== undefined) env.GOVERN_MANAGED_CHILDREN = managedChildrenValue(call.managed, call.resource.name);
   return env;
 }
 

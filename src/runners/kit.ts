@@ -48,6 +48,8 @@ export interface RunnerRequest<V = Record<string, Value | undefined>> {
   noop: boolean;
   /** GOVERN_NOOP_PENDING: in noop mode, the RREFs of the resources this one comes after that would change. */
   pending: string[];
+  /** GOVERN_MANAGED_CHILDREN: for a resource with `purge = true`, the names of its directory's entries the tree manages; undefined when govern did not pass it. */
+  managed?: string[];
   /** GOVERN_SIGNAL: notification mode (a signal the description accepts). */
   signal?: string;
   /** GOVERN_STATE_DIR: the directory of the state file that declared the resource. */
@@ -91,6 +93,7 @@ export function parseRequest<D extends RunnerDescription>(
     params,
     noop: env.GOVERN_NOOP === '1' || env.GOVERN_NOOP === 'true',
     pending: env.GOVERN_NOOP_PENDING ? env.GOVERN_NOOP_PENDING.split('\n').filter((r) => r !== '') : [],
+    managed: env.GOVERN_MANAGED_CHILDREN === undefined ? undefined : env.GOVERN_MANAGED_CHILDREN.split('\n').filter((n) => n !== ''),
     signal,
     stateDir: env.GOVERN_STATE_DIR ? env.GOVERN_STATE_DIR : undefined,
     env,

@@ -3,7 +3,7 @@
 import { UserError } from './errors.js';
 
 /** The variables that belong to one call; the rest of a runner's environment is its process's. */
-export const CALL_ENV = ['GOVERN_STATE_DIR', 'GOVERN_NOOP', 'GOVERN_NOOP_PENDING', 'GOVERN_SIGNAL'] as const;
+export const CALL_ENV = ['GOVERN_STATE_DIR', 'GOVERN_NOOP', 'GOVERN_NOOP_PENDING', 'GOVERN_SIGNAL', 'GOVERN_MANAGED_CHILDREN'] as const;
 export type CallVariable = (typeof CALL_ENV)[number];
 
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };

@@ -23,7 +23,7 @@ export const description = {
       type: 'string',
       pattern: '.+',
       what: 'a non-empty path',
-      help: 'a local file to copy, byte for byte; a relative path resolves against the directory of the state file (GOVERN_STATE_DIR)',
+      help: 'a local file to copy, byte for byte (with recurse = true, a directory whose tree is copied); a relative path resolves against the directory of the state file (GOVERN_STATE_DIR)',
     },
     target: {
       type: 'string',
@@ -37,12 +37,26 @@ export const description = {
     force: { type: 'boolean', default: false, help: 'allow removing a non-empty directory (for absent, or to replace it with a file), and replacing a file or directory with a link' },
     validate: VALIDATE_KEY,
     backup: { type: 'boolean', default: false, help: 'keep the content a change replaces, in /var/lib/govern/backup/PATH/TIME (root only; the newest 5 per file)' },
+    recurse: {
+      type: 'boolean',
+      default: false,
+      help: 'copy the tree of a directory `source` into the directory: files with the resource\'s owner, group and mode, directories with search permission added where read is set, links as links (docs/file.md, "Recurse")',
+    },
+    purge: {
+      type: 'boolean',
+      default: false,
+      help: 'remove what the directory holds that no resource of the tree manages (an entry is managed when a resource names its path or a path below it, by its name or a path key); refused on top-level and system directories (docs/file.md, "Purge")',
+    },
     show_diff: { type: 'boolean', default: true, help: 'give a unified diff when an existing file\'s content changes; false for secrets' },
   },
   rules: [
     { exclusive: ['contents', 'source'] },
-    { only_when: { ensure: ['present'] }, keys: ['contents', 'source', 'validate', 'backup'] },
+    { only_when: { ensure: ['present'] }, keys: ['contents', 'validate', 'backup'] },
+    { only_when: { ensure: ['present', 'directory'] }, keys: ['source'] },
+    { only_when: { ensure: ['directory'] }, keys: ['recurse'] },
+    { when: { recurse: ['true'] }, require: ['source'] },
     { when: { ensure: ['link'] }, require: ['target'] },
+    { only_when: { ensure: ['directory'] }, keys: ['purge'] },
     { only_when: { ensure: ['link'] }, keys: ['target'] },
     // A symbolic link has no permissions of its own on Linux.
     { only_when: { ensure: ['present', 'directory', 'absent'] }, keys: ['mode', 'show_diff'] },

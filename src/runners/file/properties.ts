@@ -26,6 +26,10 @@ export interface FileProperties {
   validate?: string;
   /** Keep the content a change replaces (backup.ts). */
   backup: boolean;
+  /** Remove the directory's entries the tree does not manage (purge.ts). */
+  purge: boolean;
+  /** Copy the `source` directory's tree into the directory (recurse.ts). */
+  recurse: boolean;
 }
 
 /** 2^32-1 is chown's "leave unchanged", not an id. */
@@ -33,6 +37,9 @@ const MAX_ID = 0xfffffffe;
 
 export function fileProperties(request: Pick<RunnerRequest<Values<typeof description>>, 'name' | 'values' | 'stateDir'>): FileProperties {
   const v = request.values;
+  if (v.ensure === 'directory' && v.source !== undefined && !v.recurse) {
+    throw new UserError('source with ensure = "directory" copies a directory tree only with recurse = true');
+  }
   return {
     path: request.name,
     ensure: v.ensure,
@@ -46,6 +53,8 @@ export function fileProperties(request: Pick<RunnerRequest<Values<typeof descrip
     showDiff: v.show_diff,
     validate: v.validate,
     backup: v.backup,
+    purge: v.purge,
+    recurse: v.recurse,
   };
 }
 

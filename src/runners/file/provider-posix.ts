@@ -11,7 +11,7 @@ import { chase, lstatOrUndefined as lstatOrUndefinedSync, type HeldDirectory } f
 import { describeFileKind } from '../../shared/file-kind.js';
 import { UserError } from '../../shared/errors.js';
 import { changedWhileReading, symlinkError } from './errors.js';
-import type { Attributes, Current, FileProvider, ParentState, Replacing, StatusOptions, StoreContent } from './state.js';
+import type { Attributes, Current, FileProvider, Listing, ParentState, Replacing, StatusOptions, StoreContent } from './state.js';
 
 const CHUNK = 1024 * 1024;
 // O_NONBLOCK: opening a FIFO that replaced the file between lstat and open must not hang.
@@ -26,7 +26,26 @@ export const posixProvider: FileProvider = {
   remove: (path, ...rest) => inPlace(path, (p) => remove(p, ...rest)),
   createLink: (path, ...rest) => inPlace(path, (p) => createLink(p, ...rest)),
   updateLink: (path, ...rest) => inPlace(path, (p) => updateLink(p, ...rest)),
+  list: (path) => inPlace(path, (p) => list(p)),
 };
+
+/**
+ * What a directory holds, read through the directory itself opened without following a link in its
+ * place; `resolved` is where it is once links on the way are followed (chase's rule).
+ */
+async function list(p: Place): Promise<Listing> {
+  const fd = fs.openSync(p.at, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+  try {
+    const entries = fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
+    const resolved = nodePath.join(fs.readlinkSync(p.inDir), nodePath.basename(p.path));
+    return {
+      resolved,
+      entries: entries.map((e) => ({ name: e.name, type: e.isSymbolicLink() ? 'link' : e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other' })),
+    };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 /**
  * A managed path, its parent directory held open: `path` and `dir` name them in messages; `at`

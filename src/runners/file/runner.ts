@@ -16,6 +16,8 @@ import { pendingNote, pendingResource, type Missing } from '../noop-pending.js';
 import type { AccountSpec } from './properties.js';
 import { accountName, findAccount, unknownAccount } from './provider-getent.js';
 import { posixProvider } from './provider-posix.js';
+import { describeEntries, removeEntries, unmanagedEntries, type Entry } from './purge.js';
+import { planTree, treeSummary, type ChildPlan } from './recurse.js';
 import { validateContent } from './validate-content.js';
 import { backUp } from './backup.js';
 import type { Account, Attributes, Current, Desired, FileProvider } from './state.js';
@@ -56,7 +58,11 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   });
   await nameCurrentAccounts(desired, current, context);
 
-  const plan = decide(desired, current, request.noop);
+  const decided = decide(desired, current, request.noop);
+  const tree = props.recurse ? await planTree(desired, props.source!, provider, request.noop, current.type === 'directory') : undefined;
+  const sourced = tree?.entries.filter((e) => !e.rel.includes('/')).map((e) => e.rel) ?? [];
+  const purged = props.purge && current.type === 'directory' ? await unmanagedEntries(props.path, request.managed && [...request.managed, ...sourced], provider) : [];
+  const plan = withPurge(withTree(decided, tree?.children ?? []), purged);
   for (const warning of plan.warnings) request.log(warning);
   const diffText = plan.contentChanged ? contentDiff(request, desired, current) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
@@ -67,10 +73,29 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
 
   if (props.backup && plan.contentChanged && current.type === 'file') request.log(`backed up the old content to ${backUp(desired.path, request.env)}`);
   await act(provider, desired, plan);
-  const after = await provider.status(desired.path, { checkEmpty: false, keepContentUpTo: 0 });
-  const wrong = mismatches(desired, after);
+  await removeEntries(desired.path, purged, provider);
+  for (const child of tree?.children ?? []) await act(provider, child.desired, child.plan);
+  const wrong: string[] = [];
+  for (const { desired: d } of [{ desired }, ...(tree?.children ?? [])]) {
+    const found = mismatches(d, await provider.status(d.path, { checkEmpty: false, keepContentUpTo: 0 }));
+    if (found.length > 0) wrong.push(d === desired ? found.join('; ') : `${d.path}: ${found.join('; ')}`);
+  }
   if (wrong.length > 0) throw new UserError(`${desired.path} did not reach the desired state after ${plan.summary}: ${wrong.join('; ')}`);
   return { changed: true, message: planMessage(plan, false), ...diff };
+}
+
+/** The decision, with the tree's entries that change: changed, each named in the message. */
+function withTree(plan: Plan, children: ChildPlan[]): Plan {
+  if (children.length === 0) return plan;
+  const copied = `copied from the source: ${treeSummary(children)}`;
+  return { ...plan, changed: true, summary: plan.changed ? `${plan.summary}; ${copied}` : copied, warnings: [...plan.warnings, ...children.flatMap((c) => c.plan.warnings)] };
+}
+
+/** The decision, with what purge removes: changed, and named in the message. */
+function withPurge(plan: Plan, purged: Entry[]): Plan {
+  if (purged.length === 0) return plan;
+  const removal = `removed ${purged.length} ${purged.length === 1 ? 'entry' : 'entries'} not managed: ${describeEntries(purged)}`;
+  return { ...plan, changed: true, summary: plan.changed ? `${plan.summary}; ${removal}` : removal };
 }
 
 type Resolve = (db: 'passwd' | 'group', spec: AccountSpec) => Promise<Account>;
@@ -97,7 +122,7 @@ async function resolveDesired(props: FileProperties, provider: FileProvider, con
   // For absent, owner and group only order the removal (before the user's and group's): not looked up.
   if (props.owner && props.ensure !== 'absent') desired.owner = await resolveAccount('passwd', props.owner);
   if (props.group && props.ensure !== 'absent') desired.group = await resolveAccount('group', props.group);
-  if (props.contents !== undefined || props.source !== undefined) {
+  if (props.ensure === 'present' && (props.contents !== undefined || props.source !== undefined)) {
     const bytes = props.source !== undefined ? await provider.readSource(props.source) : Buffer.from(props.contents!, 'utf8');
     desired.content = { bytes, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), origin: props.source ?? 'contents' };
   }

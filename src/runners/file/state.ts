@@ -86,4 +86,13 @@ export interface FileProvider {
   createLink(path: string, target: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>, replacing: Replacing, recursive: boolean): Promise<void>;
   /** Sets a link's own owner and group (lchown), never its target's. */
   updateLink(path: string, owner: Partial<Pick<Attributes, 'uid' | 'gid'>>): Promise<void>;
+  /** What an existing directory holds (never following a link at its path), for purge. */
+  list(path: string): Promise<Listing>;
+}
+
+/** A directory's entries; other: a FIFO, socket or device, which purge leaves alone. */
+export interface Listing {
+  /** The directory's path with links on the way followed. */
+  resolved: string;
+  entries: { name: string; type: 'file' | 'directory' | 'link' | 'other' }[];
 }

@@ -103,6 +103,8 @@ describe('file properties', () => {
         showDiff: true,
         validate: undefined,
         backup: false,
+        purge: false,
+        recurse: false,
       });
     });
 
@@ -128,7 +130,14 @@ describe('file properties', () => {
 
     it('refuses content for a directory or an absent path', () => {
       expect(() => props('/x', [['ensure', 'directory'], ['contents', 'a'], ...attrs])).to.throw(UserError, /contents is only for ensure = "present", not ensure = "directory"/);
-      expect(() => props('/x', [['ensure', 'absent'], ['source', '/a']])).to.throw(UserError, /source is only for ensure = "present", not ensure = "absent"/);
+      expect(() => props('/x', [['ensure', 'absent'], ['source', '/a']])).to.throw(UserError, /source is only for ensure = "present" or "directory", not ensure = "absent"/);
+      expect(() => props('/x', [['ensure', 'directory'], ['source', '/a'], ...attrs])).to.throw(UserError, /source with ensure = "directory" copies a directory tree only with recurse = true/);
+    });
+
+    it('takes recurse only for a directory, and only with a source', () => {
+      expect(props('/x', [['ensure', 'directory'], ['source', '/a'], ['recurse', 'true'], ...attrs]).recurse).to.equal(true);
+      expect(() => props('/x', [['ensure', 'directory'], ['recurse', 'true'], ...attrs])).to.throw(UserError, /source is required for recurse = "true"/);
+      expect(() => props('/x', [['ensure', 'present'], ['source', '/a'], ['recurse', 'true'], ...attrs])).to.throw(UserError, /recurse is only for ensure = "directory"/);
     });
 
     it('requires ensure, and one of its values', () => {
