@@ -7,7 +7,6 @@
 
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const MARK_HERE = /\uE000(\d+)\uE001/y;
 const ANY_MARK = /\uE000\d+\uE001/g;
 
 const mark = (line: number) => `${OPEN}${line}${CLOSE}`;
@@ -81,24 +80,30 @@ export interface UnmarkedText {
   sourceLines: (number | undefined)[];
 }
 
-/** Takes the marks out of rendered text, keeping where each line came from. */
+/**
+ * Takes the marks out of rendered text, keeping where each line came from. One pass over the text
+ * with indexOf, not a split and a regular expression per line: a module's files are unmarked once
+ * per instance (bench/README.md, "The fleet layer").
+ */
 export function unmarkLines(marked: string): UnmarkedText {
   if (!marked.includes(OPEN)) return { text: marked, sourceLines: [] };
   const sourceLines: (number | undefined)[] = [];
+  const lines: string[] = [];
   let marks = 0;
-  const lines = marked.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i];
+  const end = marked.length;
+  for (let start = 0; start <= end; ) {
+    const lineEnd = lineEndAt(marked, start);
     // The marks a line starts with: the last of them is the source line it came from.
     let source: number | undefined;
-    let rest = 0;
-    MARK_HERE.lastIndex = 0;
-    for (let m = MARK_HERE.exec(line); m; m = MARK_HERE.exec(line)) {
-      source = Number(m[1]);
-      rest = MARK_HERE.lastIndex;
+    let pos = start;
+    while (pos < lineEnd && marked.charCodeAt(pos) === OPEN_CODE) {
+      const read = markAt(marked, pos, lineEnd);
+      if (!read) break;
+      source = read.line;
+      pos = read.next;
       marks++;
     }
-    if (rest > 0) line = line.slice(rest);
+    let line = marked.slice(pos, lineEnd);
     if (line.includes(OPEN)) {
       line = line.replace(ANY_MARK, () => {
         marks++;
@@ -106,7 +111,29 @@ export function unmarkLines(marked: string): UnmarkedText {
       });
     }
     sourceLines.push(source);
-    lines[i] = line;
+    lines.push(line);
+    start = lineEnd + 1;
   }
   return { text: lines.join('\n'), sourceLines: marks > 0 ? sourceLines : [] };
+}
+
+const OPEN_CODE = OPEN.charCodeAt(0);
+const CLOSE_CODE = CLOSE.charCodeAt(0);
+
+function lineEndAt(text: string, from: number): number {
+  const i = text.indexOf('\n', from);
+  return i < 0 ? text.length : i;
+}
+
+/** The mark at pos (OPEN, digits, CLOSE, before limit): its line and where it ends; undefined when there is none. */
+function markAt(text: string, pos: number, limit: number): { line: number; next: number } | undefined {
+  let line = 0;
+  let i = pos + 1;
+  for (; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === CLOSE_CODE) break;
+    if (c < 48 || c > 57) return undefined;
+    line = line * 10 + (c - 48);
+  }
+  return i > pos + 1 && i < limit ? { line, next: i + 1 } : undefined;
 }
