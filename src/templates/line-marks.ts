@@ -70,8 +70,54 @@ function offsetIn(original: string, value: string): number {
 
 function lineBreaks(text: string): number {
   let n = 0;
-  for (const ch of text) if (ch === '\n') n++;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** A straight template (straightShape): the line breaks of its text, and whether it ends with one. */
+export interface StraightShape {
+  breaks: number;
+  endsWithBreak: boolean;
+}
+
+/**
+ * A template whose every line renders as one line: only text and values (`{{x}}`), each value on
+ * one line, with no whitespace control, blocks, comments or partials. Its rendered line N is its
+ * source line N unless a value holds a line break (straightLines), so it can render without marks
+ * (a module's state files, rendered once per instance). Undefined when it is not straight.
+ */
+export function straightShape(ast: hbs.AST.Program, source: string): StraightShape | undefined {
+  if (source.includes(OPEN)) return undefined;
+  let breaks = 0;
+  let endsWithBreak = false;
+  for (const statement of ast.body) {
+    if (statement.type === 'ContentStatement') {
+      const content = statement as hbs.AST.ContentStatement;
+      if (content.value !== (content as unknown as { original: string }).original) return undefined;
+      breaks += lineBreaks(content.value);
+      endsWithBreak = content.value.endsWith('\n');
+    } else if (statement.type === 'MustacheStatement') {
+      const value = statement as hbs.AST.MustacheStatement;
+      if (!value.loc || value.loc.start.line !== value.loc.end.line || value.strip?.open || value.strip?.close) return undefined;
+      endsWithBreak = false;
+    } else {
+      return undefined;
+    }
+  }
+  return { breaks, endsWithBreak };
+}
+
+/**
+ * A straight template's rendered text with the source line of each line, as unmarkLines finds them
+ * in a marked rendering (the empty line after a last line break has none); undefined when a value
+ * held a line break, and the lines moved: then the template renders again with marks.
+ */
+export function straightLines(text: string, shape: StraightShape): UnmarkedText | undefined {
+  if (lineBreaks(text) !== shape.breaks) return undefined;
+  const sourceLines: (number | undefined)[] = [];
+  for (let line = 1; line <= shape.breaks + 1; line++) sourceLines.push(line);
+  if (shape.endsWithBreak) sourceLines[shape.breaks] = undefined;
+  return { text, sourceLines };
 }
 
 export interface UnmarkedText {
