@@ -28,11 +28,11 @@ export interface Hierarchy {
 
 /** A level names a file under data/: segments of letters, digits, `_`, `-` and `.`, joined by `/`. */
 const LEVEL_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
-/** A key path: segments joined by `/` (`ntp/servers`). */
-const KEY_SEGMENT = /^[^/\s]+$/;
+/** A key path: segments joined by `/` (`ntp/servers`), none empty. One expression, not a split: `{{data}}` checks its key at each call. */
+const KEY_PATH = /^[^/\s]+(?:\/[^/\s]+)*$/;
 
 export function keyPathProblem(key: string): string | undefined {
-  if (key === '' || !key.split('/').every((segment) => KEY_SEGMENT.test(segment))) return `"${key}" is not a data key (names joined by "/", such as "ntp/servers")`;
+  if (!KEY_PATH.test(key)) return `"${key}" is not a data key (names joined by "/", such as "ntp/servers")`;
   return undefined;
 }
 

@@ -10,7 +10,8 @@ import { unclosedBlock } from './unclosed-block.js';
 import type HandlebarsModule from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
-import { markSourceLines } from './line-marks.js';
+import { markSourceLines, straightShape, type StraightShape } from './line-marks.js';
+import { onlyUsed, usedNames } from './used-names.js';
 
 /** Loaded when a template first needs it: a command that renders nothing (help, status) does not pay for it. */
 let loaded: typeof HandlebarsModule | undefined;
@@ -30,6 +31,8 @@ export type RenderFn = (helpers: Record<string, HelperFn>, log: TemplateLog, var
 export interface CompiledTemplate {
   file: string;
   render: RenderFn;
+  /** Left unmarked though marks were asked for (options.straight): its shape, and the template with marks. */
+  straight?: StraightShape & { marked: () => CompiledTemplate };
 }
 
 /** A partial's text, or why there is none (`not found in ...`). */
@@ -42,7 +45,12 @@ export interface CompileOptions {
   partials?: PartialLookup;
   /** Mark the rendered text with its source lines (state files: line-marks.ts); default true. */
   marks?: boolean;
+  /** Leave a straight template (line-marks.ts straightShape) unmarked, with the marked one at hand, and give one without partials only the helpers it names (used-names.ts); default false. */
+  straight?: boolean;
 }
+
+/** What compiling learns of a template asked to be straight (options.straight). */
+type CompiledShape = { straight?: StraightShape; names?: Set<string> };
 
 type TemplateFn = (context: unknown, options: Record<string, unknown>) => string;
 
@@ -68,8 +76,9 @@ export function compileTemplate(file: string, source: string, helperNames: strin
   const helpers = new Set([...BUILTIN_HELPERS, ...helperNames]);
   const partials: PartialSet | undefined = options.partials && { lookup: options.partials, compiled: new Map(), open: [], problems: [] };
   let template: TemplateFn;
+  const shape: CompiledShape = {};
   try {
-    template = compileChecked(file, source, helpers, options, partials);
+    template = compileChecked(file, source, helpers, options, partials, false, options.straight && !partials ? shape : undefined);
   } catch (e) {
     // The template's own problems, and those of the partials it names, together.
     if (e instanceof TemplateError && partials) throw new TemplateError([...e.problems, ...partials.problems]);
@@ -77,11 +86,13 @@ export function compileTemplate(file: string, source: string, helperNames: strin
   }
   if (partials && partials.problems.length > 0) throw new TemplateError(partials.problems);
   const context = Object.fromEntries((options.variables ?? []).map((name) => [name, undefined]));
+  let marked: CompiledTemplate | undefined;
   return {
     file,
+    ...(shape.straight && { straight: { ...shape.straight, marked: () => (marked ??= compileTemplate(file, source, helperNames, { ...options, straight: false })) } }),
     render: (helperFns, log, vars: Record<string, unknown> = context) => {
       try {
-        const all = { ...helperFns, lookup: withLine(strictLookup), log: logTo(log) };
+        const all = { ...onlyUsed(helperFns, shape.names), lookup: withLine(strictLookup), log: logTo(log) };
         return template(vars, { helpers: all, partials: Object.fromEntries(partials?.compiled ?? []), allowProtoPropertiesByDefault: false });
       } catch (e) {
         throw asTemplateError(e, file, source);
@@ -91,13 +102,14 @@ export function compileTemplate(file: string, source: string, helperNames: strin
 }
 
 /** Parses, checks and compiles one template or partial; a partial's errors name its own file. */
-function compileChecked(file: string, source: string, helpers: Set<string>, options: CompileOptions, partials: PartialSet | undefined, inContext = false): TemplateFn {
+function compileChecked(file: string, source: string, helpers: Set<string>, options: CompileOptions, partials: PartialSet | undefined, inContext = false, shape?: CompiledShape): TemplateFn {
   let ast: hbs.AST.Program;
   try {
     ast = handlebars().parse(source);
     const use = partials && ((name: string, line: number | undefined, dynamic: boolean) => usePartial(partials, name, file, line, dynamic, helpers, options));
     checkNames(ast, file, helpers, options.variables ?? [], use, inContext);
-    if (options.marks ?? true) markSourceLines(ast, source);
+    if (shape) shape.names = usedNames(ast);
+    if ((options.marks ?? true) && !(shape && (shape.straight = straightShape(ast, source)))) markSourceLines(ast, source);
   } catch (e) {
     if (e instanceof TemplateError) throw e;
     if (e instanceof RangeError) throw tooDeep(file, source);

@@ -7,7 +7,6 @@
 
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const MARK_HERE = /\uE000(\d+)\uE001/y;
 const ANY_MARK = /\uE000\d+\uE001/g;
 
 const mark = (line: number) => `${OPEN}${line}${CLOSE}`;
@@ -71,8 +70,54 @@ function offsetIn(original: string, value: string): number {
 
 function lineBreaks(text: string): number {
   let n = 0;
-  for (const ch of text) if (ch === '\n') n++;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** A straight template (straightShape): the line breaks of its text, and whether it ends with one. */
+export interface StraightShape {
+  breaks: number;
+  endsWithBreak: boolean;
+}
+
+/**
+ * A template whose every line renders as one line: only text and values (`{{x}}`), each value on
+ * one line, with no whitespace control, blocks, comments or partials. Its rendered line N is its
+ * source line N unless a value holds a line break (straightLines), so it can render without marks
+ * (a module's state files, rendered once per instance). Undefined when it is not straight.
+ */
+export function straightShape(ast: hbs.AST.Program, source: string): StraightShape | undefined {
+  if (source.includes(OPEN)) return undefined;
+  let breaks = 0;
+  let endsWithBreak = false;
+  for (const statement of ast.body) {
+    if (statement.type === 'ContentStatement') {
+      const content = statement as hbs.AST.ContentStatement;
+      if (content.value !== (content as unknown as { original: string }).original) return undefined;
+      breaks += lineBreaks(content.value);
+      endsWithBreak = content.value.endsWith('\n');
+    } else if (statement.type === 'MustacheStatement') {
+      const value = statement as hbs.AST.MustacheStatement;
+      if (!value.loc || value.loc.start.line !== value.loc.end.line || value.strip?.open || value.strip?.close) return undefined;
+      endsWithBreak = false;
+    } else {
+      return undefined;
+    }
+  }
+  return { breaks, endsWithBreak };
+}
+
+/**
+ * A straight template's rendered text with the source line of each line, as unmarkLines finds them
+ * in a marked rendering (the empty line after a last line break has none); undefined when a value
+ * held a line break, and the lines moved: then the template renders again with marks.
+ */
+export function straightLines(text: string, shape: StraightShape): UnmarkedText | undefined {
+  if (lineBreaks(text) !== shape.breaks) return undefined;
+  const sourceLines: (number | undefined)[] = [];
+  for (let line = 1; line <= shape.breaks + 1; line++) sourceLines.push(line);
+  if (shape.endsWithBreak) sourceLines[shape.breaks] = undefined;
+  return { text, sourceLines };
 }
 
 export interface UnmarkedText {
@@ -81,24 +126,30 @@ export interface UnmarkedText {
   sourceLines: (number | undefined)[];
 }
 
-/** Takes the marks out of rendered text, keeping where each line came from. */
+/**
+ * Takes the marks out of rendered text, keeping where each line came from. One pass over the text
+ * with indexOf, not a split and a regular expression per line: a module's files are unmarked once
+ * per instance (bench/README.md, "The fleet layer").
+ */
 export function unmarkLines(marked: string): UnmarkedText {
   if (!marked.includes(OPEN)) return { text: marked, sourceLines: [] };
   const sourceLines: (number | undefined)[] = [];
+  const lines: string[] = [];
   let marks = 0;
-  const lines = marked.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i];
+  const end = marked.length;
+  for (let start = 0; start <= end; ) {
+    const lineEnd = lineEndAt(marked, start);
     // The marks a line starts with: the last of them is the source line it came from.
     let source: number | undefined;
-    let rest = 0;
-    MARK_HERE.lastIndex = 0;
-    for (let m = MARK_HERE.exec(line); m; m = MARK_HERE.exec(line)) {
-      source = Number(m[1]);
-      rest = MARK_HERE.lastIndex;
+    let pos = start;
+    while (pos < lineEnd && marked.charCodeAt(pos) === OPEN_CODE) {
+      const read = markAt(marked, pos, lineEnd);
+      if (!read) break;
+      source = read.line;
+      pos = read.next;
       marks++;
     }
-    if (rest > 0) line = line.slice(rest);
+    let line = marked.slice(pos, lineEnd);
     if (line.includes(OPEN)) {
       line = line.replace(ANY_MARK, () => {
         marks++;
@@ -106,7 +157,29 @@ export function unmarkLines(marked: string): UnmarkedText {
       });
     }
     sourceLines.push(source);
-    lines[i] = line;
+    lines.push(line);
+    start = lineEnd + 1;
   }
   return { text: lines.join('\n'), sourceLines: marks > 0 ? sourceLines : [] };
+}
+
+const OPEN_CODE = OPEN.charCodeAt(0);
+const CLOSE_CODE = CLOSE.charCodeAt(0);
+
+function lineEndAt(text: string, from: number): number {
+  const i = text.indexOf('\n', from);
+  return i < 0 ? text.length : i;
+}
+
+/** The mark at pos (OPEN, digits, CLOSE, before limit): its line and where it ends; undefined when there is none. */
+function markAt(text: string, pos: number, limit: number): { line: number; next: number } | undefined {
+  let line = 0;
+  let i = pos + 1;
+  for (; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === CLOSE_CODE) break;
+    if (c < 48 || c > 57) return undefined;
+    line = line * 10 + (c - 48);
+  }
+  return i > pos + 1 && i < limit ? { line, next: i + 1 } : undefined;
 }

@@ -9,7 +9,7 @@ import { dataHelpers } from './data-helpers.js';
 import { factHelpers, type FactUse } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
 import { HelperError, pureHelpers, type HelperFn } from './helpers.js';
-import { unmarkLines, type UnmarkedText } from './line-marks.js';
+import { straightLines, unmarkLines, type UnmarkedText } from './line-marks.js';
 
 export interface TemplateInput {
   file: string;
@@ -50,7 +50,7 @@ export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
   const compiled: CompiledTemplate[] = [];
   for (const input of inputs) {
     try {
-      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false } : { partials: input.partials };
+      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false, straight: input.marks ?? false } : { partials: input.partials };
       const shape = input.vars ? `vars\0${input.marks ?? false}\0${Object.keys(input.vars).join('\0')}` : 'plain';
       const key = !input.partials ? `${input.file}\0${shape}` : undefined;
       const known = key !== undefined ? compiledOnce.get(key) : undefined;
@@ -94,10 +94,20 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
     const secretValues: string[] = [];
     for (const [i, template] of compiled.entries()) {
       used = [];
+      const logsBefore = logs.length;
       const mask = inputs[i].mask ?? ((text: string) => text);
       try {
-        const text = template.render(helpers, (line, text) => logs.push(mask(formatProblem({ file: template.file, line, message: text }))), inputs[i].vars);
-        outputs.push({ ...unmarkLines(text), sensitiveFacts: used });
+        const log = (line: number | undefined, text: string) => logs.push(mask(formatProblem({ file: template.file, line, message: text })));
+        const text = template.render(helpers, log, inputs[i].vars);
+        let lines = template.straight ? straightLines(text, template.straight) : unmarkLines(text);
+        if (!lines) {
+          // A value held a line break, and the lines of the unmarked template moved: render it again
+          // with marks, its facts and log lines counted once.
+          used = [];
+          logs.length = logsBefore;
+          lines = unmarkLines(template.straight!.marked().render(helpers, log, inputs[i].vars));
+        }
+        outputs.push({ ...lines, sensitiveFacts: used });
         secretValues.push(...used.map((use) => use.value));
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;

@@ -4,6 +4,8 @@ import Handlebars from 'handlebars';
 import { compileTemplate } from '../../src/templates/engine.js';
 import { unmarkLines } from '../../src/templates/line-marks.js';
 import { pureHelpers } from '../../src/templates/helpers.js';
+import { renderWithLines } from '../../src/templates/render.js';
+import type { FactSources } from '../../src/templates/fact-sources.js';
 
 function render(source: string, helpers: Record<string, (...args: unknown[]) => unknown> = {}) {
   const all = { ...pureHelpers, ...helpers };
@@ -60,5 +62,34 @@ describe('template source lines', () => {
     expect(render('a\nb\n')).to.deep.equal({ text: 'a\nb\n', sourceLines: [] });
     const odd = render('x = "\uE000"\n{{#if true}}y{{/if}}\n');
     expect(odd).to.deep.equal({ text: 'x = "\uE000"\ny\n', sourceLines: [] });
+  });
+
+  describe('a straight template (a module file: text and one-line values only) renders without marks', () => {
+    const noFacts: FactSources = { local: { peek: () => undefined, load: async () => undefined } };
+    let n = 0;
+    async function module(source: string, vars: Record<string, string>) {
+      const logs: string[] = [];
+      const [rendered] = await renderWithLines([{ file: `straight${n++}.hcl`, source, vars, marks: true }], noFacts, (line) => logs.push(line));
+      const all = { ...pureHelpers };
+      const marked = unmarkLines(compileTemplate('m.hcl', source, [...Object.keys(all), 'fact', 'hostfact', 'hosts', 'data'], { variables: Object.keys(vars) }).render(all, () => {}, vars));
+      return { rendered, marked, logs };
+    }
+
+    it('gives each line its own source line, as the marks would, and none to the empty line after the last break', async () => {
+      for (const source of ['a = {{x}}\nb = "{{upper x}}"\n\nc = 1\n', '{{x}} = 1\nb = {{x}}', 'a = 1\n{{x}}']) {
+        const { rendered, marked } = await module(source, { x: 'v' });
+        expect({ text: rendered.text, sourceLines: rendered.sourceLines }, JSON.stringify(source)).to.deep.equal(marked);
+      }
+    });
+
+    it('renders again with marks when a value holds a line break, its log lines said once', async () => {
+      const source = 'a = 1\nb = {{x}}{{log "seen"}}\nc = {{lower (upper "K")}}\n';
+      const { rendered, marked, logs } = await module(source, { x: '"p\nq"' });
+      expect(rendered.text).to.equal('a = 1\nb = "p\nq"\nc = k\n');
+      expect(rendered.sourceLines.slice(0, 4)).to.deep.equal([1, 2, undefined, 3]);
+      expect({ text: rendered.text, sourceLines: rendered.sourceLines }).to.deep.equal(marked);
+      expect(logs).to.have.length(1);
+      expect(logs[0]).to.match(/straight\d+\.hcl:2: seen/);
+    });
   });
 });
