@@ -85,12 +85,15 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** A command not started because something stands against it (govern is stopping): its message says why. */
+class NotStarted extends Error {}
+
 export function runCommand(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
   const started = Date.now();
   const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
   const refused = refusal?.();
   if (refused !== undefined) {
-    const spawnError = new Error(`${command} was not started: ${refused}`);
+    const spawnError = new NotStarted(`${command} was not started: ${refused}`);
     return Promise.resolve({ code: null, signal: null, stdout: '', stderr: '', timedOut: false, overflowed: false, spawnError, durationMs: 0 });
   }
   return new Promise((resolve) => {
@@ -214,7 +217,7 @@ function spawnProblem(e: Error): string {
   const err = e as NodeJS.ErrnoException & { path?: string };
   if (err.code === 'ENOENT' && err.path) return `program not found: ${err.path}`;
   if (err.code === 'EACCES' && err.path) return `permission denied: ${err.path}`;
-  if (err.code === undefined) return e.message;
+  if (e instanceof NotStarted) return e.message;
   return `could not be started: ${e.message}`;
 }
 

@@ -45,18 +45,19 @@ export function pacmanProvider(context: ProviderContext): PackageProvider {
     return parseSyncList(result.stdout, pkg);
   }
 
-  async function install(pkg: string, target: InstallTarget): Promise<void> {
+  /** The sync repository entry `pacman -S` is to take for the target; an error naming what is offered when none fits. */
+  async function pick(pkg: string, target: InstallTarget): Promise<SyncEntry> {
     const entries = await offered(pkg);
     if (entries.length === 0) throw new UserError(`no pacman sync repository offers ${pkg} (pacman -Sl): is it spelt right, and have the databases been synced (pacman -Sy)?`);
-    let entry = entries[0];
-    if (target.kind === 'version') {
-      const match = entries.find((e) => comparePacman(e.version, target.version) === 0);
-      if (!match) {
-        const list = entries.map((e) => `${e.version} in ${e.repo}`).join(', ');
-        throw new UserError(`no pacman sync repository offers ${pkg} ${target.version} (offered: ${list})`);
-      }
-      entry = match;
-    }
+    if (target.kind !== 'version') return entries[0];
+    const match = entries.find((e) => comparePacman(e.version, target.version) === 0);
+    if (match) return match;
+    const list = entries.map((e) => `${e.version} in ${e.repo}`).join(', ');
+    throw new UserError(`no pacman sync repository offers ${pkg} ${target.version} (offered: ${list})`);
+  }
+
+  async function install(pkg: string, target: InstallTarget): Promise<void> {
+    const entry = await pick(pkg, target);
     await tools.runChecked(['pacman', '-S', '--noconfirm', '--noprogressbar', '--', `${entry.repo}/${pkg}`]);
   }
 
@@ -70,11 +71,7 @@ export function pacmanProvider(context: ProviderContext): PackageProvider {
       return (await offered(pkg))[0]?.version;
     },
     async checkInstallable(pkg: string, target: InstallTarget): Promise<void> {
-      const entries = await offered(pkg);
-      if (entries.length === 0) throw new UserError(`no pacman sync repository offers ${pkg} (pacman -Sl): is it spelt right, and in a configured repository?`);
-      if (target.kind === 'version' && !entries.some((e) => e.version === target.version)) {
-        throw new UserError(`no pacman sync repository offers ${pkg} ${target.version} (offered: ${entries.map((e) => `${e.version} in ${e.repo}`).join(', ')})`);
-      }
+      await pick(pkg, target);
     },
     install,
     upgrade: install,
