@@ -1,6 +1,9 @@
 // The archive decision: skipped (creates), already extracted (the marker names the same SHA-256),
-// or extracted (again). Pure: the decision table of docs/archive.md.
-import type { ArchiveProperties } from './properties.js';
+// extracted (again), or refused: a target govern did not extract (no marker) is replaced only when
+// it is an empty directory, so a mistyped target (/opt, /srv) can never be swapped away. Pure: the
+// decision table of docs/archive.md.
+import { UserError } from '../../shared/errors.js';
+import { MARKER, type ArchiveProperties } from './properties.js';
 
 export interface ArchiveCurrent {
   /** Whether `creates` exists (undefined: no creates). */
@@ -8,6 +11,8 @@ export interface ArchiveCurrent {
   target: 'absent' | 'directory' | 'other';
   /** The SHA-256 in the target's marker. */
   marked?: string;
+  /** A directory without entries. */
+  empty?: boolean;
 }
 
 export interface ArchivePlan {
@@ -19,9 +24,10 @@ export function decideArchive(p: ArchiveProperties, current: ArchiveCurrent, noo
   const would = noop ? 'Would have ' : '';
   if (current.createsExists) return { changed: false, message: `${p.creates} exists: ${p.target} left alone` };
   if (current.target === 'directory' && current.marked === p.sha256) return { changed: false, message: `${p.target} holds the archive (sha256 ${short(p.sha256)})` };
-  if (current.target === 'absent') return { changed: true, message: `${would}extracted ${p.source} into ${p.target}` };
-  const why = current.marked !== undefined ? `sha256 ${short(current.marked)} -> ${short(p.sha256)}` : current.target === 'other' ? 'not a directory' : 'extracted by something else';
-  return { changed: true, message: `${would}replaced ${p.target} with ${p.source} (${why})` };
+  if (current.target === 'absent' || (current.target === 'directory' && current.marked === undefined && current.empty)) return { changed: true, message: `${would}extracted ${p.source} into ${p.target}` };
+  if (current.target === 'other') throw new UserError(`${p.target} exists and is not a directory: an archive is extracted into a directory of its own; remove it, or choose another target`);
+  if (current.marked === undefined) throw new UserError(`${p.target} holds files govern did not extract (no ${MARKER}): refusing to replace them; empty or remove it, or choose another target`);
+  return { changed: true, message: `${would}replaced ${p.target} with ${p.source} (sha256 ${short(current.marked)} -> ${short(p.sha256)})` };
 }
 
 function short(sha: string): string {

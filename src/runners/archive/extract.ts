@@ -33,7 +33,9 @@ export async function extractReplacing(context: ProviderContext, p: ArchivePrope
     const argv = p.format === 'zip' ? ['unzip', '-q', '--', file, '-d', temp] : ['tar', '-x', '--no-same-owner', '-f', file, '-C', temp];
     await act(context, argv, { timeoutMs: TIMEOUT_MS });
     refuseLinksOut(temp, p);
-    fs.writeFileSync(path.join(temp, MARKER), markerContent(p), { mode: 0o644 });
+    // The archive may hold an entry of the marker's name (a link, say): it goes, and the marker is made new.
+    fs.rmSync(path.join(temp, MARKER), { recursive: true, force: true });
+    fs.writeFileSync(path.join(temp, MARKER), markerContent(p), { mode: 0o644, flag: 'wx' });
     if (p.owner !== undefined || p.group !== undefined) {
       await act(context, ['chown', '-R', '-h', '--', `${p.owner ?? ''}${p.group !== undefined ? `:${p.group}` : ''}`, temp], { timeoutMs: TIMEOUT_MS });
     }
@@ -44,21 +46,36 @@ export async function extractReplacing(context: ProviderContext, p: ArchivePrope
   }
 }
 
-/** Every symbolic link of the tree must point inside it, by a relative path. */
+/**
+ * Every symbolic link of the tree must point inside it, by a relative path, and resolve inside it as
+ * the kernel resolves it: a link's text can stay inside while a link it passes through leads out
+ * (`d -> .` then `e -> d/x/../..`). A link to nothing is refused too, since what it names could
+ * come to exist outside.
+ */
 function refuseLinksOut(root: string, p: ArchiveProperties): void {
+  const realRoot = fs.realpathSync(root);
+  const inside = (resolved: string, top: string) => resolved === top || resolved.startsWith(`${top}/`);
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isSymbolicLink()) {
         const to = fs.readlinkSync(full);
-        const resolved = path.resolve(path.dirname(full), to);
-        if (path.isAbsolute(to) || (resolved !== root && !resolved.startsWith(`${root}/`))) {
-          throw new UserError(`${p.source}: entry "${path.relative(root, full)}" links outside ${p.target} (to "${to}"): nothing extracted`);
+        const real = realOrUndefined(full);
+        if (path.isAbsolute(to) || !inside(path.resolve(path.dirname(full), to), root) || real === undefined || !inside(real, realRoot)) {
+          throw new UserError(`${p.source}: entry "${path.relative(root, full)}" links outside ${p.target} (to "${to}")${real === undefined ? ', or to nothing' : ''}: nothing extracted`);
         }
       } else if (entry.isDirectory()) walk(full);
     }
   };
   walk(root);
+}
+
+function realOrUndefined(file: string): string | undefined {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The new tree renamed into place; an old one moved aside first, then removed. */

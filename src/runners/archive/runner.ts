@@ -36,7 +36,8 @@ function readCurrent(p: ArchiveProperties): ArchiveCurrent {
   } catch {
     // no marker: extracted by something else
   }
-  return { createsExists, target: 'directory', marked: markedSha256(marker) };
+  const marked = markedSha256(marker);
+  return { createsExists, target: 'directory', marked, ...(marked === undefined ? { empty: fs.readdirSync(p.target).length === 0 } : {}) };
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

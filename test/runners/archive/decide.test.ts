@@ -17,10 +17,15 @@ describe('archive decision', () => {
     expect(decideArchive(p, { target: 'directory', marked: A }, false)).to.deep.equal({ changed: false, message: '/opt/app holds the archive (sha256 aaaaaaaaaaaa)' });
   });
 
-  it('replaces the target when the sha256 changed, or when something else put it there', () => {
+  it('replaces the target when the sha256 changed; an empty directory is extracted into', () => {
     expect(decideArchive(p, { target: 'directory', marked: B }, true).message).to.equal('Would have replaced /opt/app with https://example.org/app.tar.gz (sha256 bbbbbbbbbbbb -> aaaaaaaaaaaa)');
-    expect(decideArchive(p, { target: 'directory' }, false).message).to.equal('replaced /opt/app with https://example.org/app.tar.gz (extracted by something else)');
-    expect(decideArchive(p, { target: 'other' }, false).message).to.equal('replaced /opt/app with https://example.org/app.tar.gz (not a directory)');
+    expect(decideArchive(p, { target: 'directory', empty: true }, false).message).to.equal('extracted https://example.org/app.tar.gz into /opt/app');
+  });
+
+  it('refuses a target govern did not extract: a directory with files and no marker, or not a directory', () => {
+    expect(() => decideArchive(p, { target: 'directory', empty: false }, false)).to.throw(/\/opt\/app holds files govern did not extract \(no \.govern-archive\): refusing to replace them/);
+    expect(() => decideArchive(p, { target: 'directory', empty: false }, true)).to.throw(/refusing to replace them/);
+    expect(() => decideArchive(p, { target: 'other' }, false)).to.throw(/\/opt\/app exists and is not a directory/);
   });
 
   it('creates that exists skips everything', () => {

@@ -96,6 +96,32 @@ for (const mode of MODES) {
       const r2 = await archive(path.join(root, 'b'), [`source=${link}`, `sha256=${sha256(link)}`]);
       expect(r2).to.include({ ok: false, message: `${link}: entry "link" links outside ${path.join(root, 'b')} (to "/etc/passwd"): nothing extracted` });
       expect(fs.existsSync(path.join(root, 'b'))).to.equal(false);
+
+      // Each link's text stays inside, but the kernel follows d to the tree itself, so e leads out.
+      const chain = path.join(work, 'chain');
+      fs.mkdirSync(path.join(chain, 'x'), { recursive: true });
+      fs.symlinkSync('.', path.join(chain, 'd'));
+      fs.symlinkSync('d/x/../..', path.join(chain, 'e'));
+      const chained = path.join(work, 'chain.tar');
+      execFileSync('tar', ['-cf', chained, '-C', chain, 'd', 'x', 'e']);
+      const r3 = await archive(path.join(root, 'c'), [`source=${chained}`, `sha256=${sha256(chained)}`]);
+      expect(r3).to.include({ ok: false, message: `${chained}: entry "e" links outside ${path.join(root, 'c')} (to "d/x/../.."): nothing extracted` });
+      expect(fs.existsSync(path.join(root, 'c'))).to.equal(false);
+      expect(leftovers(root)).to.deep.equal([]);
+    });
+
+    it('refuses to replace a directory it did not extract (files, no marker), and leaves it as it was', async () => {
+      const root = tempDir('govern-archive-');
+      const target = path.join(root, 'opt');
+      fs.mkdirSync(target);
+      fs.writeFileSync(path.join(target, 'precious'), 'keep\n');
+      const tar = tarGz(path.join(served, 'app-4.tar.gz'), { a: 'a\n' });
+      for (const noop of [true, false]) {
+        const r = await archive(target, [`source=${base}/app-4.tar.gz`, `sha256=${sha256(tar)}`], noop ? { GOVERN_NOOP: '1' } : {});
+        expect(r.ok).to.equal(false);
+        expect(r.message).to.equal(`${target} holds files govern did not extract (no .govern-archive): refusing to replace them; empty or remove it, or choose another target`);
+      }
+      expect(fs.readdirSync(target)).to.deep.equal(['precious']);
       expect(leftovers(root)).to.deep.equal([]);
     });
 
