@@ -61,7 +61,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const changed = changes.length > 0;
   const message = changed ? changes.map((p) => (request.noop ? `Would have ${p}` : p)).join('; ') : keysMessage(plan, false);
   const content = plan.lines ? Buffer.from(plan.lines.map((l) => `${l}\n`).join('')) : undefined;
-  const diffText = content && current.type === 'file' ? wholeFileDiff(file, current, content, request.log) : undefined;
+  const diffText = content && current.type === 'file' ? wholeFileDiff(file, current, content, request.log, fileFix.set?.mode) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
   if (request.noop || !changed) return { changed, message, ...diff };
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { UserError } from '../../shared/errors.js';
 import { isBinary, unifiedDiff } from '../file/diff.js';
 import { posixProvider } from '../file/provider-posix.js';
+import { privateContent } from '../private-content.js';
 import type { WholeFileCurrent, WholeFileDesired, WholeFilePlan } from './decide.js';
 
 /** Larger files are refused: the runners that write whole files write small ones. */
@@ -41,9 +42,17 @@ export async function applyWholeFile(desired: WholeFileDesired, plan: WholeFileP
   }
 }
 
-/** A unified diff of an existing file's content change; none for binary content or too many changes. */
-export function wholeFileDiff(file: string, current: WholeFileCurrent, desired: Buffer | undefined, log: (line: string) => void): string | undefined {
+/**
+ * A unified diff of an existing file's content change; none for binary content, too many changes,
+ * or a file not everyone may read, now or with `desiredMode` (the rule of ../private-content.ts).
+ */
+export function wholeFileDiff(file: string, current: WholeFileCurrent, desired: Buffer | undefined, log: (line: string) => void, desiredMode?: number): string | undefined {
   if (current.type !== 'file' || desired === undefined) return undefined;
+  const closed = privateContent(file, [current.mode, desiredMode]);
+  if (closed !== undefined) {
+    log(`content changed (diff not shown: ${closed})`);
+    return undefined;
+  }
   if (isBinary(current.content) || isBinary(desired)) {
     log('content changed (diff not shown: binary content)');
     return undefined;
