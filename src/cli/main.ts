@@ -39,9 +39,16 @@ export function main(argv: string[]): void {
 /**
  * SIGINT or SIGTERM: what runs is told to stop (a runner then stops its commands), the run records
  * itself, and govern exits once what it started is gone, SIGKILL for what is left after the grace.
- * A second signal of the same kind meets the default action and ends govern at once.
+ * A second signal of the same kind meets the default action and ends govern at once; the other
+ * kind ends it at once too, with the first one's exit status.
  */
 async function interrupted(signal: Interruption): Promise<void> {
+  const earlier = interruptedBy();
+  if (earlier !== undefined) {
+    // The other signal while the first is handled: the run is recorded once; now stop waiting.
+    killAllChildren('SIGKILL');
+    process.exit(interruptExitCode(earlier));
+  }
   const asked = Date.now();
   killAllChildren('SIGTERM');
   process.stderr.write(`govern: interrupted by ${signal}\n`);

@@ -4,6 +4,7 @@
 import { checkHostKey } from '../../fleet/buckets.js';
 import { listen } from '../../fleet/listener.js';
 import { UserError } from '../../shared/errors.js';
+import { onInterrupt } from '../../shared/interrupt.js';
 import { described } from '../command-index.js';
 import { defineCommand, note, warn } from '../command.js';
 import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
@@ -43,9 +44,8 @@ export const listenCommand = defineCommand({
       throw new UserError((e as Error).message);
     }
     const listening = await listen({ settings, host, runCommand: o.runCommand, log: { info: note, warn } });
-    const stop = () => void listening.stop();
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    // Stopped through govern's own interruption handling (cli/main.ts), which waits for this before it exits.
+    onInterrupt(() => listening.stop());
     await listening.closed;
     return 0;
   },
