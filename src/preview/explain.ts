@@ -81,7 +81,7 @@ export function explainResource(r: Resource, key: string | undefined, root: stri
       const value = facts.value(name, host);
       const fact: FactOrigin = { name, from: facts.from(host) };
       if (host !== undefined) fact.host = host;
-      if (value !== undefined) fact.value = isSensitiveFact(name) || r.sensitive ? SENSITIVE : value;
+      if (value !== undefined) fact.value = isSensitiveFact(name) || hiddenKey(r, k) ? SENSITIVE : value;
       origin.facts.push(fact);
     }
     return origin;
