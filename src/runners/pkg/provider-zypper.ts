@@ -20,12 +20,17 @@ export function zypperProvider(context: ProviderContext): PackageProvider {
     else await tools.runChecked([...zypper, 'install', '--name', pkg]);
   }
 
-  async function latestAvailable(pkg: string): Promise<string | undefined> {
+  /** The editions of the package the repositories offer, oldest first. */
+  async function editions(pkg: string): Promise<string[]> {
     const result = await tools.run([...zypper, '--xmlout', 'search', '--details', '--match-exact', '--type', 'package', pkg], { query: true });
     // 104: no package of that name (ZYPPER_EXIT_INF_CAP_NOT_FOUND).
-    if (result.code === 104) return undefined;
+    if (result.code === 104) return [];
     if (result.code !== 0) throw commandFailed(['zypper', 'search', pkg], result);
-    return parseZypperSearch(result.stdout, pkg).sort(compareRpm).at(-1);
+    return parseZypperSearch(result.stdout, pkg).sort(compareRpm);
+  }
+
+  async function latestAvailable(pkg: string): Promise<string | undefined> {
+    return (await editions(pkg)).at(-1);
   }
 
   return {
@@ -37,12 +42,17 @@ export function zypperProvider(context: ProviderContext): PackageProvider {
     compareToWanted: compareRpmToWanted,
     status,
     latestAvailable,
-    async checkInstallable(pkg: string): Promise<void> {
-      if ((await latestAvailable(pkg)) === undefined) throw new UserError(`zypper knows no package ${pkg} in its repositories (zypper search): is it spelt right, and in a configured repository?`);
+    async checkInstallable(pkg: string, target: InstallTarget): Promise<void> {
+      const offered = await editions(pkg);
+      if (offered.length === 0) throw new UserError(`zypper knows no package ${pkg} in its repositories (zypper search): is it spelt right, and in a configured repository?`);
+      if (target.kind === 'version' && !offered.some((edition) => compareRpmToWanted(edition, target.version) === 0)) {
+        throw new UserError(`zypper knows no package ${pkg} ${target.version} in its repositories (offered: ${offered.join(', ')})`);
+      }
     },
     install,
     async upgrade(pkg: string, target: InstallTarget): Promise<void> {
       if (target.kind === 'version') return install(pkg, target);
+      // update has no --name: it updates what is installed under that name, the package status found.
       await tools.runChecked([...zypper, 'update', pkg]);
     },
     downgrade: (pkg, version) => install(pkg, { kind: 'version', version }),

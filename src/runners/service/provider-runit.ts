@@ -9,7 +9,7 @@ import path from 'node:path';
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { ServiceStatus } from './decide.js';
-import { COMMAND_TIMEOUT_MS, type ServiceProvider } from './provider.js';
+import { COMMAND_TIMEOUT_MS, ServiceNotFound, type ServiceProvider } from './provider.js';
 
 const LIMIT = { timeoutMs: COMMAND_TIMEOUT_MS };
 /** runsvdir looks for new links at least every five seconds; allow for a busy machine. */
@@ -90,7 +90,7 @@ export class RunitProvider implements ServiceProvider {
     try {
       fs.accessSync(path.join(dir, 'run'), fs.constants.X_OK);
     } catch {
-      throw new UserError(`service ${service} not found: no executable ${path.join(dir, 'run')}`);
+      throw new ServiceNotFound(`service ${service} not found: no executable ${path.join(dir, 'run')}`);
     }
     return dir;
   }
