@@ -7,11 +7,15 @@ export const AGE_PROGRAM = 'age';
 
 export class AgeError extends Error {}
 
+const AGE_TIMEOUT_MS = 60_000;
+
 function runAge(args: string[], input: Buffer): Buffer {
-  const result = spawnSync(AGE_PROGRAM, args, { input, maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Bounded: an identity protected by a passphrase makes age wait for a terminal that a timer's run has not.
+  const result = spawnSync(AGE_PROGRAM, args, { input, maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'], timeout: AGE_TIMEOUT_MS, killSignal: 'SIGKILL' });
   if (result.error) {
-    const missing = (result.error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new AgeError(missing ? 'the age program is not installed (Debian package "age")' : `age: ${result.error.message}`);
+    const code = (result.error as NodeJS.ErrnoException).code;
+    if (code === 'ETIMEDOUT') throw new AgeError(`age did not finish within ${AGE_TIMEOUT_MS / 1000} s (an identity protected by a passphrase?) and was killed`);
+    throw new AgeError(code === 'ENOENT' ? 'the age program is not installed (Debian package "age")' : `age: ${result.error.message}`);
   }
   // age's own messages never hold the plain text: they name keys, files and what went wrong.
   if (result.status !== 0) throw new AgeError(ageMessage(result.stderr.toString('utf8')));
