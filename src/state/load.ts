@@ -50,22 +50,6 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
   return inputs.map((input, i) => ({ ...input, rendered: rendered[i].text, sourceLines: rendered[i].sourceLines, sensitiveFacts: rendered[i].sensitiveFacts }));
 }
 
-/** Every resource of the state tree, in definition order; all problems are reported at once. */
-export async function loadState(target: string, facts: FactSources): Promise<Resource[]> {
-  return parseStateFiles(await renderStateFiles(target, facts));
-}
-
-/**
- * The resources of rendered state files, in definition order; all problems are reported at once:
- * the first syntax error of each file, and the problems of the files that parse.
- */
-export function parseStateFiles(texts: StateFileText[], secrets?: PlanningSecrets): Resource[] {
-  const parsed = parseFiles(texts, secrets);
-  const problems = [...parsed.problems, ...duplicates(parsed.resources)];
-  if (problems.length > 0) throw new UserError(problems);
-  return parsed.resources;
-}
-
 /**
  * The resources and module instances of rendered state files, numbered from firstIndex in
  * definition order. `secrets` learns every secret met on the way, also when a problem stops planning.

@@ -43,7 +43,6 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
         continue;
       } else if (found) {
         value = found.value;
-        if (found.sensitive) sensitive.push(v.name);
         where = originLocation(found.origins[0]);
         from = ` (from data "${instance.source}/${v.name}" at level "${found.origins[0].level}")`;
       } else {
