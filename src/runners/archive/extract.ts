@@ -53,7 +53,7 @@ export async function extractReplacing(context: ProviderContext, p: ArchivePrope
  * come to exist outside.
  */
 function refuseLinksOut(root: string, p: ArchiveProperties): void {
-  const realRoot = fs.realpathSync(root);
+  const realRoot = fs.realpathSync.native(root);
   const inside = (resolved: string, top: string) => resolved === top || resolved.startsWith(`${top}/`);
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -72,7 +72,8 @@ function refuseLinksOut(root: string, p: ArchiveProperties): void {
 
 function realOrUndefined(file: string): string | undefined {
   try {
-    return fs.realpathSync(file);
+    // native: the C library resolves ".." after a link as the kernel does; fs.realpathSync folds it first.
+    return fs.realpathSync.native(file);
   } catch {
     return undefined;
   }
