@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { govern } from '../support/cli.js';
 import { readCalls } from '../support/recording-runner.js';
-import { tree } from '../support/state-tree.js';
+import { tree, type Tree } from '../support/state-tree.js';
 import { writeFile } from '../support/tmp.js';
 
 const SITE_MODULE = {
@@ -52,10 +52,14 @@ const ROLES = {
   'modules/postgres/postgres.hcl': 'stuff "postgres" {\n}\n',
 };
 
-function withFacts(files: Record<string, string>, facts: Record<string, string>) {
+/**
+ * A tree run with one job: these tests check definition order, which is the apply order only then
+ * (the suite also runs with GOVERN_JOBS=4, where independent resources apply in any order).
+ */
+function withFacts(files: Record<string, string>, facts: Record<string, string>): Tree {
   const t = tree(files);
   for (const [name, value] of Object.entries(facts)) writeFile(path.join(t.facts, name), value);
-  return t;
+  return { ...t, run: (extra = [], env = {}) => t.run(['--jobs', '1', ...extra], env) };
 }
 
 describe('modules', () => {
