@@ -1,7 +1,7 @@
 // A description as a runner printed it is checked before govern relies on it: known fields only
 // (a misspelt "requird" would silently check nothing), types govern knows, patterns that compile,
 // defaults that are valid values, rules and autorequires that name the runner's own keys.
-import { DESCRIPTION_FORMAT, VALUE_TYPES } from '../shared/description.js';
+import { DESCRIPTION_FORMAT, RELATIVE_PATH_KINDS, VALUE_TYPES } from '../shared/description.js';
 import { didYouMean } from '../shared/suggest.js';
 import { ATTRIBUTE_KEY, RUNNER_NAME, SIGNAL_NAME } from '../shared/validate.js';
 import { parseValue, regexProblem, wholeMatch } from '../shared/values.js';
@@ -68,7 +68,13 @@ export function checkDescription(doc: Json): string[] {
     } else if ('when' in r && 'values' in r) {
       condition(r.when, `${where}.when`);
       condition(r.values, `${where}.values`);
-    } else say(where, 'not a rule (exclusive; requires; when and require; only_when and keys; when and values)');
+    } else if ('when' in r && 'relative_paths' in r) {
+      condition(r.when, `${where}.when`);
+      for (const [k, kind] of Object.entries(object(r.relative_paths, `${where}.relative_paths`, say) ?? {})) {
+        keyList([k], `${where}.relative_paths`);
+        if (!(RELATIVE_PATH_KINDS as readonly unknown[]).includes(kind)) say(`${where}.relative_paths.${k}`, `must be one of ${RELATIVE_PATH_KINDS.join(', ')}`);
+      }
+    } else say(where, 'not a rule (exclusive; requires; when and require; only_when and keys; when and values; when and relative_paths)');
   }
   for (const [i, signal] of list(doc.signals, 'signals', say).entries()) {
     if (typeof signal !== 'string' || !SIGNAL_NAME.test(signal)) say(`signals[${i}]`, 'a signal is letters, digits, _ . and -');

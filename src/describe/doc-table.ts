@@ -83,6 +83,9 @@ function describeKey(key: string, spec: KeySpec | NameSpec, description: RunnerD
     if ('exclusive' in rule && rule.exclusive.includes(key)) notes.push(`not with ${rule.exclusive.filter((k) => k !== key).map(code).join(' or ')}`);
     if ('only_when' in rule && rule.keys.includes(key)) notes.push(`only for ${describeCondition(rule.only_when)}`);
     if ('values' in rule && Object.hasOwn(rule.values, key)) notes.push(`only ${words(rule.values[key])} with ${describeCondition(rule.when)}`);
+    if ('relative_paths' in rule && Object.hasOwn(rule.relative_paths, key)) {
+      notes.push(`with ${describeCondition(rule.when)}, a relative path must name an existing ${rule.relative_paths[key] === 'file' ? 'regular file' : 'directory'} (checked while planning)`);
+    }
   }
   if ('sensitive' in spec && spec.sensitive) notes.push('secret: its value is never shown');
   return notes.filter((n) => n !== '').join('; ');

@@ -10,6 +10,7 @@ import type { ParseCache } from '../state/parse-cache.js';
 import type { Resource } from '../state/resource.js';
 import { autorequireEdges, removedWhileNeeded } from './autorequire.js';
 import { DescriptionCache } from './cache.js';
+import { checkRelativePaths } from './check-relative-paths.js';
 import { checkResources } from './check-resources.js';
 import { checkArgumentSizes } from './check-sizes.js';
 import { describeRunner } from './describe-runner.js';
@@ -50,7 +51,12 @@ export async function planResources(resources: Resource[], options: PlanOptions)
   });
   const descriptionOf = (type: string) => runners.get(type)?.description;
   markSecretKeys(resources, descriptionOf);
-  problems.push(...checkResources(resources, descriptionOf), ...checkArgumentSizes(resources, runners), ...removedWhileNeeded(resources, descriptionOf));
+  problems.push(
+    ...checkResources(resources, descriptionOf),
+    ...checkRelativePaths(resources, descriptionOf),
+    ...checkArgumentSizes(resources, runners),
+    ...removedWhileNeeded(resources, descriptionOf),
+  );
 
   let plan: Plan | undefined;
   try {

@@ -61,7 +61,17 @@ export type Rule =
   /** When the condition holds, these keys (if given) take only these values. */
   | { readonly when: Condition; readonly values: Readonly<Record<string, readonly string[]>> }
   /** Each key given needs the keys listed for it (`vars` only with `template`). */
-  | { readonly requires: Readonly<Record<string, readonly string[]>> };
+  | { readonly requires: Readonly<Record<string, readonly string[]>> }
+  /**
+   * When the condition holds, each key given as a relative path must name an existing entry of this
+   * kind, relative to the directory of the state file: govern looks while planning (an absolute
+   * path names the host's own files, which only the runner judges when it applies).
+   */
+  | { readonly when: Condition; readonly relative_paths: Readonly<Record<string, RelativePathKind>> };
+
+/** What a `relative_paths` rule asks a key's path to name (following symbolic links, as a read does). */
+export const RELATIVE_PATH_KINDS = ['file', 'directory'] as const;
+export type RelativePathKind = (typeof RELATIVE_PATH_KINDS)[number];
 
 /**
  * An ordering edge the runner asks for: this resource comes after the resources of `runner` named

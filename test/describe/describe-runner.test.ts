@@ -71,6 +71,7 @@ describe('describing a runner', () => {
         e: { type: 'enum' },
       },
       signals: ['re load'],
+      rules: [{ when: { e: ['x'] }, relative_paths: { p: 'socket', q: 'file' } }],
       autorequire: [{ runner: 'file' }, { runner: 'file', key: 'nope' }],
       sources: ['relative'],
     })).to.deep.equal([
@@ -79,6 +80,8 @@ describe('describing a runner', () => {
       'keys.p.pattern: not a valid regular expression (Unterminated group)',
       'keys.l.items: a list of lists cannot be passed as arguments',
       'keys.e.values: an enum needs its values',
+      'rules[0].relative_paths.p: must be one of file, directory',
+      'rules[0].relative_paths: "q" is not one of its keys (did you mean "n"?)',
       'signals[0]: a signal is letters, digits, _ . and -',
       'autorequire[0]: give one of key, parent_of_name = true, name_or_parent = true, systemd_unit_of_name = true or same_key',
       'autorequire[1].key: "nope" is not one of its keys',

@@ -121,6 +121,26 @@ describe('validation before anything is applied', () => {
     expect(r.stderr.trimEnd()).to.equal(`govern: ${path.join(t.states, 'a.hcl')}:${REST + 9}: file:${t.first}-2: mode "0o9" is not an octal mode (character "9" is not a digit 0-7)`);
   });
 
+  it('relative_paths: a path in the tree missing or of the wrong kind, at its line, for any runner; an absolute one left to the runner', async () => {
+    const runners = tempDir('govern-kit-runners-');
+    const log = path.join(runners, 'calls');
+    const rules = '[{"when": {"kind": ["tree"]}, "relative_paths": {"from": "directory"}}, {"when": {"kind": ["one"]}, "relative_paths": {"from": "file"}}]';
+    const keys = '{"from": {"type": "string"}, "kind": {"type": "enum", "values": ["tree", "one"], "default": "tree"}}';
+    shRunner(runners, 'copy', `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && { echo '{"govern_runner": 1, "keys": ${keys}, "rules": ${rules}}'; exit 0; }\necho "$*" >> ${log}`);
+    const rest = 'copy "a" {\n  from = "site"\n}\ncopy "b" {\n  from = "nosuch"\n}\ncopy "c" {\n  from = "site/x"\n  kind = "one"\n}\ncopy "d" {\n  from = "site"\n  kind = "one"\n}\n';
+    const bad = tree(rest, [runners]);
+    writeFile(path.join(bad.states, 'site', 'x'), 'x\n');
+    await refused(bad, [
+      `${REST + 4}: copy:b: from "nosuch" must be a directory for kind = "tree": ${path.join(bad.states, 'nosuch')} does not exist`,
+      `${REST + 11}: copy:d: from "site" must be a regular file for kind = "one": ${path.join(bad.states, 'site')} is a directory`,
+    ]);
+    const good = tree('copy "a" {\n  from = "site"\n}\ncopy "b" {\n  from = "/nosuch"\n}\n', [runners]);
+    fs.mkdirSync(path.join(good.states, 'site'));
+    const r = await good.run();
+    expect(r.code, r.stderr).to.equal(0);
+    expect(fs.readFileSync(log, 'utf8')).to.equal('a from=site\nb from=/nosuch\n');
+  });
+
   it('a custom runner that describes itself gets the same checks; one that does not is passed anything, as before', async () => {
     const runners = tempDir('govern-kit-runners-');
     const log = path.join(runners, 'calls');

@@ -45,7 +45,7 @@ describe('the runners\' documentation', () => {
 
   it('docs/runners.md documents every field of a description, every value type and every rule', () => {
     const doc = read('docs/runners.md');
-    for (const field of [...TOP_FIELDS, ...KEY_FIELDS, ...AUTOREQUIRE_FIELDS, ...VALUE_TYPES, 'exclusive', 'requires', 'when', 'require', 'only_when']) {
+    for (const field of [...TOP_FIELDS, ...KEY_FIELDS, ...AUTOREQUIRE_FIELDS, ...VALUE_TYPES, 'exclusive', 'requires', 'when', 'require', 'only_when', 'relative_paths']) {
       expect(doc.includes(`\`${field}\``) || doc.includes(`{"${field}"`), field).to.equal(true);
     }
   });

@@ -55,6 +55,9 @@ export const description = {
     { only_when: { ensure: ['present', 'directory'] }, keys: ['source'] },
     { only_when: { ensure: ['directory'] }, keys: ['recurse'] },
     { when: { recurse: ['true'] }, require: ['source'] },
+    // A source in the state tree is looked at while planning: one of the wrong kind is a mistake in the tree.
+    { when: { ensure: ['directory'], recurse: ['true'] }, relative_paths: { source: 'directory' } },
+    { when: { ensure: ['present'] }, relative_paths: { source: 'file' } },
     { when: { ensure: ['link'] }, require: ['target'] },
     { only_when: { ensure: ['directory'] }, keys: ['purge'] },
     { only_when: { ensure: ['link'] }, keys: ['target'] },

@@ -1,8 +1,9 @@
 // recurse = true: a directory `source` tree copied into the directory through govern run, in both
 // runner modes: noop first, each changed entry named, modes by the resource's rule (directories
 // searchable where readable), links copied as links, idempotent, with purge keeping what the source
-// provides; a link in the way at the destination is refused, and recurse without a source is an
-// error at its file and line before anything is applied.
+// provides; a link in the way at the destination is refused, and recurse without a source, a recurse
+// source that is missing or not a directory, or a plain source that is a directory, is an error at
+// its file and line before anything is applied.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -71,15 +72,38 @@ describe('file runner: recurse = true', function () {
     expect(fs.readFileSync(path.join(t.dir, 'secret'), 'utf8')).to.equal('keep\n');
   });
 
-  it('needs a source, a directory: recurse without one is an error at its line before anything is applied', async () => {
+  for (const mode of ['persistent', 'oneshot']) {
+    it(`a recurse source missing or not a directory, and a plain source that is a directory, are errors at their lines before anything is applied, in govern plan too (${mode} runners)`, async () => {
+      const t = site('  source = "site/index.html"\n  recurse = true\n');
+      const other = path.join(t.dir, 'other');
+      const plain = (name: string, source: string) =>
+        `file "${path.join(t.dir, name)}" {\n  ensure = "present"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n  source = "${source}"\n}\n`;
+      const missing = `file "${t.d}-2" {\n  ensure = "directory"\n  owner = "root"\n  group = "root"\n  mode = "0755"\n  source = "nosuch"\n  recurse = true\n}\n`;
+      fs.appendFileSync(t.states, missing + plain('plain', 'site') + plain('good', 'site/index.html'));
+      writeFile(path.join(t.dir, 'states', 'first.hcl'), `file "${other}" {\n  ensure = "present"\n  contents = "x"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`);
+      const expected = [
+        `${t.states}:6: file:${t.d}: source "site/index.html" must be a directory for ensure = "directory" and recurse = "true": ${t.source}/index.html is a regular file`,
+        `${t.states}:14: file:${t.d}-2: source "nosuch" must be a directory for ensure = "directory" and recurse = "true": ${t.dir}/states/nosuch does not exist`,
+        `${t.states}:22: file:${t.dir}/plain: source "site" must be a regular file for ensure = "present": ${t.source} is a directory`,
+      ];
+      for (const extra of [[], ['--noop']]) {
+        const r = await govern(['run', path.join(t.dir, 'states'), '--runner-mode', mode, ...extra]);
+        expect(r.code).to.equal(1);
+        expect(r.stderr).to.equal(expected.map((line) => `govern: ${line}\n`).join(''));
+      }
+      expect([fs.existsSync(t.d), fs.existsSync(other), fs.existsSync(path.join(t.dir, 'good'))]).to.deep.equal([false, false, false]);
+      const plan = await govern(['plan', path.join(t.dir, 'states')]);
+      expect(plan.code).to.equal(1);
+      // govern plan names the state files relative to the tree.
+      expect(plan.stderr).to.equal(expected.map((line) => `govern: ${line.replace(`${t.dir}/states/site.hcl`, 'site.hcl')}\n`).join(''));
+    });
+  }
+
+  it('needs a source: recurse without one is an error at its line before anything is applied', async () => {
     const t = site('  recurse = true\n');
     const r = await govern(['run', t.states]);
     expect(r.code).to.equal(1);
     expect(r.stderr).to.equal(`govern: ${t.states}:1: file:${t.d}: source is required for recurse = "true"\n`);
     expect(fs.existsSync(t.d)).to.equal(false);
-
-    const file = site('  source = "site/index.html"\n  recurse = true\n');
-    const noop = await govern(['run', file.states, '--noop', '--json']);
-    expect((JSON.parse(noop.stdout) as RunReport).resources[0].message).to.include('is a regular file, not a directory: recurse = true copies a directory tree');
   });
 });
