@@ -2,6 +2,8 @@
 // ordered before it has finished; one whose predecessor failed or was skipped is skipped, and so
 // are its own dependents, while independent resources still apply. Resources left out of the
 // selection (--tags) are not applied and not reported; the order among the others is kept.
+// A resource with noop = true changes nothing in a real run; what is ordered after one of its
+// changes is called in noop mode too, as a --noop run would call it (GOVERN_NOOP_PENDING).
 // A runner that takes requests in a queue (a persistent one) is sent the next resource in apply
 // order while it works on the previous one, when that resource is ready: the runner handles them in
 // the same order, so only the wait for each answer goes away.
@@ -36,7 +38,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
   /** What failed upstream of a resource. */
   const blockedBy = new Map<string, string>();
   const ready = new MinHeap<string>((a, b) => position.get(a)! - position.get(b)!);
-  const pending = options.noop ? new NoopPending(graph) : undefined;
+  // In a real run, what comes after a resource that noop = true kept from changing is checked as a
+  // --noop run checks it: what that resource would have made is not there (docs/runners.md).
+  const pending = options.noop || plan.resources.some((r) => r.noop === true) ? new NoopPending(graph) : undefined;
   const managed = managedChildren(byRef.values(), (runner) => options.runners.get(runner)?.description);
   for (const ref of plan.order) if (waiting.get(ref) === 0) ready.push(ref);
 
@@ -60,7 +64,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         reports.set(ref, report);
         options.onDone?.(report);
       }
-      pending?.finished(ref, report?.status === 'changed');
+      pending?.finished(ref, report !== undefined && (options.noop ? report.status === 'changed' : report.would_change === true));
       const cause = report?.status === 'failed' ? ref : blockedBy.get(ref);
       for (const next of new Set(graph.successors(ref) ?? [])) {
         if (cause !== undefined && !blockedBy.has(next)) blockedBy.set(next, cause);
@@ -82,7 +86,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
           slots.set(executable, left);
           running--;
         }
-        finish(ref, resourceReport(call.resource, result, options.noop));
+        finish(ref, resourceReport(call.resource, result, options.noop, call.heldAfter));
         const following = unannounced.get(executable)?.shift();
         if (following) options.onStart?.(following);
         pump();
@@ -104,6 +108,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         }
         const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
         if (pending) call.pending = pending.before(ref);
+        if (!options.noop && call.pending?.length) call.heldAfter = heldBack(call.pending, byRef);
         if (managed.has(ref)) call.managed = managed.get(ref);
         if (running < options.jobs) {
           running++;
@@ -117,6 +122,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
     };
     pump();
   });
+}
+
+/** Of the held changes upstream (nearest first), those of resources with noop = true: the reason the call is held too. */
+function heldBack(pending: readonly string[], byRef: Plan['byRef']): string[] {
+  const roots = pending.filter((ref) => byRef.get(ref)?.noop === true);
+  return roots.length > 0 ? roots : [pending[0]];
 }
 
 /** A call that throws (a bug, or a resource that cannot be invoked) fails that resource, not the run. */

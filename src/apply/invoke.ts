@@ -29,6 +29,11 @@ export interface Call {
   signal?: string;
   /** Noop mode: the RREFs of the resources this one comes after that would change (GOVERN_NOOP_PENDING). */
   pending?: string[];
+  /**
+   * Called in noop mode in a real run: it comes after resources that `noop = true` kept from
+   * changing (their RREFs; `pending` lists them and the rest of what would change upstream).
+   */
+  heldAfter?: string[];
   /** A resource with `purge = true`: the names of its directory's entries the tree manages (GOVERN_MANAGED_CHILDREN). */
   managed?: string[];
 }
@@ -52,10 +57,10 @@ export function runnerProcessEnv(ctx: RunContext): NodeJS.ProcessEnv {
   return { ...runnerBaseEnv(ctx.baseEnv), GOVERN: ctx.governPath, GOVERN_FACTS_PATH: ctx.factsPath.join(':'), GOVERN_RUN_DIR: ctx.runDir };
 }
 
-/** The variables that belong to one call; a resource with `noop = true` is called in noop mode in every run. */
+/** The variables that belong to one call; a resource with `noop = true`, and what comes after its changes, are called in noop mode in every run. */
 export function callEnv(call: Call, runNoop: boolean): Partial<Record<CallVariable, string>> {
   const env: Partial<Record<CallVariable, string>> = { GOVERN_STATE_DIR: call.resource.stateDir };
-  const noop = runNoop || call.resource.noop === true;
+  const noop = runNoop || call.resource.noop === true || (call.heldAfter?.length ?? 0) > 0;
   if (noop) env.GOVERN_NOOP = '1';
   if (noop && call.pending?.length) env.GOVERN_NOOP_PENDING = call.pending.join('\n');
   if (call.signal !== undefined) env.GOVERN_SIGNAL = call.signal;

@@ -46,8 +46,8 @@ export async function sendNotifications(plan: Plan, reports: ReadonlyMap<string,
       report = unsentNotification(n, 'skipped', `not sent: ${n.to} ${target.status}`);
     } else if (options.noop) {
       report = unsentNotification(n, 'noop', `Would have sent ${n.signal}`);
-    } else if (plan.byRef.get(n.to)?.noop === true || !n.from.some((from) => reports.get(from)?.status === 'changed')) {
-      // The receiver has noop = true, or only notifiers with noop = true would have changed.
+    } else if (plan.byRef.get(n.to)?.noop === true || target.would_change !== undefined || !n.from.some((from) => reports.get(from)?.status === 'changed')) {
+      // The receiver has noop = true or was held back by one, or only notifiers held back would have changed.
       report = unsentNotification(n, 'noop', `Would have sent ${n.signal} (noop = true)`);
     } else {
       const resource = plan.byRef.get(n.to)!;

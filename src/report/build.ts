@@ -8,21 +8,33 @@ import type { Resource } from '../state/resource.js';
 import type { PhaseTimings } from './timing.js';
 import type { NotificationReport, ReportError, ResourceReport, RunMeta, RunReport, RunSummary } from './types.js';
 
-/** `runNoop`: the whole run is in noop mode, where `changed` means "would change" for every resource. */
-export function resourceReport(resource: Resource, result: CallResult, runNoop = false): ResourceReport {
+/**
+ * `runNoop`: the whole run is in noop mode, where `changed` means "would change" for every resource.
+ * `heldAfter`: in a real run, the resources with noop = true whose changes held this one back too.
+ */
+export function resourceReport(resource: Resource, result: CallResult, runNoop = false, heldAfter: readonly string[] = []): ResourceReport {
   const shown = shownResult(resource, result);
-  // A resource with noop = true in a real run changed nothing: it says what it would have changed.
-  const held = resource.noop === true && !runNoop && result.ok;
+  // A resource with noop = true in a real run, or one that comes after its changes, changed nothing:
+  // it says what it would have changed.
+  const held = (resource.noop === true || heldAfter.length > 0) && !runNoop && result.ok;
+  const why = held && result.changed && resource.noop !== true ? `; not applied: it comes after ${heldRefs(heldAfter)}, held back by noop = true` : '';
   return {
     ref: resource.ref,
     status: !result.ok ? 'failed' : result.changed && !held ? 'changed' : 'unchanged',
     ...(held ? { would_change: result.changed } : {}),
-    message: shown.message,
+    message: shown.message + why,
     duration_ms: result.durationMs,
     log: shown.log,
     ...(shown.diff ? { diff: shown.diff } : {}),
     where: formatLocation(resource.at),
   };
+}
+
+/** "user:app", "user:app and group:app", "user:app, group:app and 3 more". */
+function heldRefs(refs: readonly string[]): string {
+  const named = refs.slice(0, 2);
+  if (refs.length > 2) return `${named.join(', ')} and ${refs.length - 2} more`;
+  return named.join(' and ');
 }
 
 /** What the report may show of a runner's answer: a sensitive resource's values hidden, and its diff left out. */

@@ -15,7 +15,7 @@ export interface ResourceReport {
   diff?: string;
   /** Where the resource is declared: `file:line`. */
   where: string;
-  /** A resource with `noop = true`, in a real run: it changed nothing, and would have changed this much. */
+  /** Called in noop mode in a real run (`noop = true`, or after a change one held back): it changed nothing, and would have changed this much. */
   would_change?: boolean;
 }
 
