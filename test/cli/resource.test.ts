@@ -1,10 +1,12 @@
 // `govern resource RUNNER NAME key=value...`: one resource from the command line, checked, applied
-// and reported as a run's, under the run lock, and not recorded (docs/runners.md "govern resource").
+// and reported as a run's, under the run lock, and not recorded (docs/runners.md "govern resource");
+// values kept off govern's own command line with --values-from, and a warning for a secret left there.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { govern } from '../support/cli.js';
+import { runCommand } from '../../src/shared/process.js';
+import { GOVERN, govern, TEST_VAR_DIR } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
 const OWNED = ['ensure=present', 'owner=root', 'group=root', 'mode=0644'];
@@ -109,6 +111,51 @@ describe('govern resource', function () {
     const r = await govern(['resource', 'file', file, ...OWNED, 'contents=hunter2\n', 'sensitive=true', '--noop']);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout + r.stderr).to.not.include('hunter2');
+  });
+
+  it('--values-from: KEY=VALUE lines from stdin (-) or a file, after the command line\'s, problems at their line', async () => {
+    const dir = tempDir('govern-resource-');
+    const file = path.join(dir, 'motd');
+    const fromStdin = (args: string[], input: string) => runCommand(GOVERN, ['resource', ...args], { input, env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR } });
+    const r = await fromStdin(['file', file, 'ensure=present', 'owner=root', '--values-from', '-'], 'contents=kept off the command line\n# a comment\n\ngroup=root\nmode=0600\n');
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr).to.equal('');
+    expect(fs.readFileSync(file, 'utf8')).to.equal('kept off the command line');
+    expect((fs.statSync(file).mode & 0o7777).toString(8)).to.equal('600');
+
+    const values = path.join(dir, 'values');
+    fs.writeFileSync(values, 'environment=B=two\n');
+    const out = path.join(dir, 'out');
+    const listed = await govern(['resource', 'exec', 'envs', `command=/bin/sh -c "env > ${out}"`, 'provider=shell', 'environment=A=one', '--values-from', values]);
+    expect(listed.code, listed.stderr).to.equal(0);
+    expect(fs.readFileSync(out, 'utf8').split('\n')).to.include.members(['A=one', 'B=two']);
+
+    const bad = await fromStdin(['file', path.join(dir, 'x'), ...OWNED, '--values-from', '-'], 'contents=x\nnot a pair\nnotify=service:x\n');
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr.split('\n').filter((l) => l !== '')).to.deep.equal([
+      'govern: stdin:2: "not a pair" is not key=value',
+      'govern: stdin:3: notify=...: a resource applied alone has no ordering or tags',
+    ]);
+    expect(fs.existsSync(path.join(dir, 'x'))).to.equal(false);
+  });
+
+  it('warns of a secret given on the command line (a key the runner marks sensitive, or sensitive=true), not of one from stdin', async () => {
+    const hash = '$6$salt$' + 'x'.repeat(86);
+    const user = ['resource', 'user', 'govresnosuch', `--noop`];
+    const onArgv = await govern([...user, `password=${hash}`]);
+    expect(onArgv.code, onArgv.stderr).to.equal(0);
+    expect(onArgv.stderr).to.equal(
+      "govern: warning: password is secret (runner user marks it sensitive), and it was given on govern's command line, which every local user can read while it runs (ps, /proc/PID/cmdline): give it with --values-from FILE, or --values-from - on stdin\n",
+    );
+    expect(onArgv.stdout).to.not.include(hash);
+    const onStdin = await runCommand(GOVERN, [...user, '--values-from', '-'], { input: `password=${hash}\n`, env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR } });
+    expect(onStdin.code, onStdin.stderr).to.equal(0);
+    expect(onStdin.stderr).to.equal('');
+    expect(onStdin.stdout).to.match(/^noop +user:govresnosuch +Would have created/m);
+
+    const dir = tempDir('govern-resource-');
+    const marked = await govern(['resource', 'file', path.join(dir, 's'), ...OWNED, 'contents=hunter2', 'sensitive=true', '--noop']);
+    expect(marked.stderr).to.match(/^govern: warning: sensitive=true hides the values in govern's output, but ensure, owner, group, mode and contents were given on govern's command line/);
   });
 
   it('takes the run lock: with a run under way and --lock-timeout 0 it applies nothing', async () => {

@@ -2,13 +2,15 @@
 // resource`, Ansible's `ansible -m`). The resource is made from the command line instead of a state
 // file, then checked, applied and reported by the run's own path (run.ts); docs/runners.md says why
 // it takes the run lock and is not recorded.
-import { UserError, type Problem } from '../../shared/errors.js';
+import { listWords } from '../../shared/arguments.js';
+import { UserError, type Location, type Problem } from '../../shared/errors.js';
 import type { AttrValue } from '../../shared/protocol.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../../shared/validate.js';
 import { planResources } from '../../describe/plan-resources.js';
 import { NOOP_KEY, ORDERING_KEYS, rref, SENSITIVE_KEY, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type Resource } from '../../state/resource.js';
+import type { KnownRunner } from '../../describe/plan-resources.js';
 import { described } from '../command-index.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, warn } from '../command.js';
 import { factsOptions, helpOptions, identityOptions, runnersOptions, searchPaths, templatesOptions } from '../common-options.js';
 import { inventoryOptions } from '../inventory-options.js';
 import { optionTable, type CommandLine } from '../options.js';
@@ -19,9 +21,16 @@ import { errorReport } from '../../report/build.js';
 import { reportJson } from '../../report/json.js';
 import { runMeta } from '../../report/meta.js';
 import { PhaseClock, sinceStart } from '../../report/timing.js';
+import { readValuesFile, type GivenArgument } from '../values-file.js';
 import { applyOptions, lockedRun, underRunLock, type ResolvedRunOptions } from './run.js';
 
 export const resourceOptions = optionTable([
+  {
+    name: 'values-from',
+    kind: 'text',
+    placeholder: 'FILE',
+    help: 'more KEY=VALUE arguments, one a line, from FILE (- for stdin): values kept off govern\'s command line, which every local user can read',
+  },
   ...applyOptions,
   ...runnersOptions,
   ...factsOptions,
@@ -43,15 +52,24 @@ export const resourceCommand = defineCommand({
     'allowed values, with did-you-mean), then applied under the run lock, with the same output and exit\n' +
     'status as govern run. Each value is a string; a key given more than once is a list\n' +
     '(`groups=adm groups=sudo`), as the runner protocol passes it. `sensitive=true` hides the values.\n' +
+    'Every local user can read govern\'s command line while it runs (ps, /proc/PID/cmdline): give a secret\n' +
+    'with --values-from FILE, or --values-from - on stdin (`printf \'password=%s\\n\' "$hash" | govern resource\n' +
+    'user app --values-from -`); govern warns of a value given on the command line for a key its runner\n' +
+    'marks sensitive, or with sensitive=true.\n' +
     'The runner is found in the runners directories (--runners-dir, GOVERN_RUNNERS_DIR, the shipped ones).\n' +
     'Not recorded: last-run.json, the metrics and govern status keep describing the last run of the tree.\n' +
     'Exit status: 0 success, 1 a failure (or an error before anything was applied).\n' +
     'With --detailed-exitcodes: 0 no changes, 2 changes, 4 failures, 6 changes and failures.',
   options: resourceOptions,
   async run(o, operands) {
-    const resource = commandLineResource(operands, this.usage);
-    const plan = async (inputs: PlanningInputs, clock: PhaseClock): Promise<Planned> =>
-      clock.time('plan', () => planResources([resource], { runnerDirs: inputs.paths.runners, cache: inputs.cache }));
+    const fromFile = o.valuesFrom !== undefined ? await readValuesFile(o.valuesFrom) : [];
+    const resource = commandLineResource(operands, this.usage, fromFile);
+    const onCommandLine = new Set(operands.slice(2).map((pair) => pair.split('=')[0]));
+    const plan = async (inputs: PlanningInputs, clock: PhaseClock): Promise<Planned> => {
+      const planned = await clock.time('plan', () => planResources([resource], { runnerDirs: inputs.paths.runners, cache: inputs.cache }));
+      for (const message of secretsOnCommandLine(resource, onCommandLine, planned.runners)) warn(message);
+      return planned;
+    };
     // What only a tree's run reads (selection, the record) is empty here.
     const options: ResolvedRunOptions = { ...o, tags: [], skipTags: [], forget: [], metricsFile: undefined, varDir: '' };
     return underRunLock(o, () => lockedRun(options, { target: '', state: resource.ref, plan, adHoc: true }));
@@ -64,18 +82,19 @@ export const resourceCommand = defineCommand({
   },
 });
 
-/** RUNNER NAME key=value... as a resource; every problem of the command line at once. */
-export function commandLineResource(operands: string[], usage: string): Resource {
+/** RUNNER NAME key=value... as a resource, with the arguments of --values-from after those; every problem at once. */
+export function commandLineResource(operands: string[], usage: string, fromFile: GivenArgument[] = []): Resource {
   if (operands.length < 2) throw new UserError(`give a runner and a resource name: ${usage}`);
   const [type, name, ...pairs] = operands;
   const problems: Problem[] = [];
-  const problem = (message: string) => problems.push({ ...COMMAND_LINE, message });
-  if (!RUNNER_NAME.test(type)) problem(`runner name ${JSON.stringify(type)}: letters, digits, _ and -, starting with a letter`);
+  const problemAt = (at: Location, message: string) => problems.push({ ...at, message });
+  if (!RUNNER_NAME.test(type)) problemAt(COMMAND_LINE, `runner name ${JSON.stringify(type)}: letters, digits, _ and -, starting with a letter`);
   const badName = checkResourceName(name);
-  if (badName !== undefined) problem(badName);
+  if (badName !== undefined) problemAt(COMMAND_LINE, badName);
   const values = new Map<string, string[]>();
   let sensitive = false;
-  for (const pair of pairs) {
+  for (const { text: pair, at } of [...pairs.map((text) => ({ text, at: COMMAND_LINE })), ...fromFile]) {
+    const problem = (message: string) => problemAt(at, message);
     const eq = pair.indexOf('=');
     const key = eq < 0 ? pair : pair.slice(0, eq);
     if (eq < 0) problem(`${JSON.stringify(pair)} is not key=value`);
@@ -102,4 +121,18 @@ export function commandLineResource(operands: string[], usage: string): Resource
     index: 0,
     stateDir: process.cwd(),
   };
+}
+
+/**
+ * Values that should not have been on govern's command line, where every local user can read them:
+ * those of keys the runner marks sensitive, and all of a resource given sensitive=true.
+ */
+export function secretsOnCommandLine(resource: Resource, onCommandLine: ReadonlySet<string>, runners: ReadonlyMap<string, KnownRunner>): string[] {
+  const where = "given on govern's command line, which every local user can read while it runs (ps, /proc/PID/cmdline): give it with --values-from FILE, or --values-from - on stdin";
+  const given = Object.keys(resource.attrs).filter((key) => onCommandLine.has(key));
+  if (resource.sensitive && given.length > 0) {
+    return [`warning: sensitive=true hides the values in govern's output, but ${listWords(given)} ${given.length > 1 ? 'were' : 'was'} ${where}`];
+  }
+  const keys = runners.get(resource.type)?.description?.keys ?? {};
+  return given.filter((key) => keys[key]?.sensitive === true).map((key) => `warning: ${key} is secret (runner ${resource.type} marks it sensitive), and it was ${where}`);
 }
