@@ -3,6 +3,8 @@
 // up. govern tells each call which resources it is ordered after (directly or not) would change:
 // GOVERN_NOOP_PENDING, their RREFs one a line, nearest first (docs/runners.md). Only what the call is
 // ordered after counts: that is finished before the call starts, whatever --jobs and runner mode do.
+// In a real run the same list holds the changes `noop = true` held back, and puts what comes after
+// them in noop mode too (apply.ts).
 import type { Graph } from '@dagrejs/graphlib';
 
 /** The RREFs a call gets at most; the nearest are kept. */
@@ -25,7 +27,7 @@ export class NoopPending {
 
   constructor(private readonly graph: Graph) {}
 
-  /** A resource finished; wouldChange: its runner said it would change something. */
+  /** A resource finished; wouldChange: its runner said it would change something (and, in a real run, did not). */
   finished(ref: string, wouldChange: boolean): void {
     const from = [...new Set(this.graph.predecessors(ref) ?? [])].map((p) => this.upstream.get(p)).filter((u): u is Upstream => u !== undefined);
     if (wouldChange) this.upstream.set(ref, { ref, from });
