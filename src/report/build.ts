@@ -17,12 +17,12 @@ export function resourceReport(resource: Resource, result: CallResult, runNoop =
   // A resource with noop = true in a real run, or one that comes after its changes, changed nothing:
   // it says what it would have changed.
   const held = (resource.noop === true || heldAfter.length > 0) && !runNoop && result.ok;
-  const why = held && result.changed && resource.noop !== true ? `; not applied: it comes after ${heldRefs(heldAfter)}, held back by noop = true` : '';
+  const why = held && result.changed && resource.noop !== true ? `not applied: it comes after ${heldRefs(heldAfter)}, held back by noop = true` : '';
   return {
     ref: resource.ref,
     status: !result.ok ? 'failed' : result.changed && !held ? 'changed' : 'unchanged',
     ...(held ? { would_change: result.changed } : {}),
-    message: shown.message + why,
+    message: [shown.message, why].filter((part) => part !== '').join('; '),
     duration_ms: result.durationMs,
     log: shown.log,
     ...(shown.diff ? { diff: shown.diff } : {}),
