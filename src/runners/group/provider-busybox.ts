@@ -4,6 +4,7 @@
 // changed with it, and saying so comes before anything is done. No "--" before a name (delgroup
 // counts its arguments; a name govern accepts never starts with "-").
 import { act, type ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
 import { COMMAND_TIMEOUT_MS } from '../accounts/database.js';
 import type { DesiredGroup } from './decide.js';
 import type { GroupProvider } from './provider.js';
@@ -27,7 +28,7 @@ export class BusyboxGroupProvider implements GroupProvider {
 
   async modify(name: string, gid: number | undefined, members: string[] | undefined, current: string[]): Promise<void> {
     const refused = this.refuses({ gid });
-    if (refused) throw new Error(refused); // the runner asks first; this guards a direct call
+    if (refused) throw new UserError(refused); // the runner asks first; this guards a direct call
     if (members === undefined) return;
     for (const member of members.filter((m) => !current.includes(m))) await this.run(['addgroup', member, name]);
     for (const member of current.filter((m) => !members.includes(m))) await this.run(['delgroup', member, name]);

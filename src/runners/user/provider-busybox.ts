@@ -6,6 +6,7 @@
 // No "--" before a name: deluser and delgroup count their arguments and would take it for one, and
 // a name govern accepts never starts with "-".
 import { act, type ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
 import { COMMAND_TIMEOUT_MS } from '../accounts/database.js';
 import { setPasswordHash } from '../accounts/chpasswd.js';
 import type { Change, DesiredUser } from './decide.js';
@@ -42,7 +43,7 @@ export class BusyboxUserProvider implements UserProvider {
 
   async modify(desired: DesiredUser, changes: Change[], current: ExistingUser): Promise<void> {
     const refused = this.refuses(changes);
-    if (refused) throw new Error(refused); // the runner asks first; this guards a direct call
+    if (refused) throw new UserError(refused); // the runner asks first; this guards a direct call
     for (const c of changes) {
       if (c.key !== 'groups') continue;
       for (const group of c.to.filter((g) => !current.groups.includes(g))) await this.run(['addgroup', desired.name, group]);
