@@ -60,7 +60,7 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
 
   it('ensure running: rc-service start; enable left alone (in no runlevel)', async () => {
     expect(await applied(['ensure=running'])).to.deep.include({ changed: true, message: 'started' });
-    expect(running()).to.equal(true);
+    expect(processAlive(await root.startedPid(NAME))).to.equal(true);
     expect(root.runlevels(NAME)).to.deep.equal([]);
     expect(await applied(['ensure=running', 'enable=false'])).to.deep.include({ changed: false, message: 'running, disabled' });
   });
@@ -100,11 +100,10 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
 
   it('notification mode: refresh starts a stopped service, restart makes a new process, reload runs the script\'s reload', async () => {
     expect(await applied(['ensure=running'], { GOVERN_SIGNAL: 'refresh' })).to.deep.include({ changed: true, message: 'started' });
-    const first = root.pid(NAME)!;
+    const first = await root.startedPid(NAME);
     expect(await applied(['ensure=running'], { GOVERN_SIGNAL: 'restart' })).to.deep.include({ changed: true, message: 'restarted' });
-    const second = root.pid(NAME)!;
-    expect(second).to.not.equal(first);
-    expect(processAlive(second)).to.equal(true);
+    const second = await root.startedPid(NAME, first);
+    expect(processAlive(first)).to.equal(false);
     expect(await applied(['ensure=running'], { GOVERN_SIGNAL: 'reload' })).to.deep.include({ changed: true, message: 'reloaded' });
     expect(root.reloads(NAME)).to.equal(1);
     expect(root.pid(NAME)).to.equal(second);
@@ -122,6 +121,7 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
   for (const mode of ['persistent', 'oneshot']) {
     it(`through govern run (${mode} runner): stopped, then zero changes`, async () => {
       expect((await applied(['ensure=running'])).code).to.equal(0);
+      const pid = await root.startedPid(NAME);
       const dir = tempDir('govern-openrc-run-');
       writeFile(path.join(dir, 'services.hcl'), `service "${NAME}" {\n  ensure   = "stopped"\n  provider = "openrc"\n}\n`);
       const once = async () => {
@@ -131,7 +131,7 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
         return JSON.parse(r.stdout) as RunReport;
       };
       expect((await once()).resources[0]).to.include({ status: 'changed', message: 'stopped' });
-      expect(running()).to.equal(false);
+      expect(processAlive(pid)).to.equal(false);
       expect((await once()).summary).to.include({ changed: 0, unchanged: 1 });
     });
   }

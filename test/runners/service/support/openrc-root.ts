@@ -79,6 +79,21 @@ export class OpenrcRoot {
     }
   }
 
+  /**
+   * The pid of the daemon a start just made. openrc-run's start-stop-daemon returns once it has
+   * forked, and the child writes the pidfile: wait for a live pid other than `not` (the one a
+   * restart replaced), for at most 30 seconds.
+   */
+  async startedPid(name: string, not?: number): Promise<number> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const pid = this.pid(name);
+      if (pid !== undefined && pid !== not && alive(pid)) return pid;
+      if (Date.now() > deadline) throw new Error(`no new live pid in ${name}'s pidfile after 30s (last: ${pid})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   /** The script's reloads so far. */
   reloads(name: string): number {
     try {
@@ -114,6 +129,15 @@ export class OpenrcRoot {
 function isLink(file: string): boolean {
   try {
     return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
   } catch {
     return false;
   }
