@@ -54,6 +54,12 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
     expect(r.message).to.include('service govern-port-no-such not found: rc-service knows no such service');
   });
 
+  it('is chosen without provider = "openrc" when OpenRC booted the host (/run/openrc/softlevel)', async () => {
+    const r = await service(NAME, ['ensure=running'], { GOVERN_NOOP: '1' });
+    expect(r).to.deep.include({ code: 0, changed: true, message: 'Would have started' });
+    expect(r.stderr).to.include(`noop: would start ${NAME} (openrc)`);
+  });
+
   it('stopped and in no runlevel: no change', async () => {
     expect(await applied(['ensure=stopped'])).to.deep.include({ changed: false, message: 'stopped' });
   });

@@ -3,7 +3,8 @@
 // machine), and run as on an Alpine host: every command goes through enter(), which starts it in a
 // private mount namespace where the unpacked programs are in /usr (so /sbin/openrc-run and
 // /lib/rc are where OpenRC looks), /etc/init.d holds only the test's scripts, and what OpenRC
-// writes (/etc/runlevels, /run/openrc) lands in this scratch directory. /sys/fs/cgroup is an empty
+// writes (/etc/runlevels, /run/openrc) lands in this scratch directory, where /run/systemd and
+// /run/runit are hidden (so the runner sees OpenRC as the init system). /sys/fs/cgroup is an empty
 // tmpfs there, so openrc-run moves no process between the machine's cgroups. Nothing outside the
 // scratch directory changes, except the daemons the scripts start; remove() stops them.
 import fs from 'node:fs';
@@ -50,6 +51,12 @@ export class OpenrcRoot {
       fs.mkdirSync(path.join(this.dir, d), { recursive: true });
     }
     fs.writeFileSync(path.join(this.dir, 'etc', 'insserv.conf'), '');
+    // Overlay whiteouts: inside, /run/systemd and /run/runit do not exist, whatever the machine (or
+    // another test) has there, so OpenRC is the only init system the service runner can see.
+    for (const hidden of ['systemd', 'runit']) {
+      const made = await runCommand('mknod', [path.join(this.dir, 'run.upper', hidden), 'c', '0', '0']);
+      if (made.code !== 0) throw new Error(`mknod: ${made.stderr}`);
+    }
     fs.writeFileSync(this.enter, ENTER, { mode: 0o755 });
     const booted = await this.run(['openrc', 'default']);
     if (booted.code !== 0) throw new Error(`openrc default: exit ${booted.code}: ${booted.stderr}`);
