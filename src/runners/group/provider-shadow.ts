@@ -1,35 +1,41 @@
-// The group runner's system calls: shadow-utils (groupadd, groupmod, groupdel, gpasswd) run without
-// a shell, the group read with getent.
+// The group provider of shadow-utils: groupadd, groupmod, groupdel and gpasswd, run without a shell.
 import { act, type ProviderContext } from '../../shared/command-runner.js';
-import { COMMAND_TIMEOUT_MS, groupEntryOf, type PasswdEntry } from '../accounts/database.js';
-import type { CurrentGroup, DesiredGroup } from './decide.js';
+import { COMMAND_TIMEOUT_MS } from '../accounts/database.js';
+import type { DesiredGroup } from './decide.js';
+import type { GroupProvider } from './provider.js';
 
-export async function readGroup(context: ProviderContext, name: string, users: PasswdEntry[]): Promise<CurrentGroup> {
-  const entry = await groupEntryOf(context, name);
-  if (!entry) return { exists: false };
-  return { exists: true, gid: entry.gid, members: entry.members, primaryOf: users.filter((u) => u.gid === entry.gid).map((u) => u.name) };
-}
+export class ShadowGroupProvider implements GroupProvider {
+  readonly name = 'shadow';
 
-const run = (context: ProviderContext, argv: string[]) => act(context, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
+  constructor(private readonly context: ProviderContext) {}
 
-export async function createGroup(context: ProviderContext, desired: DesiredGroup): Promise<void> {
-  const argv = ['groupadd'];
-  if (desired.gid !== undefined) argv.push('-g', String(desired.gid));
-  if (desired.system) argv.push('-r');
-  await run(context, [...argv, '--', desired.name]);
-  if (desired.members?.length) await setMembers(context, desired.name, desired.members);
-}
+  refuses(): undefined {
+    return undefined;
+  }
 
-export async function modifyGroup(context: ProviderContext, name: string, gid: number | undefined, members: string[] | undefined): Promise<void> {
-  if (gid !== undefined) await run(context, ['groupmod', '-g', String(gid), '--', name]);
-  if (members !== undefined) await setMembers(context, name, members);
-}
+  async create(desired: DesiredGroup): Promise<void> {
+    const argv = ['groupadd'];
+    if (desired.gid !== undefined) argv.push('-g', String(desired.gid));
+    if (desired.system) argv.push('-r');
+    await this.run([...argv, '--', desired.name]);
+    if (desired.members?.length) await this.setMembers(desired.name, desired.members);
+  }
 
-export async function removeGroup(context: ProviderContext, name: string): Promise<void> {
-  await run(context, ['groupdel', '--', name]);
-}
+  async modify(name: string, gid: number | undefined, members: string[] | undefined): Promise<void> {
+    if (gid !== undefined) await this.run(['groupmod', '-g', String(gid), '--', name]);
+    if (members !== undefined) await this.setMembers(name, members);
+  }
 
-/** `gpasswd -M`: the member list, exactly (in /etc/group and /etc/gshadow alike). */
-async function setMembers(context: ProviderContext, name: string, members: string[]): Promise<void> {
-  await run(context, ['gpasswd', '-M', members.join(','), '--', name]);
+  async remove(name: string): Promise<void> {
+    await this.run(['groupdel', '--', name]);
+  }
+
+  /** `gpasswd -M`: the member list, exactly (in /etc/group and /etc/gshadow alike). */
+  private async setMembers(name: string, members: string[]): Promise<void> {
+    await this.run(['gpasswd', '-M', members.join(','), '--', name]);
+  }
+
+  private async run(argv: string[]): Promise<void> {
+    await act(this.context, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
+  }
 }

@@ -9,7 +9,8 @@ import { listManaged } from '../accounts/managed-list.js';
 import { planMessage } from '../accounts/plan.js';
 import { decide, mismatches, type DesiredGroup } from './decide.js';
 import { description } from './description.js';
-import { createGroup, modifyGroup, readGroup, removeGroup } from './provider-shadow.js';
+import { groupProvider } from './providers.js';
+import { readGroup } from './read.js';
 
 export function groupRunner(): RunnerDefinition<typeof description> {
   return { name: 'group', description, run: apply };
@@ -30,13 +31,17 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   checkMembers(desired, users, request);
   const current = await readGroup(context, desired.name, users);
   const plan = decide(desired, current);
+  // Chosen only when there is something to do, and asked in noop too whether it can do it.
+  const provider = plan.changed ? await groupProvider(v.provider, context) : undefined;
+  const refused = plan.action.kind === 'modify' ? provider?.refuses(plan.action) : undefined;
+  if (refused) throw new UserError(`group ${desired.name}: cannot apply ${plan.summary}: ${refused}`);
   const message = planMessage(plan, request.noop);
-  if (request.noop || !plan.changed) return { changed: plan.changed, message };
+  if (request.noop || !provider) return { changed: plan.changed, message };
 
   const action = plan.action;
-  if (action.kind === 'create') await createGroup(context, desired);
-  else if (action.kind === 'modify') await modifyGroup(context, desired.name, action.gid, action.members);
-  else if (action.kind === 'remove') await removeGroup(context, desired.name);
+  if (action.kind === 'create') await provider.create(desired);
+  else if (action.kind === 'modify') await provider.modify(desired.name, action.gid, action.members, current.exists ? current.members : []);
+  else if (action.kind === 'remove') await provider.remove(desired.name);
   users = await allUsers(context);
   const wrong = mismatches(desired, await readGroup(context, desired.name, users));
   if (wrong.length > 0) throw new UserError(`group ${desired.name} did not reach the desired state after ${plan.summary}: ${wrong.join('; ')}`);

@@ -1,5 +1,5 @@
 // The service providers, in order of preference: systemd for a user scope or when systemd is the
-// init system, runit when it is, else sysv.
+// init system, runit or OpenRC when it is, else sysv.
 import fs from 'node:fs';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { chooseProvider, type ProviderOption } from '../provider-choice.js';
@@ -8,6 +8,7 @@ import type { ServiceProvider } from './provider.js';
 import { SystemdProvider } from './provider-systemd.js';
 import { SysvProvider } from './provider-sysv.js';
 import { RunitProvider } from './provider-runit.js';
+import { OpenrcProvider } from './provider-openrc.js';
 
 /** systemd is the init system when this directory exists (sd_booted(3)). */
 export const SYSTEMD_BOOTED_DIR = '/run/systemd/system';
@@ -15,10 +16,14 @@ export const SYSTEMD_BOOTED_DIR = '/run/systemd/system';
 /** Void's runit stage 2 runs runsvdir on this directory; another system's runit package does not make it. */
 export const RUNIT_BOOTED_DIR = '/run/runit/runsvdir';
 
-/** The providers, given how to tell whether systemd (or runit) is the init system. */
+/** OpenRC writes the runlevel it entered here at boot (rc-status and openrc-run read it). */
+export const OPENRC_BOOTED_FILE = '/run/openrc/softlevel';
+
+/** The providers, given how to tell whether systemd (or runit, or OpenRC) is the init system. */
 export function serviceProviders(
   systemdBooted: () => boolean,
   runitBooted: () => boolean = () => fs.existsSync(RUNIT_BOOTED_DIR),
+  openrcBooted: () => boolean = () => fs.existsSync(OPENRC_BOOTED_FILE),
 ): ProviderOption<ServiceProvider, ServiceProperties>[] {
   return [
     {
@@ -33,6 +38,13 @@ export function serviceProviders(
       tools: ['sv'],
       suits: () => (runitBooted() ? 'runit is the init system' : undefined),
       create: (_props, context) => new RunitProvider(context),
+    },
+    {
+      // Before sysv too: Alpine's and Gentoo's /etc/init.d scripts are OpenRC's, run by openrc-run.
+      name: 'openrc',
+      tools: ['rc-service', 'rc-update'],
+      suits: () => (openrcBooted() ? 'OpenRC is the init system' : undefined),
+      create: (_props, context) => new OpenrcProvider(context),
     },
     {
       name: 'sysv',

@@ -1,6 +1,7 @@
 // The user runner's properties, from its arguments as the description reads them. Pure.
 import type { RunnerRequest, Values } from '../kit.js';
 import { listManaged } from '../accounts/managed-list.js';
+import type { AccountProviderName } from '../accounts/provider-choice.js';
 import type { description } from './description.js';
 
 /** A group as `group` names it: a name to look up, or a gid. */
@@ -20,6 +21,8 @@ export interface UserProperties {
   comment?: string;
   system: boolean;
   password?: string;
+  /** Undefined: chosen from the commands on PATH. */
+  provider?: AccountProviderName;
 }
 
 export function userProperties(request: Pick<RunnerRequest<Values<typeof description>>, 'name' | 'values' | 'params'>): UserProperties {
@@ -37,6 +40,7 @@ export function userProperties(request: Pick<RunnerRequest<Values<typeof descrip
     comment: v.comment,
     system: v.system,
     password: v.password,
+    provider: v.provider,
   };
 }
 

@@ -10,7 +10,8 @@ import { planMessage } from '../accounts/plan.js';
 import { decide, mismatches, type DesiredUser, type ResolvedGroup } from './decide.js';
 import { description } from './description.js';
 import { userProperties, type GroupSpec, type UserProperties } from './properties.js';
-import { allGroups, createUser, modifyUser, readUser, removeUser } from './provider-shadow.js';
+import { userProvider } from './providers.js';
+import { allGroups, readUser } from './read.js';
 
 export function userRunner(): RunnerDefinition<typeof description> {
   return { name: 'user', description, run: apply };
@@ -30,15 +31,19 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   }
 
   const plan = decide(desired, current);
+  // Chosen only when there is something to do, and asked in noop too whether it can do it.
+  const provider = plan.changed ? await userProvider(props.provider, context) : undefined;
+  const refused = plan.action.kind === 'modify' ? provider?.refuses(plan.action.changes) : undefined;
+  if (refused) throw new UserError(`user ${props.name}: cannot apply ${plan.summary}: ${refused}`);
   const warning = props.ensure === 'present' ? shellWarning(props.shell) : undefined;
   if (warning) request.log(`warning: ${warning}`);
   const message = planMessage(plan, request.noop) + (warning && plan.changed ? ` (warning: ${warning})` : '');
-  if (request.noop || !plan.changed) return { changed: plan.changed, message };
+  if (request.noop || !provider) return { changed: plan.changed, message };
 
   const action = plan.action;
-  if (action.kind === 'create') await createUser(context, desired);
-  else if (action.kind === 'modify') await modifyUser(context, desired, action.changes);
-  else if (action.kind === 'remove') await removeUser(context, props.name, action.removeHome);
+  if (action.kind === 'create') await provider.create(desired);
+  else if (action.kind === 'modify' && current.exists) await provider.modify(desired, action.changes, current);
+  else if (action.kind === 'remove') await provider.remove(props.name, action.removeHome);
   groups = await allGroups(context);
   const after = await read();
   const wrong = mismatches(desired, after);

@@ -1,0 +1,25 @@
+// The user as it is, for every provider: passwd and group through getent, the shadow entry only
+// when a password is managed, and the processes running as the user.
+import type { ProviderContext } from '../../shared/command-runner.js';
+import { allGroups, passwdEntryOf, shadowHash, type GroupEntry } from '../accounts/database.js';
+import { processesOf } from '../accounts/processes.js';
+import type { CurrentUser } from './decide.js';
+
+export async function readUser(context: ProviderContext, name: string, withPassword: boolean, groups: GroupEntry[]): Promise<CurrentUser> {
+  const entry = await passwdEntryOf(context, name);
+  if (!entry) return { exists: false };
+  return {
+    exists: true,
+    uid: entry.uid,
+    gid: entry.gid,
+    groupName: groups.find((g) => g.gid === entry.gid)?.name,
+    groups: groups.filter((g) => g.members.includes(name)).map((g) => g.name),
+    home: entry.home,
+    shell: entry.shell,
+    comment: entry.comment,
+    password: withPassword ? await shadowHash(context, name) : undefined,
+    processes: processesOf(entry.uid),
+  };
+}
+
+export { allGroups };

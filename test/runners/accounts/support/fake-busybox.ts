@@ -1,0 +1,137 @@
+// A FAKE of busybox's account applets (adduser, deluser, addgroup, delgroup, chpasswd), for the
+// busybox user and group providers: Debian's busybox builds leave those applets out, so the real
+// ones cannot run here (docs/portability.md). The fake accepts exactly the syntax busybox documents
+// in its usage texts, and refuses anything else as busybox would (a usage error, exit 1):
+//   adduser [-h DIR] [-g GECOS] [-s SHELL] [-G GRP] [-S] [-D] [-H] [-u UID] [-k SKEL] USER
+//   adduser USER GROUP                      (no options: add USER to GROUP)
+//   deluser [--remove-home] USER
+//   addgroup [-g GID] [-S] GROUP, addgroup USER GROUP
+//   delgroup GROUP, delgroup USER GROUP
+//   chpasswd [-e|--encrypted] [-m|--md5]    (name:password lines on stdin)
+// It logs each call, then makes the change with shadow-utils (by absolute path, so useradd is not
+// on the PATH the runner sees) with busybox's documented defaults: home /home/USER, GECOS "Linux
+// User,,,", a group of the user's name, and for -S the group nogroup and the shell /bin/false.
+// adduser without -D would ask for a password on the terminal: the fake fails then.
+// Everything runs inside AccountsNamespace, so the machine's own account files never change.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCommand, type RunResult } from '../../../../src/shared/process.js';
+
+const APPLET = `#!/bin/sh
+# FAKE busybox account applet (test/runners/accounts/support/fake-busybox.ts)
+applet=$(basename "$0")
+printf '%s' "$applet" >> "$FAKE_BUSYBOX_LOG"
+for a in "$@"; do printf ' [%s]' "$a" >> "$FAKE_BUSYBOX_LOG"; done
+echo >> "$FAKE_BUSYBOX_LOG"
+usage() { echo "BusyBox (fake) usage error: $applet $*" >&2; exit 1; }
+S=/usr/sbin
+case "$applet" in
+adduser)
+  home= gecos='Linux User,,,' shell= group= system= nopass= nohome= uid= opts=
+  while getopts h:g:s:G:SDHu:k: o; do
+    opts=1
+    case $o in
+      h) home=$OPTARG ;; g) gecos=$OPTARG ;; s) shell=$OPTARG ;; G) group=$OPTARG ;;
+      S) system=1; nopass=1 ;; D) nopass=1 ;; H) nohome=1 ;; u) uid=$OPTARG ;; k) ;; *) usage ;;
+    esac
+  done
+  shift $((OPTIND - 1))
+  [ $# -ge 1 ] && [ $# -le 2 ] || usage "one or two names"
+  if [ $# -eq 2 ]; then [ -z "$opts" ] || usage "options with USER GROUP"; exec /usr/bin/gpasswd -a "$1" "$2" >/dev/null; fi
+  [ -n "$nopass" ] || { echo "adduser: would run passwd $1 on the terminal (no -D)" >&2; exit 1; }
+  set -- "$1" -l -c "$gecos" -d "\${home:-/home/$1}"
+  [ -n "$uid" ] && set -- "$@" -u "$uid"
+  [ -n "$system" ] && set -- "$@" -r && shell=\${shell:-/bin/false} && group=\${group:-nogroup}
+  if [ -n "$group" ]; then set -- "$@" -g "$group"; else set -- "$@" -U; fi
+  set -- "$@" -s "\${shell:-/bin/sh}"
+  if [ -n "$nohome" ]; then set -- "$@" -M; else set -- "$@" -m; fi
+  name=$1; shift
+  exec $S/useradd "$@" -- "$name" ;;
+deluser)
+  remove=
+  [ "$1" = --remove-home ] && remove=-r && shift
+  [ $# -eq 1 ] || usage "one name"
+  case $1 in -*) usage "a name starting with -" ;; esac
+  exec $S/userdel $remove -- "$1" ;;
+addgroup)
+  gid= system= opts=
+  while getopts g:S o; do
+    opts=1
+    case $o in g) gid=$OPTARG ;; S) system=1 ;; *) usage ;; esac
+  done
+  shift $((OPTIND - 1))
+  [ $# -ge 1 ] && [ $# -le 2 ] || usage "one or two names"
+  if [ $# -eq 2 ]; then [ -z "$opts" ] || usage "options with USER GROUP"; exec /usr/bin/gpasswd -a "$1" "$2" >/dev/null; fi
+  set -- "$1"
+  [ -n "$gid" ] && set -- "$@" -g "$gid"
+  [ -n "$system" ] && set -- "$@" -r
+  name=$1; shift
+  exec $S/groupadd "$@" -- "$name" ;;
+delgroup)
+  case $# in
+    1) case $1 in -*) usage "a name starting with -" ;; esac; exec $S/groupdel -- "$1" ;;
+    2) exec /usr/bin/gpasswd -d "$1" "$2" >/dev/null ;;
+    *) usage "one or two names" ;;
+  esac ;;
+chpasswd)
+  for a in "$@"; do case $a in -e|--encrypted|-m|--md5) ;; *) usage "$a" ;; esac; done
+  exec $S/chpasswd "$@" ;;
+esac
+usage
+`;
+
+const ENTER = `#!/bin/sh
+# Runs "$@" with /etc an overlay whose changes land in this directory (see fake-busybox.ts).
+R=$(dirname "$0")
+exec unshare -m sh -c '
+set -e
+mount -t overlay overlay -o "lowerdir=/etc,upperdir=$0/etc.upper,workdir=$0/etc.work" /etc
+exec "$@"' "$R" "$@"
+`;
+
+/** A private copy of /etc (an overlay) and the fake applets on a PATH without shadow-utils. */
+export class AccountsNamespace {
+  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-busybox-'));
+  readonly bin = path.join(this.dir, 'bin');
+  readonly log = path.join(this.dir, 'applets.log');
+  private readonly enter = path.join(this.dir, 'enter');
+
+  constructor() {
+    for (const d of ['bin', 'etc.upper', 'etc.work', 'home']) fs.mkdirSync(path.join(this.dir, d));
+    fs.writeFileSync(path.join(this.bin, 'busybox-accounts'), APPLET, { mode: 0o755 });
+    for (const applet of ['adduser', 'deluser', 'addgroup', 'delgroup', 'chpasswd']) fs.symlinkSync('busybox-accounts', path.join(this.bin, applet));
+    fs.writeFileSync(this.enter, ENTER, { mode: 0o755 });
+    fs.writeFileSync(this.log, '');
+  }
+
+  static available(): boolean {
+    return process.getuid?.() === 0;
+  }
+
+  /** The environment of a call: the fake applets first, then only directories without useradd. */
+  env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    return { ...process.env, PATH: `${this.bin}:/usr/bin:/bin`, FAKE_BUSYBOX_LOG: this.log, ...extra };
+  }
+
+  run(argv: string[], env: NodeJS.ProcessEnv = this.env()): Promise<RunResult> {
+    return runCommand(this.enter, argv, { env, timeoutMs: 120_000 });
+  }
+
+  /** The applet calls since the last take, one line each: `adduser [-D] [-u] [4711] [name]`. */
+  takeCalls(): string[] {
+    const lines = fs.readFileSync(this.log, 'utf8').split('\n').filter((l) => l !== '');
+    fs.writeFileSync(this.log, '');
+    return lines;
+  }
+
+  /** The getent entry's fields inside the namespace, or undefined. */
+  async entry(db: 'passwd' | 'group' | 'shadow', key: string): Promise<string[] | undefined> {
+    const r = await this.run(['getent', db, key]);
+    return r.code === 0 ? r.stdout.trim().split(':') : undefined;
+  }
+
+  remove(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
