@@ -4,21 +4,21 @@
 import { createPrivateKey, createPublicKey, diffieHellman, type KeyObject } from 'node:crypto';
 import { AgeFormatError, decodeBase64, hkdf, unwrapFileKey, type AgeIdentity, type Stanza } from './age-format.js';
 
-/** The DER prefixes that make a raw X25519 scalar a PKCS #8 key and a raw point an SPKI key. */
+/** The DER prefix that makes a raw X25519 scalar a PKCS #8 key. */
 const PKCS8_X25519 = Buffer.from('302e020100300506032b656e04220420', 'hex');
-const SPKI_X25519 = Buffer.from('302a300506032b656e032100', 'hex');
 
 export function x25519PrivateKey(scalar: Buffer): KeyObject {
   return createPrivateKey({ key: Buffer.concat([PKCS8_X25519, scalar]), format: 'der', type: 'pkcs8' });
 }
 
 export function x25519PublicOf(privateKey: KeyObject): Buffer {
-  return createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(SPKI_X25519.length);
+  return Buffer.from(createPublicKey(privateKey).export({ format: 'jwk' }).x!, 'base64url');
 }
 
 /** X25519(scalar, point); a point of small order (an all-zero result) is refused, as the format requires. */
 export function x25519(privateKey: KeyObject, point: Buffer): Buffer {
-  const publicKey = createPublicKey({ key: Buffer.concat([SPKI_X25519, point]), format: 'der', type: 'spki' });
+  // A point as a JWK: OpenSSL imports it several times faster than as DER (SPKI), once per value.
+  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: point.toString('base64url') }, format: 'jwk' });
   let shared: Buffer;
   try {
     shared = diffieHellman({ privateKey, publicKey });
