@@ -84,9 +84,9 @@ export function sshEd25519Identity(key: OpenSshKey): AgeIdentity {
     unwrap(stanza) {
       if (stanza.args[0] !== 'ssh-ed25519') return undefined;
       if (stanza.args.length !== 3) throw new AgeFormatError('an ssh-ed25519 stanza does not have exactly two arguments after its type');
-      const share = stanzaShare(stanza, 2, 'ssh-ed25519');
       // The tag is the first 4 bytes of SHA-256 of the recipient's public key: not for this key.
       if (!decodeBase64(stanza.args[1], 'the tag of an ssh-ed25519 stanza', 4).equals(tag)) return undefined;
+      const share = stanzaShare(stanza, 2, 'ssh-ed25519');
       const shared = x25519(tweak, x25519(privateKey, share));
       const wrappingKey = hkdf(shared, Buffer.concat([share, ours]), LABEL);
       return unwrapFileKey(wrappingKey, stanza.body);
