@@ -103,9 +103,8 @@ export function compileTemplate(file: string, source: string, helperNames: strin
 
 /** The lines where a template reads one of the variables; none when it does not parse (compiling it says why). */
 export function variableLines(source: string, variables: ReadonlySet<string>): number[] {
-  if (!source.includes('{{') || variables.size === 0) return [];
   try {
-    return linesNaming(handlebars().parse(source), variables);
+    return source.includes('{{') ? linesNaming(handlebars().parse(source), variables) : [];
   } catch {
     return [];
   }
