@@ -2,7 +2,10 @@
 // the 20 values in plain text (`plain`), in plain text with the 20 resources `sensitive = true`
 // (`sensitive`: what a secret's taint costs), and encrypted with age to the host (`encrypted`:
 // the taint plus the decryption). Rounds alternate the three; the table gives medians of CPU time
-// (less disturbed by other work on the host than wall time) and wall time, and the ratios.
+// (less disturbed by other work on the host than wall time) and wall time, and the ratios as
+// medians of each round's ratios: the three runs of a round are back to back, so a ratio taken
+// within a round holds when the machine's speed drifts between rounds, and the median of many such
+// ratios is finer than the 10 ms steps in which the CPU time of one run is read.
 //   node dist/bench/secrets.js [--rounds 7]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,7 +62,8 @@ async function main(): Promise<void> {
         wall[v].push(o.wallMs);
       }
     }
-    const rows = VARIANTS.map((v) => [v, seconds(median(cpu[v])), seconds(median(wall[v])), ratio(median(cpu[v]) / median(cpu.plain)), ratio(median(cpu[v]) / median(cpu.sensitive))]);
+    const paired = (v: Variant, base: Variant) => median(cpu[v].map((c, r) => c / cpu[base][r]));
+    const rows = VARIANTS.map((v) => [v, seconds(median(cpu[v])), seconds(median(wall[v])), ratio(paired(v, 'plain')), ratio(paired(v, 'sensitive'))]);
     console.log(table(['values', 'CPU', 'wall', 'CPU / plain', 'CPU / sensitive'], rows, ['l', 'r', 'r', 'r', 'r']));
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

@@ -1,7 +1,11 @@
-// age's encryption through Debian's `age` program (docs/secrets.md says why not a library): the
-// recipients' public keys and the identity's path in argv, the plain text and the age file only
-// through stdin and stdout, never a shell, never a temporary file.
+// age's encryption through Debian's `age` program (docs/secrets.md says why): the recipients'
+// public keys and the identity's path in argv, the plain text and the age file only through stdin
+// and stdout, never a shell, never a temporary file. Decryption with the identities a host uses (an
+// ed25519 SSH key, age X25519 keys) is done in process, without a process per value; the program
+// decrypts with any other identity.
 import { spawnSync } from 'node:child_process';
+import { AgeFormatError, decryptAge, type AgeIdentity } from './age-format.js';
+import { readIdentityFile } from './age-identity-file.js';
 
 export const AGE_PROGRAM = 'age';
 
@@ -33,7 +37,34 @@ export function encrypt(plaintext: string, recipients: readonly string[]): Buffe
   return runAge(['--encrypt', ...recipients.flatMap((key) => ['--recipient', key])], Buffer.from(plaintext, 'utf8'));
 }
 
-/** identity: a file of age identities or an SSH private key (an ed25519 host key). */
+/**
+ * Decryption with one identity file (a file of age identities or an SSH private key), read once,
+ * when the first value is decrypted.
+ */
+export function decrypter(identity: string): (ciphertext: Buffer) => string {
+  let identities: AgeIdentity[] | undefined;
+  let read = false;
+  return (ciphertext) => {
+    try {
+      if (!read) {
+        identities = readIdentityFile(identity);
+        read = true;
+      }
+      if (identities === undefined) return runAge(['--decrypt', '--identity', identity], ciphertext).toString('utf8');
+      const plain = decryptAge(ciphertext, identities);
+      const text = plain.toString('utf8');
+      plain.fill(0);
+      return text;
+    } catch (e) {
+      if (e instanceof AgeError) throw e;
+      if (e instanceof AgeFormatError) throw new AgeError(e.message);
+      const error = e as NodeJS.ErrnoException;
+      if (error.syscall !== undefined) throw new AgeError(`reading the identity file: ${error.message}`);
+      throw e;
+    }
+  };
+}
+
 export function decrypt(ciphertext: Buffer, identity: string): string {
-  return runAge(['--decrypt', '--identity', identity], ciphertext).toString('utf8');
+  return decrypter(identity)(ciphertext);
 }

@@ -3,7 +3,7 @@
 // taints what it reaches as a secret/ fact does (docs/secrets.md). A value no template reads is
 // never decrypted: a host is refused only what it uses.
 import type { DataFound } from '../data/source.js';
-import { decrypt } from './age.js';
+import { decrypter } from './age.js';
 import { holdsEncrypted, mapEncrypted, parseEncrypted } from './format.js';
 
 /** The host's SSH host key: root's alone, and the key recipients.hcl names the host by. */
@@ -13,6 +13,7 @@ export type Reveal = (key: string, found: DataFound) => DataFound;
 
 export function revealWith(identity: string = DEFAULT_IDENTITY): Reveal {
   const plain = new Map<string, string>();
+  const decrypt = decrypter(identity);
   return (key, found) => {
     if (!holdsEncrypted(found.value)) return found;
     const value = mapEncrypted(found.value, (text) => {
@@ -21,7 +22,7 @@ export function revealWith(identity: string = DEFAULT_IDENTITY): Reveal {
         try {
           const { to, ciphertext } = parseEncrypted(text);
           try {
-            revealed = decrypt(ciphertext, identity);
+            revealed = decrypt(ciphertext);
           } catch (e) {
             throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join(', ') || 'no one named'}): ${(e as Error).message}`);
           }

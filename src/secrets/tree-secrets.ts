@@ -7,7 +7,7 @@ import { parseDataText } from '../data/data-files.js';
 import { findKey } from '../data/lookup.js';
 import { writeFileAtomic } from '../shared/atomic-file.js';
 import { UserError } from '../shared/errors.js';
-import { decrypt, encrypt } from './age.js';
+import { decrypt, decrypter, encrypt } from './age.js';
 import { setDataValue, stringLeaves } from './data-edit.js';
 import { formatEncrypted, isEncrypted, parseEncrypted } from './format.js';
 import { expandMembers, expandNames, readRecipients, RECIPIENTS_FILE, type Recipients } from './recipients.js';
@@ -76,13 +76,14 @@ function dataFiles(dir: string): string[] {
 export function rekeyTree(root: string, identity: string): RekeyResult {
   const recipients = treeRecipients(root);
   const result: RekeyResult = { rekeyed: 0, unread: [] };
+  const open = decrypter(identity);
   for (const file of dataFiles(path.join(path.dirname(recipients.file), 'data'))) {
     const before = fs.readFileSync(file, 'utf8');
     let count = 0;
     const after = before.replace(ENCRYPTED_TEXT, (text) => {
       try {
         const { to, ciphertext } = parseEncrypted(text);
-        const plaintext = decrypt(ciphertext, identity);
+        const plaintext = open(ciphertext);
         count++;
         return formatEncrypted({ to, ciphertext: encrypt(plaintext, expandNames(recipients, to)) });
       } catch (e) {

@@ -11,7 +11,7 @@ import type HandlebarsModule from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
 import { markSourceLines, straightShape, type StraightShape } from './line-marks.js';
-import { onlyUsed, usedNames } from './used-names.js';
+import { linesNaming, onlyUsed, usedNames } from './used-names.js';
 
 /** Loaded when a template first needs it: a command that renders nothing (help, status) does not pay for it. */
 let loaded: typeof HandlebarsModule | undefined;
@@ -99,6 +99,15 @@ export function compileTemplate(file: string, source: string, helperNames: strin
       }
     },
   };
+}
+
+/** The lines where a template reads one of the variables; none when it does not parse (compiling it says why). */
+export function variableLines(source: string, variables: ReadonlySet<string>): number[] {
+  try {
+    return source.includes('{{') ? linesNaming(handlebars().parse(source), variables) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Parses, checks and compiles one template or partial; a partial's errors name its own file. */

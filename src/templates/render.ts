@@ -24,6 +24,8 @@ export interface TemplateInput {
   describe?: (message: string) => string;
   /** Hides the values this input's `{{log}}` lines must not show (those of a sensitive resource). */
   mask?: (text: string) => string;
+  /** Values of its variables that no message may show (a module's sensitive parameters), as a sensitive fact's. */
+  secrets?: string[];
 }
 
 /** A rendered template: its text, where each line came from, and the sensitive facts it used. */
@@ -108,11 +110,11 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
           lines = unmarkLines(template.straight!.marked().render(helpers, log, inputs[i].vars));
         }
         outputs.push({ ...lines, sensitiveFacts: used });
-        secretValues.push(...used.map((use) => use.value));
+        secretValues.push(...used.map((use) => use.value), ...(inputs[i].secrets ?? []));
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
         // A helper's message may quote a sensitive fact's value (`yesno: "..." is not a boolean`).
-        const secrets = used.map((use) => use.value).filter((value) => value !== '');
+        const secrets = [...used.map((use) => use.value), ...(inputs[i].secrets ?? [])].filter((value) => value !== '');
         secretValues.push(...secrets);
         problems.push(...e.problems.map((p) => described({ ...p, message: maskText(p.message, secrets) }, inputs[i])));
       }

@@ -31,3 +31,27 @@ export function onlyUsed<T>(helpers: Record<string, T>, names: ReadonlySet<strin
   for (const name of names) if (Object.hasOwn(helpers, name)) used[name] = helpers[name];
   return used;
 }
+
+/**
+ * The lines where the template reads one of the variables ({{pw}}, (upper pw), {{#if pw}},
+ * {{@root.pw}}): a module's sensitive parameter taints the resources written there (state/modules/expand.ts).
+ */
+export function linesNaming(ast: hbs.AST.Program, variables: ReadonlySet<string>): number[] {
+  const lines = new Set<number>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const path = node as Partial<hbs.AST.PathExpression>;
+    if (path.type === 'PathExpression') {
+      const parts = (path.data && path.parts?.[0] === 'root' ? path.parts.slice(1) : path.parts) ?? [];
+      if (variables.has(String(parts[0])) && path.loc) lines.add(path.loc.start.line);
+      return;
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== 'loc') visit(value);
+  };
+  visit(ast);
+  return [...lines].sort((a, b) => a - b);
+}

@@ -34,6 +34,17 @@ describe('secrets: age encryption and the ENC[age,...] format', () => {
     expect(() => decrypt(parsed.ciphertext, web2.identity)).to.throw(AgeError, /no identity matched/);
   });
 
+  it('an identity read in process and one only the age program reads (an RSA key) both decrypt; a missing identity file is named', () => {
+    const dir = tempDir();
+    const web1 = sshKey(dir, 'web1');
+    const rsa = path.join(dir, 'rsa_key');
+    execFileSync('ssh-keygen', ['-q', '-t', 'rsa', '-b', '2048', '-N', '', '-C', 'rsa', '-f', rsa], { stdio: 'ignore' });
+    const ciphertext = encrypt(secret, [web1.recipient, fs.readFileSync(`${rsa}.pub`, 'utf8').trim()]);
+    expect(decrypt(ciphertext, web1.identity)).to.equal(secret);
+    expect(decrypt(ciphertext, rsa)).to.equal(secret);
+    expect(() => decrypt(ciphertext, path.join(dir, 'none'))).to.throw(AgeError, /^reading the identity file: ENOENT/);
+  });
+
   it('a malformed ENC[ value is an error that says the form', () => {
     expect(() => parseEncrypted('ENC[age,web1,AAAA]')).to.throw(/ENC\[age,to=NAME\+NAME,BASE64\]/);
   });

@@ -86,15 +86,30 @@ describe('secrets while planning', () => {
     expect(fs.readdirSync(f.out)).to.deep.equal([]);
   });
 
-  it('a module parameter cannot come from an encrypted value, which would lose its taint: an error at the data line', async () => {
+  it('a module parameter from an encrypted value taints the module\'s resources that use it, even changed by a helper, and no other', async () => {
     const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
     writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${formatEncrypted({ to: ['web1'], ciphertext: encrypt(PASSWORD, [f.web1.recipient]) })}"\n}\n`);
     writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n}\n');
-    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource(`${f.out}/pw`, '{{pw}}'));
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource(`${f.out}/pw`, '{{upper pw}}\\n') + fileResource(`${f.out}/plain`, 'no secret here\\n'));
+    const run = (args: string[]) => govern(['run', '--no-cache', f.tree, '--identity', f.web1.identity, ...args]);
+    const first = await run(['-vv']);
+    expect(first.code, first.stderr).to.equal(0);
+    expect(fs.readFileSync(path.join(f.out, 'pw'), 'utf8')).to.equal(`${PASSWORD.toUpperCase()}\n`);
+    expect(first.stdout).to.match(/running .*\/pw ensure\\=\\<sensitive\\> contents\\=\\<sensitive\\>/);
+    expect(first.stdout).to.match(/running .*\/plain ensure=present 'contents=no secret here/);
+    const again = await run(['--json']);
+    expect(again.code, again.stderr).to.equal(0);
+    for (const r of [first, again]) for (const text of [r.stdout, r.stderr]) for (const secret of [PASSWORD, PASSWORD.toUpperCase()]) expect(text).not.to.include(secret);
+  });
+
+  it('a module\'s template error never shows an encrypted parameter\'s value', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
+    writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${formatEncrypted({ to: ['web1'], ciphertext: encrypt(PASSWORD, [f.web1.recipient]) })}"\n}\n`);
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), `{{log "pw is" pw}}\n${fileResource(`${f.out}/pw`, '{{yesno pw}}')}`);
     const r = await govern(['run', '--no-cache', f.tree, '--identity', f.web1.identity]);
     expect(r.code).to.equal(1);
-    expect(r.stderr, r.stderr).to.contain(`${f.tree}/data/common.hcl:1: `);
-    expect(r.stderr).to.contain('a module reads a secret with {{data "app/pw"}} in its state file, not as a parameter');
+    expect(r.stderr).to.contain('modules/app/main.hcl:4');
     expect(r.stderr + r.stdout).not.to.include(PASSWORD);
     expect(fs.readdirSync(f.out)).to.deep.equal([]);
   });

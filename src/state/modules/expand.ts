@@ -9,6 +9,7 @@ import { didYouMean } from '../../shared/suggest.js';
 import type { AttrValue } from '../../shared/protocol.js';
 import type { FactUse } from '../../templates/fact-helpers.js';
 import type { FactSources } from '../../templates/fact-sources.js';
+import { variableLines } from '../../templates/engine.js';
 import { renderWithLines, type TemplateInput } from '../../templates/render.js';
 import type { StateFileText } from '../load.js';
 import type { InstanceDecl, ModuleMembership } from './declarations.js';
@@ -47,10 +48,11 @@ export async function expandModules(root: string | undefined, declared: Instance
     problems.push(...paramProblems);
     if (paramProblems.length > 0) continue;
     const membership: ModuleMembership = { instance: instance.name, source: module.name, dir: module.dir };
+    const secrets = sensitive.flatMap((name) => leafTexts(vars[name]));
     for (const { file, source } of module.files) {
-      inputs.push({ file, source, vars, marks: true, describe: (message) => `${message} (module "${instance.name}")` });
+      inputs.push({ file, source, vars, marks: true, describe: (message) => `${message} (module "${instance.name}")`, ...(secrets.length > 0 ? { secrets } : {}) });
       owners.push(membership);
-      taints.push(sensitive.flatMap((name) => leafTexts(vars[name]).map((value) => ({ name: `module parameter ${name}`, value }))));
+      taints.push(parameterTaints(source, sensitive, vars));
     }
   }
   if (problems.length > 0) return { texts: [], instances, problems };
@@ -64,6 +66,21 @@ export async function expandModules(root: string | undefined, declared: Instance
     module: owners[i],
   }));
   return { texts, instances, problems };
+}
+
+/**
+ * What a module file's sensitive parameters taint, as a sensitive fact would (taint.ts): the
+ * resources written where the file reads them (whatever a helper makes of the value there), and any
+ * resource holding one of their values.
+ */
+function parameterTaints(source: string, sensitive: readonly string[], vars: { [key: string]: AttrValue }): FactUse[] {
+  return sensitive.flatMap((name) => {
+    const values = leafTexts(vars[name]);
+    if (values.length === 0) return [];
+    const uses: FactUse[] = values.map((value) => ({ name: `module parameter ${name}`, value }));
+    for (const line of variableLines(source, new Set([name]))) uses.push({ name: `module parameter ${name}`, value: values[0], line });
+    return uses;
+  });
 }
 
 function leafTexts(value: AttrValue): string[] {

@@ -10,7 +10,7 @@ import type { InstanceDecl, ParamType, VariableDecl } from './declarations.js';
 export interface ResolvedParams {
   vars: { [key: string]: AttrValue };
   problems: Problem[];
-  /** Parameters whose value is sensitive (a sensitive fact's in the instance's file, or a sensitive data value). */
+  /** Parameters whose value is sensitive (a sensitive fact's in the instance's file, or a decrypted data value). */
   sensitive: string[];
 }
 
@@ -37,14 +37,12 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
       if (secretIn(value)) sensitive.push(v.name);
     } else {
       const found = data?.lookup(`${instance.source}/${v.name}`);
-      if (found?.sensitive) {
-        // A parameter's value is not tainted as it travels into the module's text: refuse rather than leak.
-        problems.push({ ...originLocation(found.origins[0]), message: `${what}: the parameter "${v.name}" would come from the encrypted data "${instance.source}/${v.name}": a module reads a secret with {{data "${instance.source}/${v.name}"}} in its state file, not as a parameter` });
-        continue;
-      } else if (found) {
+      if (found) {
         value = found.value;
         where = originLocation(found.origins[0]);
         from = ` (from data "${instance.source}/${v.name}" at level "${found.origins[0].level}")`;
+        // A decrypted value: it taints the module's resources that use the parameter (expand.ts).
+        if (found.sensitive) sensitive.push(v.name);
       } else {
         value = v.default;
         where = v.at;

@@ -1,0 +1,23 @@
+// The lines where a template reads a variable: what a module's sensitive parameter taints.
+import { expect } from 'chai';
+import { variableLines } from '../../src/templates/engine.js';
+
+describe('templates: the lines that read a variable', () => {
+  it('finds a variable as a value, a helper argument, a block condition and through @root; not a key of the same name', () => {
+    const source = [
+      'file "/a" {', //                              1
+      '  contents = "{{pw}}"', //                     2
+      '}', //                                         3
+      '{{#if pw}}', //                                4
+      'x = {{quote (upper pw)}}', //                  5
+      '{{/if}}', //                                   6
+      '{{#each list}}{{@root.pw}}{{/each}}', //        7
+      'pw = "{{other}}"', //                          8
+      '{{lookup map "pw"}}', //                       9
+    ].join('\n');
+    expect(variableLines(source, new Set(['pw']))).to.deep.equal([2, 4, 5, 7]);
+    expect(variableLines(source, new Set(['other', 'map']))).to.deep.equal([8, 9]);
+    expect(variableLines('no mustache', new Set(['pw']))).to.deep.equal([]);
+    expect(variableLines('{{#if pw}} unclosed', new Set(['pw']))).to.deep.equal([]);
+  });
+});
