@@ -1,6 +1,6 @@
 // What changes for one host between two plans of a tree, attribute by attribute, and the same
 // changes grouped across hosts. Pure and deterministic: resources by RREF, keys and hosts sorted.
-import { unifiedDiff } from '../runners/file/diff.js';
+import { unifiedDiff } from '../shared/text-diff.js';
 import type { AttrValue } from '../shared/protocol.js';
 import { SENSITIVE } from '../shared/sensitive.js';
 import { HIDDEN_VALUES, type ResourceView } from './view.js';
