@@ -29,9 +29,17 @@ export function chooseSnapshots(given: string, host: string | undefined): Snapsh
   return [readSnapshot(file)];
 }
 
+/**
+ * The inputs of planning for a preview: as a run's, except that a secret the identity cannot read
+ * stands for `<sensitive>` (the planning machine need not hold the hosts' keys).
+ */
+export function previewInputs(target: string, o: PlanningOptions): PlanningInputs {
+  return { ...planningInputs(target, o), unreadableSecrets: 'sensitive' };
+}
+
 /** The inputs of planning with the facts of a snapshot rather than this host's. */
 export function snapshotInputs(target: string, o: PlanningOptions, snapshot: Snapshot): PlanningInputs {
-  const inputs = planningInputs(target, o);
+  const inputs = previewInputs(target, o);
   // Only the facts are replaced: whatever else planning reads from its sources stays as it is.
   return { ...inputs, sources: { ...inputs.sources, local: new SnapshotFacts(snapshot), remote: new SnapshotHostFacts(path.dirname(snapshot.file)) } };
 }

@@ -2,14 +2,8 @@ import { expect } from 'chai';
 import path from 'node:path';
 import { govern } from '../support/cli.js';
 import { tree } from '../support/state-tree.js';
+import { snapshots } from '../support/preview.js';
 import { tempDir, writeFile } from '../support/tmp.js';
-
-/** A directory of `govern facts --json` snapshots, one per host. */
-function snapshots(hosts: Record<string, Record<string, string>>): string {
-  const dir = tempDir('govern-snapshots-');
-  for (const [host, facts] of Object.entries(hosts)) writeFile(path.join(dir, `${host}.json`), JSON.stringify(facts));
-  return dir;
-}
 
 const STATES = {
   'a.hcl': `

@@ -12,8 +12,8 @@ import { described } from '../command-index.js';
 import { defineCommand, out, printError } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { chooseSnapshots, planHost, snapshotInputs, type HostPlan } from '../plan-hosts.js';
-import { planningInputs, planningOptions, type PlanningInputs } from '../planning.js';
+import { chooseSnapshots, planHost, previewInputs, snapshotInputs, type HostPlan } from '../plan-hosts.js';
+import { planningOptions, type PlanningInputs } from '../planning.js';
 
 const options = optionTable([
   { name: 'facts', kind: 'text', placeholder: 'FILE|DIR', help: 'plan for each host whose govern facts --json snapshot is HOST.json in DIR (or for the one FILE)' },
@@ -44,7 +44,7 @@ export const diffCommand = defineCommand({
       const inputs = (tree: string): { host: string; facts?: string; inputs: PlanningInputs }[] =>
         snapshots
           ? snapshots.map((s) => ({ host: s.host, facts: s.file, inputs: snapshotInputs(tree, o, s) }))
-          : [{ host: os.hostname(), inputs: planningInputs(tree, o) }];
+          : [{ host: os.hostname(), inputs: previewInputs(tree, o) }];
       const [before, after] = [inputs(trees[0]), inputs(trees[1])];
       const byHost = new Map<string, ResourceChange[]>();
       const errors: string[] = [];

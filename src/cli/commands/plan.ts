@@ -9,8 +9,8 @@ import { described } from '../command-index.js';
 import { defineCommand, out, printError, treeOperand } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { chooseSnapshots, planHost, snapshotInputs, type HostPlan } from '../plan-hosts.js';
-import { planningInputs, planningOptions, type PlanningOptions } from '../planning.js';
+import { chooseSnapshots, planHost, previewInputs, snapshotInputs, type HostPlan } from '../plan-hosts.js';
+import { planningOptions, type PlanningOptions } from '../planning.js';
 import { explainPlanned } from '../plan-explain.js';
 
 export const planOptions = optionTable([
@@ -35,7 +35,7 @@ export const planCommand = defineCommand({
     if (o.host !== undefined && o.facts === undefined) throw new UserError('--host needs --facts DIR (the directory of the hosts\' snapshots)');
     if (o.explain !== undefined) return explain(o, target, o.explain);
     const plans: HostPlan[] = [];
-    if (o.facts === undefined) plans.push(await planHost(planningInputs(target, o), os.hostname()));
+    if (o.facts === undefined) plans.push(await planHost(previewInputs(target, o), os.hostname()));
     else for (const snapshot of chooseSnapshots(o.facts, o.host)) plans.push(await planHost(snapshotInputs(target, o, snapshot), snapshot.host, snapshot.file));
     if (o.json) await out(JSON.stringify({ hosts: plans }, null, 2) + '\n');
     else {
@@ -50,7 +50,7 @@ async function explain(o: PlanningOptions & { facts?: string; host?: string; jso
   const snapshots = o.facts !== undefined ? chooseSnapshots(o.facts, o.host) : undefined;
   if (snapshots && snapshots.length > 1) throw new UserError(`--explain plans for one host: give --host NAME (snapshots in ${o.facts}: ${snapshots.map((s) => s.host).join(', ')})`);
   const snapshot = snapshots?.[0];
-  const inputs = snapshot ? snapshotInputs(target, o, snapshot) : planningInputs(target, o);
+  const inputs = snapshot ? snapshotInputs(target, o, snapshot) : previewInputs(target, o);
   const text = await explainPlanned(inputs, what, snapshot, o.json);
   await out(text);
   return 0;
