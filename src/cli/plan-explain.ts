@@ -3,6 +3,7 @@ import path from 'node:path';
 import { treeRoot } from '../config/paths.js';
 import type { Snapshot } from '../facts/snapshot.js';
 import { explainResource, formatExplain, type FactLookup } from '../preview/explain.js';
+import { moduleOrigin, pathsFrom } from '../preview/explain-composed.js';
 import { locationText } from '../preview/view.js';
 import { PhaseClock } from '../report/timing.js';
 import { UserError } from '../shared/errors.js';
@@ -10,7 +11,7 @@ import { didYouMean } from '../shared/suggest.js';
 import { planTree, type PlanningInputs } from './planning.js';
 
 export async function explainPlanned(inputs: PlanningInputs, what: string, snapshot: Snapshot | undefined, json: boolean): Promise<string> {
-  const { plan } = await planTree(inputs, new PhaseClock());
+  const { plan, data } = await planTree(inputs, new PhaseClock());
   // An RREF may hold "/" (file:/etc/motd): the whole text is a resource, or RREF/KEY.
   const slash = what.lastIndexOf('/');
   const whole = plan.byRef.get(what);
@@ -25,9 +26,10 @@ export async function explainPlanned(inputs: PlanningInputs, what: string, snaps
     },
     from: (host) => (host === undefined ? (snapshot ? snapshot.source : `this host's facts (${inputs.paths.facts.join(':')})`) : otherHostFrom(inputs, host, snapshot)),
   };
-  const origins = explainResource(resource, key, root, facts);
+  const origins = explainResource(resource, key, root, facts, data);
   const at = locationText(resource.at, root);
-  return json ? JSON.stringify({ ref: resource.ref, at, keys: origins }, null, 2) + '\n' : formatExplain(resource.ref, at, origins);
+  const module = moduleOrigin(resource.module, pathsFrom(root));
+  return json ? JSON.stringify({ ref: resource.ref, at, ...(module ? { module } : {}), keys: origins }, null, 2) + '\n' : formatExplain(resource.ref, at, origins, module);
 }
 
 /** Where `hostfact` read another host: its snapshot beside this one, the fleet's inventory, or ssh. */

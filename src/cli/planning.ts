@@ -11,6 +11,7 @@ import type { PhaseClock } from '../report/timing.js';
 import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
 import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
+import type { TreeData } from '../data/lookup.js';
 import { revealWith, type Unreadable } from '../secrets/reveal.js';
 import { expandModules } from '../state/modules/expand.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
@@ -55,6 +56,8 @@ export interface Planned {
   runners: Map<string, KnownRunner>;
   /** The resources to apply; undefined for all. */
   selected?: Set<string>;
+  /** The tree's data, for what explains a plan (undefined without hierarchy.hcl). */
+  data?: TreeData;
 }
 
 export function planningInputs(target: string, o: PlanningOptions): PlanningInputs {
@@ -117,6 +120,6 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
       throw new UserError([...unknown, `--tags ${filter.tags.join(',')}${filter.skipTags.length > 0 ? ` --skip-tags ${filter.skipTags.join(',')}` : ''} selects no resource of the tree`].map((message) => ({ message })));
     }
     for (const message of unknown) warn(message);
-    return { plan, runners, selected };
+    return { plan, runners, selected, data };
   });
 }

@@ -45,7 +45,7 @@ interface Composed {
 }
 
 export function locationText(at: Location, root: string): string {
-  const file = path.isAbsolute(at.file) ? path.relative(root, at.file) || path.basename(at.file) : at.file;
+  const file = path.relative(root, path.resolve(at.file)) || path.basename(at.file);
   return at.line !== undefined ? `${file}:${at.line}` : file;
 }
 

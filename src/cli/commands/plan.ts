@@ -17,7 +17,7 @@ export const planOptions = optionTable([
   { name: 'facts', kind: 'text', placeholder: 'FILE|DIR', help: 'plan from a govern facts --json snapshot, or from each HOST.json of a directory' },
   { name: 'host', kind: 'text', placeholder: 'NAME', help: "plan only for the host whose snapshot is NAME.json in --facts DIR; without --facts, from the facts NAME published to the fleet's inventory (--fleet-url)" },
   { name: 'json', kind: 'flag', help: 'print the plans as a JSON document' },
-  { name: 'explain', kind: 'text', placeholder: 'RREF[/KEY]', help: 'where each value of one resource (or one of its keys) comes from: state file and line, template, facts' },
+  { name: 'explain', kind: 'text', placeholder: 'RREF[/KEY]', help: 'where each value of one resource (or one of its keys) comes from: state file and line, template, module parameters, data levels, facts' },
 ]);
 
 export const planCommand = defineCommand({
