@@ -9,7 +9,7 @@ import type { TreeData } from '../data/lookup.js';
 import { UserError } from '../shared/errors.js';
 import { didYouMean } from '../shared/suggest.js';
 import { hiddenKey, isSensitiveFact, SENSITIVE } from '../shared/sensitive.js';
-import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
+import { keyLocation, TEMPLATE_KEY, VARS_KEY, type Resource } from '../state/resource.js';
 import { dataLine, dataUses, moduleLine, paramLine, paramUses, pathsFrom, type DataUse, type ModuleOrigin, type ParamUse } from './explain-composed.js';
 
 export interface FactOrigin {
@@ -79,7 +79,8 @@ export function explainResource(r: Resource, key: string | undefined, root: stri
       facts: [],
     };
     if (fromTemplate) origin.template = { name: r.template!.name, at: at(keyLocation(r, TEMPLATE_KEY)) };
-    const text = keyText(r, fromTemplate ? TEMPLATE_KEY : k, sources);
+    // A template's contents read what `vars` gives it as well as what names the template.
+    const text = fromTemplate && r.keyAt?.[VARS_KEY] ? `${keyText(r, TEMPLATE_KEY, sources)}\n${keyText(r, VARS_KEY, sources)}` : keyText(r, fromTemplate ? TEMPLATE_KEY : k, sources);
     const used = dataUses(text, data, hiddenKey(r, k), at);
     if (used.length > 0) origin.data = used;
     const params = paramUses(text, r.module, hiddenKey(r, k), at);

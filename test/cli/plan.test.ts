@@ -132,14 +132,17 @@ describe('govern plan --explain through data and modules', () => {
       'module "shop" {\n  source = "site"\n  name   = "shop.example.org"\n}\n' +
       'exec "hidden" {\n  command   = {{quote (data "motd")}}\n  sensitive = true\n}\n',
     'modules/site/variables.hcl': 'variable "name" {\n  type = "string"\n}\nvariable "port" {\n  type = "number"\n}\nvariable "tls" {\n  type    = "string"\n  default = "off"\n}\n',
-    'modules/site/site.hcl': 'file "/etc/site/{{name}}" {\n  contents = "{{name}} {{port}} {{tls}}"\n}\n',
+    'modules/site/site.hcl':
+      'file "/etc/site/{{name}}" {\n  contents = "{{name}} {{port}} {{tls}}"\n}\n' +
+      'file "/etc/site/{{name}}.conf" {\n  template = "vhost.conf"\n  vars     = { port = {{port}}, family = {{quote (fact "os/family")}} }\n}\n',
+    'modules/site/templates.d/vhost.conf': 'listen {{port}} {{family}}\n',
     'modules/tools/variables.hcl': 'variable "level" {\n  type    = "string"\n  default = "basic"\n}\n',
     'modules/tools/tools.hcl': 'pkg "tools" {\n  version = {{quote level}}\n}\n',
   };
 
   it('names the data key, the level that answered or the merge, and its file', async () => {
     const t = tree(COMPOSED);
-    const facts = snapshots({ web1: { role: 'web' } });
+    const facts = snapshots({ web1: { role: 'web', 'os/family': 'debian' } });
     const explain = (what: string, extra: string[] = []) => govern(['plan', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', '--explain', what, ...extra, t.states]);
     const motd = await explain('file:/etc/motd');
     expect(motd.stderr).to.equal('');
@@ -158,7 +161,7 @@ describe('govern plan --explain through data and modules', () => {
 
   it('names the module instance, and where each parameter the key reads came from', async () => {
     const t = tree(COMPOSED);
-    const facts = snapshots({ web1: { role: 'web' } });
+    const facts = snapshots({ web1: { role: 'web', 'os/family': 'debian' } });
     const r = await govern(['plan', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', '--explain', 'file:/etc/site/shop.example.org', t.states]);
     expect(r.stderr).to.equal('');
     expect(r.stdout).to.equal(
@@ -177,6 +180,18 @@ describe('govern plan --explain through data and modules', () => {
     const doc = JSON.parse(json.stdout);
     expect(doc.module).to.deep.equal({ instance: 'shop', module: 'site', at: 'a.hcl:10' });
     expect(doc.keys[0].params[1]).to.deep.equal({ name: 'port', value: 8080, from: 'data', at: 'data/common.hcl:4', data: { key: 'site/port', levels: ['common'] } });
+    const templated = await govern(['plan', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', '--explain', 'file:/etc/site/shop.example.org.conf', t.states]);
+    expect(templated.stdout).to.equal(
+      [
+        'file:/etc/site/shop.example.org.conf (modules/site/site.hcl:4)',
+        '  module instance shop (module site), declared at a.hcl:10',
+        '  contents = "listen 8080 debian\\n"',
+        '    rendered from template vhost.conf, named at modules/site/site.hcl:5',
+        '    parameter port = 8080, from data "site/port" at level common (data/common.hcl:4)',
+        `    fact os/family = "debian", from ${path.join(facts, 'web1.json')}`,
+        '',
+      ].join('\n'),
+    );
     const listed = await govern(['plan', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', '--explain', 'pkg:tools', t.states]);
     expect(listed.stdout).to.equal(
       'pkg:tools (modules/tools/tools.hcl:1)\n  module instance tools (module tools), listed by the data key "modules" at data/common.hcl:3\n' +
