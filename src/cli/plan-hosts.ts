@@ -61,7 +61,12 @@ export async function previewHosts(o: PlanningOptions & { facts?: string }, host
     return undefined;
   }
   const source = `the fleet's inventory at ${o.fleetUrl}`;
-  const snapshot = (name: string, facts: Record<string, string>): Snapshot => ({ host: name, source, values: new Map(Object.entries(facts)) });
+  // A value that is not a string is not a fact govern published: left out, as a missing fact.
+  const snapshot = (name: string, facts: Record<string, unknown>): Snapshot => ({
+    host: name,
+    source,
+    values: new Map(Object.entries(facts).filter((e): e is [string, string] => typeof e[1] === 'string')),
+  });
   const others = otherHosts(o, inventory);
   if (host !== undefined) {
     await inventory.loadHosts([host]);
