@@ -47,6 +47,8 @@ function attrChanges(before: ResourceView, after: ResourceView, labels: readonly
   for (const key of [...new Set([...a.keys(), ...b.keys()])].sort()) {
     const old = a.get(key);
     const now = b.get(key);
+    // The same text or number, shown on both sides, is unchanged without encoding it.
+    if (old === now && typeof old !== 'object' && !before.hidden.includes(key) && !after.hidden.includes(key)) continue;
     if (comparable(before, key, old) === comparable(after, key, now)) continue;
     const change: AttrChange = { key };
     if (old !== undefined) change.old = old;
