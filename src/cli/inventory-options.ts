@@ -32,11 +32,20 @@ export const inventoryOptions = optionTable([
 
 /** The fact sources of planning and rendering: nothing connects until a template asks. */
 export function factSources(o: Options<typeof inventoryOptions> & Options<typeof remoteFactOptions>, local: LocalFacts): FactSources {
+  return { local, ...otherHosts(o, fleetInventory(o)) };
+}
+
+/** The fleet's inventory the options configure, or undefined without --fleet-url. */
+export function fleetInventory(o: Options<typeof inventoryOptions>): FleetInventory | undefined {
   const settings = fleetSettings(o);
+  return settings && new FleetInventory({ settings, maxAgeMs: o.inventoryMaxAge, inboxPrefix: o.fleetName && hostInbox(o.fleetName) });
+}
+
+/** Where `hostfact` and `hosts` read other hosts: ssh, or the inventory given (then ssh, if chosen). */
+export function otherHosts(o: Options<typeof inventoryOptions> & Options<typeof remoteFactOptions>, inventory: FleetInventory | undefined): Omit<FactSources, 'local'> {
   const ssh = remoteFacts(o);
-  if (settings === undefined) return { local, remote: ssh };
-  const inventory = new FleetInventory({ settings, maxAgeMs: o.inventoryMaxAge, inboxPrefix: o.fleetName && hostInbox(o.fleetName) });
+  if (inventory === undefined) return { remote: ssh };
   const source = o.hostfactSource === 'auto' ? 'fleet' : o.hostfactSource;
   const remote = source === 'ssh' ? ssh : new InventoryFacts(inventory, source === 'fleet-then-ssh' ? ssh : undefined);
-  return { local, remote, inventory };
+  return { remote, inventory };
 }

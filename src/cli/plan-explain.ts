@@ -1,8 +1,9 @@
 // `govern plan --explain RREF[/KEY]`: one resource of the plan, each value with its origins.
 import path from 'node:path';
 import { treeRoot } from '../config/paths.js';
-import { SnapshotHostFacts, type Snapshot } from '../facts/snapshot.js';
+import type { Snapshot } from '../facts/snapshot.js';
 import { explainResource, formatExplain, type FactLookup } from '../preview/explain.js';
+import { moduleOrigin, pathsFrom } from '../preview/explain-composed.js';
 import { locationText } from '../preview/view.js';
 import { PhaseClock } from '../report/timing.js';
 import { UserError } from '../shared/errors.js';
@@ -10,7 +11,7 @@ import { didYouMean } from '../shared/suggest.js';
 import { planTree, type PlanningInputs } from './planning.js';
 
 export async function explainPlanned(inputs: PlanningInputs, what: string, snapshot: Snapshot | undefined, json: boolean): Promise<string> {
-  const { plan } = await planTree(inputs, new PhaseClock());
+  const { plan, data } = await planTree(inputs, new PhaseClock());
   // An RREF may hold "/" (file:/etc/motd): the whole text is a resource, or RREF/KEY.
   const slash = what.lastIndexOf('/');
   const whole = plan.byRef.get(what);
@@ -18,18 +19,23 @@ export async function explainPlanned(inputs: PlanningInputs, what: string, snaps
   if (!resource) throw new UserError(`--explain ${what}: no such resource in the plan${didYouMean(what, new Set(plan.byRef.keys()))}`);
   const key = whole ? undefined : what.slice(slash + 1);
   const root = path.resolve(treeRoot(inputs.target) ?? path.dirname(inputs.target));
-  const others = snapshot ? new SnapshotHostFacts(path.dirname(snapshot.file)) : undefined;
   const facts: FactLookup = {
     value: (name, host) => {
-      const result = host === undefined ? inputs.sources.local.peek(name) : (others ?? inputs.sources.remote)?.peek(host, name);
+      const result = host === undefined ? inputs.sources.local.peek(name) : inputs.sources.remote?.peek(host, name);
       return result?.ok ? result.value : undefined;
     },
-    from: (host) =>
-      host === undefined
-        ? snapshot ? snapshot.file : `this host's facts (${inputs.paths.facts.join(':')})`
-        : snapshot ? path.join(path.dirname(snapshot.file), `${host}.json`) : `host ${host}, over ssh`,
+    from: (host) => (host === undefined ? (snapshot ? snapshot.source : `this host's facts (${inputs.paths.facts.join(':')})`) : otherHostFrom(inputs, host, snapshot)),
   };
-  const origins = explainResource(resource, key, root, facts);
+  const origins = explainResource(resource, key, root, facts, data);
   const at = locationText(resource.at, root);
-  return json ? JSON.stringify({ ref: resource.ref, at, keys: origins }, null, 2) + '\n' : formatExplain(resource.ref, at, origins);
+  const module = moduleOrigin(resource.module, pathsFrom(root));
+  return json ? JSON.stringify({ ref: resource.ref, at, ...(module ? { module } : {}), keys: origins }, null, 2) + '\n' : formatExplain(resource.ref, at, origins, module);
+}
+
+/** Where `hostfact` read another host: its snapshot beside this one, the fleet's inventory, or ssh. */
+function otherHostFrom(inputs: PlanningInputs, host: string, snapshot: Snapshot | undefined): string {
+  if (snapshot?.file !== undefined) return path.join(path.dirname(snapshot.file), `${host}.json`);
+  const o = inputs.options;
+  if (inputs.sources.inventory === undefined || o.hostfactSource === 'ssh') return `host ${host}, over ssh`;
+  return `host ${host} in the fleet's inventory at ${o.fleetUrl}${o.hostfactSource === 'fleet-then-ssh' ? ' (or over ssh)' : ''}`;
 }

@@ -11,7 +11,8 @@ import type { PhaseClock } from '../report/timing.js';
 import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
 import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
-import { revealWith } from '../secrets/reveal.js';
+import type { TreeData } from '../data/lookup.js';
+import { revealWith, type Unreadable } from '../secrets/reveal.js';
 import { expandModules } from '../state/modules/expand.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
 import type { FactSources } from '../templates/fact-sources.js';
@@ -45,6 +46,8 @@ export interface PlanningInputs {
   sources: FactSources;
   cache: ParseCache;
   options: PlanningOptions;
+  /** An encrypted value the identity cannot read: an error (a run), or `<sensitive>` (plan, diff). */
+  unreadableSecrets: Unreadable;
 }
 
 export interface Planned {
@@ -53,6 +56,8 @@ export interface Planned {
   runners: Map<string, KnownRunner>;
   /** The resources to apply; undefined for all. */
   selected?: Set<string>;
+  /** The tree's data, for what explains a plan (undefined without hierarchy.hcl). */
+  data?: TreeData;
 }
 
 export function planningInputs(target: string, o: PlanningOptions): PlanningInputs {
@@ -65,6 +70,7 @@ export function planningInputs(target: string, o: PlanningOptions): PlanningInpu
     sources: factSources(o, facts),
     cache: o.noCache ? noCache : openParseCache(o.cacheDir ?? defaultCacheDir()),
     options: o,
+    unreadableSecrets: 'error',
   };
 }
 
@@ -90,7 +96,7 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
   const root = treeRoot(inputs.target);
   const data = await clock.time('render', () => readTreeData(root, timed));
   // Encrypted values are decrypted when a template reads them, with the host's identity (docs/secrets.md).
-  data?.revealValues(revealWith(inputs.options.identity));
+  data?.revealValues(revealWith(inputs.options.identity, inputs.unreadableSecrets));
   timed.data = data;
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
   const tree = await clock.time('parse', async () => parseFiles(texts, secrets));
@@ -114,6 +120,6 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
       throw new UserError([...unknown, `--tags ${filter.tags.join(',')}${filter.skipTags.length > 0 ? ` --skip-tags ${filter.skipTags.join(',')}` : ''} selects no resource of the tree`].map((message) => ({ message })));
     }
     for (const message of unknown) warn(message);
-    return { plan, runners, selected };
+    return { plan, runners, selected, data };
   });
 }

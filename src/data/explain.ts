@@ -4,6 +4,7 @@
 import { escapeFactValue } from '../facts/format.js';
 import type { AttrValue } from '../shared/protocol.js';
 import type { Explanation } from './lookup.js';
+import type { MergeStrategy } from './merge.js';
 
 /** A string as it is, any other value as JSON: the form `govern data` prints values in. */
 export function valueText(value: AttrValue): string {
@@ -12,6 +13,12 @@ export function valueText(value: AttrValue): string {
 
 export function formatValueLines(values: Map<string, AttrValue>): string {
   return [...values.entries()].map(([key, value]) => `${escapeFactValue(key)}\t${escapeFactValue(valueText(value))}\n`).join('');
+}
+
+/** Where a value came from, in words: `from common (FILE:LINE)`, or `merged ("unique") from a (FILE:LINE), b (...)`. */
+export function answerText(strategy: MergeStrategy, levels: readonly { level: string; at: string }[]): string {
+  const list = levels.map((l) => `${l.level} (${l.at})`).join(', ');
+  return strategy === 'first' ? `from ${list}` : `merged ("${strategy}") from ${list}`;
 }
 
 export function formatExplanation(e: Explanation): string {

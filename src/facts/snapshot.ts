@@ -1,8 +1,9 @@
 // Facts read from `govern facts --json` snapshots instead of evaluated on the host, so that a tree
 // can be planned for a host without the host (`govern plan`, `govern diff`). A snapshot file holds
-// one host's facts; a directory holds one snapshot per host, named HOST.json. Planning from
-// snapshots evaluates nothing: a fact missing from a snapshot is an error, except a `secret/` fact,
-// which snapshots usually leave out and which stands for a value that is never shown anyway.
+// one host's facts; a directory holds one snapshot per host, named HOST.json; the facts a host
+// published to the fleet's inventory are a snapshot too. Planning from snapshots evaluates nothing:
+// a fact missing from a snapshot is an error, except a `secret/` fact, which snapshots usually leave
+// out (a host publishes none) and which stands for a value that is never shown anyway.
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../shared/errors.js';
@@ -11,7 +12,10 @@ import type { FactResult } from './evaluate.js';
 
 export interface Snapshot {
   host: string;
-  file: string;
+  /** Where the facts came from, as shown: the snapshot file, or `the fleet's inventory at URL`. */
+  source: string;
+  /** The snapshot file, when the facts came from one: `hostfact` reads its neighbours. */
+  file?: string;
   values: Map<string, string>;
 }
 
@@ -43,7 +47,7 @@ export function readSnapshot(file: string, host = snapshotHost(file)): Snapshot 
     if (typeof value !== 'string') throw new UserError(`${file}: fact ${name}: the value is not a string`);
     values.set(name, value);
   }
-  return { host, file, values };
+  return { host, source: file, file, values };
 }
 
 /** The snapshot files of a directory (HOST.json, sorted by host), or the one file given. */
@@ -68,7 +72,7 @@ function lookup(snapshot: Snapshot, name: string): FactResult {
   const value = snapshot.values.get(name);
   if (value !== undefined) return { ok: true, value };
   if (isSensitiveFact(name)) return { ok: true, value: SENSITIVE };
-  return { ok: false, error: `no such fact in the snapshot ${snapshot.file}` };
+  return { ok: false, error: `no such fact in ${snapshot.file !== undefined ? `the snapshot ${snapshot.file}` : snapshot.source}` };
 }
 
 /** The host's own facts (`fact`), from its snapshot. */

@@ -1,6 +1,6 @@
 // What changes for one host between two plans of a tree, attribute by attribute, and the same
 // changes grouped across hosts. Pure and deterministic: resources by RREF, keys and hosts sorted.
-import { unifiedDiff } from '../runners/file/diff.js';
+import { unifiedDiff } from '../shared/text-diff.js';
 import type { AttrValue } from '../shared/protocol.js';
 import { SENSITIVE } from '../shared/sensitive.js';
 import { HIDDEN_VALUES, type ResourceView } from './view.js';
@@ -47,6 +47,8 @@ function attrChanges(before: ResourceView, after: ResourceView, labels: readonly
   for (const key of [...new Set([...a.keys(), ...b.keys()])].sort()) {
     const old = a.get(key);
     const now = b.get(key);
+    // The same text or number, shown on both sides, is unchanged without encoding it.
+    if (old === now && typeof old !== 'object' && !before.hidden.includes(key) && !after.hidden.includes(key)) continue;
     if (comparable(before, key, old) === comparable(after, key, now)) continue;
     const change: AttrChange = { key };
     if (old !== undefined) change.old = old;

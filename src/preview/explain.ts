@@ -1,14 +1,16 @@
 // `govern plan --explain RREF[/KEY]`: where each value of a resource comes from, as far as the
 // planned tree records it: the state file and line that write the key, the template a `contents`
-// is rendered from (and the line naming it), and the facts the key's own lines read (`fact`,
-// `hostfact`), with their values and where those came from. A value built from facts elsewhere
-// (a variable set on another line) names only the line that writes the key.
+// is rendered from (and the line naming it), the facts the key's own lines read (`fact`,
+// `hostfact`), with their values and where those came from, the data keys and module parameters
+// they read (explain-composed.ts). A value built elsewhere (a variable set on another line) names
+// only the line that writes the key.
 import fs from 'node:fs';
+import type { TreeData } from '../data/lookup.js';
 import { UserError } from '../shared/errors.js';
 import { didYouMean } from '../shared/suggest.js';
 import { hiddenKey, isSensitiveFact, SENSITIVE } from '../shared/sensitive.js';
-import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
-import { locationText } from './view.js';
+import { keyLocation, TEMPLATE_KEY, VARS_KEY, type Resource } from '../state/resource.js';
+import { dataLine, dataUses, moduleLine, paramLine, paramUses, pathsFrom, type DataUse, type ModuleOrigin, type ParamUse } from './explain-composed.js';
 
 export interface FactOrigin {
   name: string;
@@ -25,6 +27,10 @@ export interface KeyOrigin {
   at: string;
   template?: { name: string; at: string };
   facts: FactOrigin[];
+  /** The data keys the key's lines read; absent when none. */
+  data?: DataUse[];
+  /** The module instance's parameters the key's lines read; absent when none. */
+  params?: ParamUse[];
 }
 
 export interface FactLookup {
@@ -59,21 +65,28 @@ function keyText(r: Resource, key: string, sources: Map<string, string[]>): stri
   return text.join('\n');
 }
 
-export function explainResource(r: Resource, key: string | undefined, root: string, facts: FactLookup): KeyOrigin[] {
+export function explainResource(r: Resource, key: string | undefined, root: string, facts: FactLookup, data?: TreeData): KeyOrigin[] {
   const keys = Object.keys(r.attrs).sort();
   if (key !== undefined && !keys.includes(key)) throw new UserError(`${r.ref} has no key "${key}"${didYouMean(key, new Set(keys))}`);
   const sources = new Map<string, string[]>();
+  const at = pathsFrom(root);
   return (key !== undefined ? [key] : keys).map((k) => {
     const fromTemplate = k === 'contents' && r.template !== undefined;
     const origin: KeyOrigin = {
       key: k,
       value: hiddenKey(r, k) ? SENSITIVE : r.attrs[k],
-      at: locationText(keyLocation(r, fromTemplate ? TEMPLATE_KEY : k), root),
+      at: at(keyLocation(r, fromTemplate ? TEMPLATE_KEY : k)),
       facts: [],
     };
-    if (fromTemplate) origin.template = { name: r.template!.name, at: locationText(keyLocation(r, TEMPLATE_KEY), root) };
+    if (fromTemplate) origin.template = { name: r.template!.name, at: at(keyLocation(r, TEMPLATE_KEY)) };
+    // A template's contents read what `vars` gives it as well as what names the template.
+    const text = fromTemplate && r.keyAt?.[VARS_KEY] ? `${keyText(r, TEMPLATE_KEY, sources)}\n${keyText(r, VARS_KEY, sources)}` : keyText(r, fromTemplate ? TEMPLATE_KEY : k, sources);
+    const used = dataUses(text, data, hiddenKey(r, k), at);
+    if (used.length > 0) origin.data = used;
+    const params = paramUses(text, r.module, hiddenKey(r, k), at);
+    if (params.length > 0) origin.params = params;
     const seen = new Set<string>();
-    for (const m of keyText(r, fromTemplate ? TEMPLATE_KEY : k, sources).matchAll(FACT_CALL)) {
+    for (const m of text.matchAll(FACT_CALL)) {
       const host = m[2];
       const name = m[3];
       if (seen.has(`${host}\0${name}`)) continue;
@@ -88,11 +101,14 @@ export function explainResource(r: Resource, key: string | undefined, root: stri
   });
 }
 
-export function formatExplain(ref: string, at: string, origins: KeyOrigin[]): string {
+export function formatExplain(ref: string, at: string, origins: KeyOrigin[], module?: ModuleOrigin): string {
   const lines = [`${ref} (${at})`];
+  if (module) lines.push(moduleLine(module));
   for (const o of origins) {
     lines.push(`  ${o.key} = ${JSON.stringify(o.value)}`);
     lines.push(o.template ? `    rendered from template ${o.template.name}, named at ${o.template.at}` : `    written at ${o.at}`);
+    for (const p of o.params ?? []) lines.push(paramLine(p));
+    for (const d of o.data ?? []) lines.push(dataLine(d));
     for (const f of o.facts) lines.push(`    fact ${f.host !== undefined ? `${f.host}:` : ''}${f.name} = ${f.value !== undefined ? JSON.stringify(f.value) : '(unknown)'}, from ${f.from}`);
   }
   return lines.join('\n') + '\n';

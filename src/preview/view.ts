@@ -44,8 +44,14 @@ interface Composed {
   roles?: unknown;
 }
 
+/** Files as shown, by root then file: a diff shows the same few files for thousands of resources. */
+const shownFiles = new Map<string, Map<string, string>>();
+
 export function locationText(at: Location, root: string): string {
-  const file = path.isAbsolute(at.file) ? path.relative(root, at.file) || path.basename(at.file) : at.file;
+  let shown = shownFiles.get(root);
+  if (!shown) shownFiles.set(root, (shown = new Map()));
+  let file = shown.get(at.file);
+  if (file === undefined) shown.set(at.file, (file = path.relative(root, path.resolve(at.file)) || path.basename(at.file)));
   return at.line !== undefined ? `${file}:${at.line}` : file;
 }
 

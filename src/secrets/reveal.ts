@@ -1,8 +1,10 @@
 // Decryption while planning: a data value holding ENC[age,...] strings is decrypted, in memory,
 // with the host's identity when a template reads it, and comes out marked sensitive, so that it
 // taints what it reaches as a secret/ fact does (docs/secrets.md). A value no template reads is
-// never decrypted: a host is refused only what it uses.
+// never decrypted: a host is refused only what it uses. A preview (`govern plan`, `govern diff`) runs
+// where not every host's identity is: there a value it cannot decrypt stands for `<sensitive>`.
 import type { DataFound } from '../data/source.js';
+import { SENSITIVE } from '../shared/sensitive.js';
 import { decrypter } from './age.js';
 import { holdsEncrypted, mapEncrypted, parseEncrypted } from './format.js';
 
@@ -11,7 +13,14 @@ export const DEFAULT_IDENTITY = '/etc/ssh/ssh_host_ed25519_key';
 
 export type Reveal = (key: string, found: DataFound) => DataFound;
 
-export function revealWith(identity: string = DEFAULT_IDENTITY): Reveal {
+/**
+ * What a value the identity cannot decrypt becomes: an error naming it (a run, which must not apply
+ * a half-known configuration), or `<sensitive>` (a preview, whose machine holds no host's key).
+ * A value that is not a well-formed ENC[...] is an error either way: the tree is wrong.
+ */
+export type Unreadable = 'error' | 'sensitive';
+
+export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unreadable = 'error'): Reveal {
   const plain = new Map<string, string>();
   const decrypt = decrypter(identity);
   return (key, found) => {
@@ -24,7 +33,8 @@ export function revealWith(identity: string = DEFAULT_IDENTITY): Reveal {
           try {
             revealed = decrypt(ciphertext);
           } catch (e) {
-            throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join(', ') || 'no one named'}): ${(e as Error).message}`);
+            if (unreadable === 'sensitive') revealed = SENSITIVE;
+            else throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join(', ') || 'no one named'}): ${(e as Error).message}`);
           }
         } catch (e) {
           const where = found.origins.map((o) => `${o.file}${o.line !== undefined ? `:${o.line}` : ''}`).join(', ');

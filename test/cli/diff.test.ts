@@ -1,37 +1,10 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { govern } from '../support/cli.js';
 import { runnersWith } from '../support/recording-runner.js';
+import { repository, snapshots } from '../support/preview.js';
 import { tempDir, writeFile } from '../support/tmp.js';
-
-/** A real git repository holding a state tree under states/, committed as given. */
-function repository(): { dir: string; commit(files: Record<string, string | null>, message: string): string } {
-  const dir = tempDir('govern-diff-repo-');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.email', 'test@example.org');
-  git('config', 'user.name', 'test');
-  return {
-    dir,
-    commit(files, message) {
-      for (const [name, content] of Object.entries(files)) {
-        if (content === null) fs.rmSync(path.join(dir, name));
-        else writeFile(path.join(dir, name), content);
-      }
-      git('add', '-A');
-      git('commit', '-q', '-m', message);
-      return git('rev-parse', 'HEAD');
-    },
-  };
-}
-
-function snapshots(hosts: Record<string, Record<string, string>>): string {
-  const dir = tempDir('govern-snapshots-');
-  for (const [host, facts] of Object.entries(hosts)) writeFile(path.join(dir, `${host}.json`), JSON.stringify(facts));
-  return dir;
-}
 
 const NGINX_V1 = `file "/etc/nginx/nginx.conf" {\n  contents = <<-EOT\n    worker_processes 2;\n    user {{fact "web/user"}};\n  EOT\n}\n`;
 const NGINX_V2 = NGINX_V1.replace('worker_processes 2', 'worker_processes 4');

@@ -2,14 +2,8 @@ import { expect } from 'chai';
 import path from 'node:path';
 import { govern } from '../support/cli.js';
 import { tree } from '../support/state-tree.js';
+import { snapshots } from '../support/preview.js';
 import { tempDir, writeFile } from '../support/tmp.js';
-
-/** A directory of `govern facts --json` snapshots, one per host. */
-function snapshots(hosts: Record<string, Record<string, string>>): string {
-  const dir = tempDir('govern-snapshots-');
-  for (const [host, facts] of Object.entries(hosts)) writeFile(path.join(dir, `${host}.json`), JSON.stringify(facts));
-  return dir;
-}
 
 const STATES = {
   'a.hcl': `
@@ -123,5 +117,85 @@ describe('govern plan --explain', () => {
     const wrong = await explain('pkg:nginx/versio');
     expect(wrong.code).to.equal(1);
     expect(wrong.stderr).to.equal('govern: pkg:nginx has no key "versio" (did you mean "version"?)\n');
+  });
+});
+
+describe('govern plan --explain through data and modules', () => {
+  const COMPOSED = {
+    'hierarchy.hcl': 'levels = ["roles/{{fact "role"}}", "common"]\nmerge = { "ntp/servers" = "unique" }\n',
+    'data/common.hcl': 'motd = "hello"\nntp = { servers = ["a.example.org"] }\nmodules = ["tools"]\nsite = { port = 8080 }\n',
+    'data/roles/web.yaml': 'ntp:\n  servers: [b.example.org]\n',
+    'a.hcl':
+      'file "/etc/motd" {\n  contents = {{quote (data "motd")}}\n}\n' +
+      'file "/etc/ntp.conf" {\n  contents = "{{#each (data "ntp/servers")}}server {{this}} {{/each}}"\n}\n' +
+      'pkg "extra" {\n  version = {{quote (data "nope" default="1.0")}}\n}\n' +
+      'module "shop" {\n  source = "site"\n  name   = "shop.example.org"\n}\n' +
+      'exec "hidden" {\n  command   = {{quote (data "motd")}}\n  sensitive = true\n}\n',
+    'modules/site/variables.hcl': 'variable "name" {\n  type = "string"\n}\nvariable "port" {\n  type = "number"\n}\nvariable "tls" {\n  type    = "string"\n  default = "off"\n}\n',
+    'modules/site/site.hcl':
+      'file "/etc/site/{{name}}" {\n  contents = "{{name}} {{port}} {{tls}}"\n}\n' +
+      'file "/etc/site/{{name}}.conf" {\n  template = "vhost.conf"\n  vars     = { port = {{port}}, family = {{quote (fact "os/family")}} }\n}\n',
+    'modules/site/templates.d/vhost.conf': 'listen {{port}} {{family}}\n',
+    'modules/tools/variables.hcl': 'variable "level" {\n  type    = "string"\n  default = "basic"\n}\n',
+    'modules/tools/tools.hcl': 'pkg "tools" {\n  version = {{quote level}}\n}\n',
+  };
+
+  it('names the data key, the level that answered or the merge, and its file', async () => {
+    const t = tree(COMPOSED);
+    const facts = snapshots({ web1: { role: 'web', 'os/family': 'debian' } });
+    const explain = (what: string, extra: string[] = []) => govern(['plan', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', '--explain', what, ...extra, t.states]);
+    const motd = await explain('file:/etc/motd');
+    expect(motd.stderr).to.equal('');
+    expect(motd.stdout).to.equal('file:/etc/motd (a.hcl:1)\n  contents = "hello"\n    written at a.hcl:2\n    data "motd" = "hello", from common (data/common.hcl:1)\n');
+    const ntp = await explain('file:/etc/ntp.conf/contents', ['--json']);
+    expect(JSON.parse(ntp.stdout).keys[0].data).to.deep.equal([
+      { key: 'ntp/servers', value: ['b.example.org', 'a.example.org'], strategy: 'unique', levels: [{ level: 'roles/web', at: 'data/roles/web.yaml:1' }, { level: 'common', at: 'data/common.hcl:2' }] },
+    ]);
+    expect((await explain('file:/etc/ntp.conf')).stdout).to.contain(
+      '    data "ntp/servers" = ["b.example.org","a.example.org"], merged ("unique") from roles/web (data/roles/web.yaml:1), common (data/common.hcl:2)\n',
+    );
+    expect((await explain('pkg:extra')).stdout).to.contain('  version = "1.0"\n    written at a.hcl:8\n    data "nope": no level has it (the call\'s default)\n');
+    const hidden = await explain('exec:hidden');
+    expect(hidden.stdout).to.equal('exec:hidden (a.hcl:14)\n  command = "<sensitive>"\n    written at a.hcl:15\n    data "motd" = "<sensitive>", from common (data/common.hcl:1)\n');
+  });
+
+  it('names the module instance, and where each parameter the key reads came from', async () => {
+    const t = tree(COMPOSED);
+    const facts = snapshots({ web1: { role: 'web', 'os/family': 'debian' } });
+    const r = await govern(['plan', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', '--explain', 'file:/etc/site/shop.example.org', t.states]);
+    expect(r.stderr).to.equal('');
+    expect(r.stdout).to.equal(
+      [
+        'file:/etc/site/shop.example.org (modules/site/site.hcl:1)',
+        '  module instance shop (module site), declared at a.hcl:10',
+        '  contents = "shop.example.org 8080 off"',
+        '    written at modules/site/site.hcl:2',
+        '    parameter name = "shop.example.org", set by the instance at a.hcl:12',
+        '    parameter port = 8080, from data "site/port" at level common (data/common.hcl:4)',
+        '    parameter tls = "off", the default its declaration gives at modules/site/variables.hcl:7',
+        '',
+      ].join('\n'),
+    );
+    const json = await govern(['plan', '--json', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', '--explain', 'file:/etc/site/shop.example.org/contents', t.states]);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.module).to.deep.equal({ instance: 'shop', module: 'site', at: 'a.hcl:10' });
+    expect(doc.keys[0].params[1]).to.deep.equal({ name: 'port', value: 8080, from: 'data', at: 'data/common.hcl:4', data: { key: 'site/port', levels: ['common'] } });
+    const templated = await govern(['plan', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', '--explain', 'file:/etc/site/shop.example.org.conf', t.states]);
+    expect(templated.stdout).to.equal(
+      [
+        'file:/etc/site/shop.example.org.conf (modules/site/site.hcl:4)',
+        '  module instance shop (module site), declared at a.hcl:10',
+        '  contents = "listen 8080 debian\\n"',
+        '    rendered from template vhost.conf, named at modules/site/site.hcl:5',
+        '    parameter port = 8080, from data "site/port" at level common (data/common.hcl:4)',
+        `    fact os/family = "debian", from ${path.join(facts, 'web1.json')}`,
+        '',
+      ].join('\n'),
+    );
+    const listed = await govern(['plan', '--facts', facts, '--host', 'web1', '--runners-dir', t.runners, '--no-cache', '--explain', 'pkg:tools', t.states]);
+    expect(listed.stdout).to.equal(
+      'pkg:tools (modules/tools/tools.hcl:1)\n  module instance tools (module tools), listed by the data key "modules" at data/common.hcl:3\n' +
+        '  version = "basic"\n    written at modules/tools/tools.hcl:2\n    parameter level = "basic", the default its declaration gives at modules/tools/variables.hcl:1\n',
+    );
   });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { encrypt } from '../../src/secrets/age.js';
 import { formatEncrypted } from '../../src/secrets/format.js';
 import { govern } from '../support/cli.js';
+import { repository } from '../support/preview.js';
 import { json } from '../support/state-tree.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import { sshKey, type TestKey } from './keys.js';
@@ -112,6 +113,28 @@ describe('secrets while planning', () => {
     expect(r.stderr).to.contain('modules/app/main.hcl:4');
     expect(r.stderr + r.stdout).not.to.include(PASSWORD);
     expect(fs.readdirSync(f.out)).to.deep.equal([]);
+  });
+
+  it('plan and diff: a value this machine cannot decrypt is <sensitive>, taints its resource and fails nothing', async () => {
+    const conf = (extra: string) => fileResource('/etc/govern-test-other.conf', `token = {{data "other"}} pw = {{data "db/password"}} ${extra}\\n`);
+    const f = fleet(() => conf('v1'));
+    const plan = await govern(['plan', '--no-cache', '--json', '--identity', f.web1.identity, f.tree]);
+    expect(plan.code, plan.stderr).to.equal(0);
+    const [host] = JSON.parse(plan.stdout).hosts;
+    expect(host.resources[0]).to.deep.include({ ref: 'file:/etc/govern-test-other.conf', sensitive: true });
+    expect(host.resources[0].attrs.contents).to.equal('<sensitive>');
+    const text = await govern(['plan', '--no-cache', '--identity', f.web1.identity, f.tree]);
+    expect(text.code, text.stderr).to.equal(0);
+    expect(text.stdout).to.contain('1. file:/etc/govern-test-other.conf (site.hcl:1) [sensitive]\n       contents = "<sensitive>"\n');
+
+    const repo = repository(f.tree);
+    const before = repo.commit({}, 'first');
+    repo.commit({ 'site.hcl': conf('v2') }, 'second');
+    const diff = await govern(['diff', '--no-cache', '--identity', f.web1.identity, before, 'HEAD'], { cwd: f.tree });
+    expect(diff.code, diff.stderr).to.equal(2);
+    expect(diff.stdout).to.contain('file:/etc/govern-test-other.conf changed on 1 host: ');
+    expect(diff.stdout).to.contain('    contents: "<sensitive>" -> "<sensitive>"\n');
+    for (const r of [plan, text, diff]) expect(r.stdout + r.stderr).not.to.include(PASSWORD);
   });
 
   it('without --identity, the host key /etc/ssh/ssh_host_ed25519_key is the identity', async () => {

@@ -1,6 +1,7 @@
 // `govern diff REV1 REV2 [--facts DIR] [PATH]`: what a change to the state tree's repository does,
-// host by host, planned from each host's facts snapshot at both revisions (read with git archive,
-// no checkout). Exit 0: no change, 2: changes, 1: an error (planning failed for a host at either).
+// host by host, planned from each host's facts snapshot (a file, or what the host published to the
+// fleet's inventory) at both revisions (read with git archive, no checkout). Exit 0: no change,
+// 2: changes, 1: an error (planning failed for a host at either).
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -12,11 +13,11 @@ import { described } from '../command-index.js';
 import { defineCommand, out, printError } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { chooseSnapshots, planHost, snapshotInputs, type HostPlan } from '../plan-hosts.js';
-import { planningInputs, planningOptions, type PlanningInputs } from '../planning.js';
+import { planHost, previewHosts, previewInputs, snapshotInputs, type HostPlan } from '../plan-hosts.js';
+import { planningOptions, type PlanningInputs } from '../planning.js';
 
 const options = optionTable([
-  { name: 'facts', kind: 'text', placeholder: 'FILE|DIR', help: 'plan for each host whose govern facts --json snapshot is HOST.json in DIR (or for the one FILE)' },
+  { name: 'facts', kind: 'text', placeholder: 'FILE|DIR', help: "plan for each host whose govern facts --json snapshot is HOST.json in DIR (or for the one FILE); without it, every host of the fleet's inventory (--fleet-url), else this host" },
   { name: 'json', kind: 'flag', help: 'print the changes as a JSON document' },
   ...planningOptions,
   ...helpOptions,
@@ -35,16 +36,16 @@ export const diffCommand = defineCommand({
     const [rev1, rev2, given = '.'] = operands;
     const repo = await repositoryOf(given);
     const [from, to] = [await resolveCommit(repo, rev1), await resolveCommit(repo, rev2)];
-    const snapshots = o.facts !== undefined ? chooseSnapshots(o.facts, undefined) : undefined;
+    const hosts = await previewHosts(o, undefined, true);
     const result = await withTempDir(async (dir) => {
       const trees = [await extractCommit(repo, from, path.join(dir, 'a')), await extractCommit(repo, to, path.join(dir, 'b'))];
       trees.forEach((tree, i) => {
         if (!fs.existsSync(tree)) throw new UserError(`${repo.prefix || '.'}: not in the tree at ${[rev1, rev2][i]}`);
       });
       const inputs = (tree: string): { host: string; facts?: string; inputs: PlanningInputs }[] =>
-        snapshots
-          ? snapshots.map((s) => ({ host: s.host, facts: s.file, inputs: snapshotInputs(tree, o, s) }))
-          : [{ host: os.hostname(), inputs: planningInputs(tree, o) }];
+        hosts
+          ? hosts.snapshots.map((s) => ({ host: s.host, facts: s.source, inputs: snapshotInputs(tree, o, s, hosts.others) }))
+          : [{ host: os.hostname(), inputs: previewInputs(tree, o) }];
       const [before, after] = [inputs(trees[0]), inputs(trees[1])];
       const byHost = new Map<string, ResourceChange[]>();
       const errors: string[] = [];

@@ -9,15 +9,15 @@ import { described } from '../command-index.js';
 import { defineCommand, out, printError, treeOperand } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { chooseSnapshots, planHost, snapshotInputs, type HostPlan } from '../plan-hosts.js';
-import { planningInputs, planningOptions, type PlanningOptions } from '../planning.js';
+import { planHost, previewHosts, previewInputs, snapshotInputs, type HostPlan, type PreviewHosts } from '../plan-hosts.js';
+import { planningOptions, type PlanningOptions } from '../planning.js';
 import { explainPlanned } from '../plan-explain.js';
 
 export const planOptions = optionTable([
   { name: 'facts', kind: 'text', placeholder: 'FILE|DIR', help: 'plan from a govern facts --json snapshot, or from each HOST.json of a directory' },
-  { name: 'host', kind: 'text', placeholder: 'NAME', help: 'plan only for the host whose snapshot is NAME.json in --facts DIR' },
+  { name: 'host', kind: 'text', placeholder: 'NAME', help: "plan only for the host whose snapshot is NAME.json in --facts DIR; without --facts, from the facts NAME published to the fleet's inventory (--fleet-url)" },
   { name: 'json', kind: 'flag', help: 'print the plans as a JSON document' },
-  { name: 'explain', kind: 'text', placeholder: 'RREF[/KEY]', help: 'where each value of one resource (or one of its keys) comes from: state file and line, template, facts' },
+  { name: 'explain', kind: 'text', placeholder: 'RREF[/KEY]', help: 'where each value of one resource (or one of its keys) comes from: state file and line, template, module parameters, data levels, facts' },
 ]);
 
 export const planCommand = defineCommand({
@@ -26,17 +26,18 @@ export const planCommand = defineCommand({
     "Every resource in apply order with its final attributes (hidden values as <sensitive>), where it is\n" +
     "declared, its tags and ordering. Nothing is applied and no runner is asked about the machine; runners\n" +
     "describe themselves, so keys and values are checked as govern run checks them. Every problem is reported,\n" +
-    "for every host, and govern exits 1 if planning failed for any. Without --facts, this host's own facts.\n" +
+    "for every host, and govern exits 1 if planning failed for any. Without --facts, the facts --host NAME\n" +
+    "published to the fleet's inventory (with --fleet-url), else this host's own facts.\n" +
     `Without PATH, the state tree govern run applies without one: ${defaultStateTree()}.`,
   options: optionTable([...planOptions, ...planningOptions, ...helpOptions]),
   async run(o, operands) {
     const given = treeOperand(operands, this.usage);
     const target = pulledTree(given)?.path ?? given;
-    if (o.host !== undefined && o.facts === undefined) throw new UserError('--host needs --facts DIR (the directory of the hosts\' snapshots)');
-    if (o.explain !== undefined) return explain(o, target, o.explain);
+    const hosts = await previewHosts(o, o.host, false);
+    if (o.explain !== undefined) return explain(o, target, o.explain, hosts);
     const plans: HostPlan[] = [];
-    if (o.facts === undefined) plans.push(await planHost(planningInputs(target, o), os.hostname()));
-    else for (const snapshot of chooseSnapshots(o.facts, o.host)) plans.push(await planHost(snapshotInputs(target, o, snapshot), snapshot.host, snapshot.file));
+    if (hosts === undefined) plans.push(await planHost(previewInputs(target, o), os.hostname()));
+    else for (const snapshot of hosts.snapshots) plans.push(await planHost(snapshotInputs(target, o, snapshot, hosts.others), snapshot.host, snapshot.source));
     if (o.json) await out(JSON.stringify({ hosts: plans }, null, 2) + '\n');
     else {
       await out(plans.map(formatHostPlan).join('\n'));
@@ -46,11 +47,11 @@ export const planCommand = defineCommand({
   },
 });
 
-async function explain(o: PlanningOptions & { facts?: string; host?: string; json: boolean }, target: string, what: string): Promise<number> {
-  const snapshots = o.facts !== undefined ? chooseSnapshots(o.facts, o.host) : undefined;
+async function explain(o: PlanningOptions & { facts?: string; json: boolean }, target: string, what: string, hosts: PreviewHosts | undefined): Promise<number> {
+  const snapshots = hosts?.snapshots;
   if (snapshots && snapshots.length > 1) throw new UserError(`--explain plans for one host: give --host NAME (snapshots in ${o.facts}: ${snapshots.map((s) => s.host).join(', ')})`);
   const snapshot = snapshots?.[0];
-  const inputs = snapshot ? snapshotInputs(target, o, snapshot) : planningInputs(target, o);
+  const inputs = snapshot ? snapshotInputs(target, o, snapshot, hosts?.others) : previewInputs(target, o);
   const text = await explainPlanned(inputs, what, snapshot, o.json);
   await out(text);
   return 0;

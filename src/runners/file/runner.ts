@@ -10,7 +10,7 @@ import { chooseProvider, type ProviderOption } from '../provider-choice.js';
 import { decide, mismatches, planMessage, type Action, type Plan } from './decide.js';
 import { asUserError } from './errors.js';
 import { description } from './description.js';
-import { isBinary, unifiedDiff } from './diff.js';
+import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
 import { fileProperties, type FileProperties } from './properties.js';
 import { pendingNote, pendingResource, type Missing } from '../noop-pending.js';
 import type { AccountSpec } from './properties.js';

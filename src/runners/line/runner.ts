@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { isBinary, unifiedDiff } from '../file/diff.js';
+import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
 import { privateContent } from '../private-content.js';
 import { asUserError } from '../file/errors.js';
 import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';

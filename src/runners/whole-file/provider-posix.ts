@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../shared/errors.js';
-import { isBinary, unifiedDiff } from '../file/diff.js';
+import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
 import { posixProvider } from '../file/provider-posix.js';
 import { privateContent } from '../private-content.js';
 import type { WholeFileCurrent, WholeFileDesired, WholeFilePlan } from './decide.js';

@@ -46,10 +46,27 @@ export interface InstanceDecl {
   sensitiveValues?: string[];
 }
 
+/** Where an instance's parameter got its value (docs/modules.md): for `govern plan --explain`. */
+export interface ParamOrigin {
+  value: AttrValue;
+  from: 'instance' | 'data' | 'default';
+  /** What wrote the value: the instance's line, the data file's, or the variable's declaration. */
+  at: Location;
+  /** From data: the key (`MODULE/PARAM`) and the levels that answered. */
+  data?: { key: string; levels: string[] };
+  /** A value from a sensitive fact of the instance's file: never shown. */
+  sensitive?: boolean;
+}
+
 /** What a resource declared by an instance remembers of it. */
 export interface ModuleMembership {
   instance: string;
   source: string;
   /** The module's directory: its templates.d/ is searched first for its resources' templates. */
   dir: string;
+  /** Where the instance is declared: its block, or the data file whose `modules` lists it. */
+  at?: Location;
+  fromData?: boolean;
+  /** Each parameter's value and where it came from. */
+  params?: Record<string, ParamOrigin>;
 }

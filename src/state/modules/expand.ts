@@ -44,10 +44,10 @@ export async function expandModules(root: string | undefined, declared: Instance
     if (!modules.has(instance.source)) modules.set(instance.source, readOnce(root, instance.source, problems));
     const module = modules.get(instance.source);
     if (!module) continue;
-    const { vars, problems: paramProblems, sensitive } = resolveParams(instance, module.variables, data);
+    const { vars, problems: paramProblems, sensitive, origins } = resolveParams(instance, module.variables, data);
     problems.push(...paramProblems);
     if (paramProblems.length > 0) continue;
-    const membership: ModuleMembership = { instance: instance.name, source: module.name, dir: module.dir };
+    const membership: ModuleMembership = { instance: instance.name, source: module.name, dir: module.dir, at: instance.at, params: origins, ...(instance.fromData ? { fromData: true } : {}) };
     const secrets = sensitive.flatMap((name) => leafTexts(vars[name]));
     for (const { file, source } of module.files) {
       inputs.push({ file, source, vars, marks: true, describe: (message) => `${message} (module "${instance.name}")`, ...(secrets.length > 0 ? { secrets } : {}) });

@@ -5,13 +5,15 @@ import type { DataOrigin, DataSource } from '../../data/source.js';
 import type { Location, Problem } from '../../shared/errors.js';
 import type { AttrValue } from '../../shared/protocol.js';
 import { didYouMean } from '../../shared/suggest.js';
-import type { InstanceDecl, ParamType, VariableDecl } from './declarations.js';
+import type { InstanceDecl, ParamOrigin, ParamType, VariableDecl } from './declarations.js';
 
 export interface ResolvedParams {
   vars: { [key: string]: AttrValue };
   problems: Problem[];
   /** Parameters whose value is sensitive (a sensitive fact's in the instance's file, or a decrypted data value). */
   sensitive: string[];
+  /** Where each parameter's value came from. */
+  origins: Record<string, ParamOrigin>;
 }
 
 export function resolveParams(instance: InstanceDecl, variables: readonly VariableDecl[], data: DataSource | undefined): ResolvedParams {
@@ -25,28 +27,39 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
   }
   const vars: { [key: string]: AttrValue } = {};
   const sensitive: string[] = [];
+  const origins: Record<string, ParamOrigin> = {};
   const secretIn = (value: AttrValue) => (instance.sensitiveValues ?? []).some((secret) => JSON.stringify(value).includes(JSON.stringify(secret).slice(1, -1)));
   for (const v of variables) {
     let value: AttrValue | undefined;
     let where: Location;
     let from: string;
+    let origin: Omit<ParamOrigin, 'value'>;
     if (Object.hasOwn(instance.params, v.name)) {
       value = instance.params[v.name];
       where = instance.keyAt[v.name] ?? instance.at;
       from = '';
-      if (secretIn(value)) sensitive.push(v.name);
+      origin = { from: 'instance', at: where };
+      if (secretIn(value)) {
+        sensitive.push(v.name);
+        origin.sensitive = true;
+      }
     } else {
       const found = data?.lookup(`${instance.source}/${v.name}`);
       if (found) {
         value = found.value;
         where = originLocation(found.origins[0]);
         from = ` (from data "${instance.source}/${v.name}" at level "${found.origins[0].level}")`;
+        origin = { from: 'data', at: where, data: { key: `${instance.source}/${v.name}`, levels: found.origins.map((o) => o.level) } };
         // A decrypted value: it taints the module's resources that use the parameter (expand.ts).
-        if (found.sensitive) sensitive.push(v.name);
+        if (found.sensitive) {
+          sensitive.push(v.name);
+          origin.sensitive = true;
+        }
       } else {
         value = v.default;
         where = v.at;
         from = ' (its default)';
+        origin = { from: 'default', at: where };
       }
     }
     if (value === undefined) {
@@ -56,9 +69,12 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
     const bad = valueProblem(v, value);
     // A sensitive value stays out of the message.
     if (bad) problems.push({ ...where, message: `${what}: ${v.name}${from}: ${sensitive.includes(v.name) ? `the (sensitive) value is not a valid ${v.type}` : bad}` });
-    else vars[v.name] = value;
+    else {
+      vars[v.name] = value;
+      origins[v.name] = { value, ...origin };
+    }
   }
-  return { vars, problems, sensitive };
+  return { vars, problems, sensitive, origins };
 }
 
 function originLocation(origin: DataOrigin): Location {

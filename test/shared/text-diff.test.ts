@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isBinary, unifiedDiff } from '../../../src/runners/file/diff.js';
-import { runCommand } from '../../../src/shared/process.js';
-import { tempDir } from '../../support/tmp.js';
+import { isBinary, unifiedDiff } from '../../src/shared/text-diff.js';
+import { runCommand } from '../../src/shared/process.js';
+import { tempDir } from '../support/tmp.js';
 
 /** GNU diff's output for the same texts, its header lines replaced by ours. */
 async function gnuDiff(oldText: string, newText: string): Promise<string[]> {
@@ -34,7 +34,7 @@ function random(seed: number): () => number {
   };
 }
 
-describe('file runner unified diff', () => {
+describe('unified diff (the file runners\' and govern diff\'s)', () => {
   it('is empty for equal texts', () => {
     expect(unifiedDiff('a\nb\n', 'a\nb\n', 'a', 'b')).to.deep.equal([]);
     expect(unifiedDiff('', '', 'a', 'b')).to.deep.equal([]);
