@@ -11,7 +11,7 @@ import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/prov
 import { decideMount, mountMessage } from './decide.js';
 import { description } from './description.js';
 import { mountProperties } from './properties.js';
-import { changeMount, readMounted } from './provider-linux.js';
+import { changeMount, checkMountPoint, readMounted, shownDevice } from './provider-linux.js';
 
 export function mountRunner(): RunnerDefinition<typeof description> {
   return {
@@ -26,10 +26,11 @@ export function mountRunner(): RunnerDefinition<typeof description> {
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = mountProperties(request);
+  checkMountPoint(props.dir);
   const current = await readWholeFile(props.fstab);
   const text = current.type === 'file' ? current.content.toString('utf8') : '';
   const mounted = props.ensure === 'present' ? undefined : readMounted(props.dir);
-  const plan = decideMount(props, text, mounted);
+  const plan = decideMount(props, text, mounted, mounted && props.entry ? shownDevice(props.entry.device) : undefined);
   const content = Buffer.from(plan.fstab.text);
   const diffText = plan.fstab.change !== 'none' ? wholeFileDiff(props.fstab, current, content, request.log) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
