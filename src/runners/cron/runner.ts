@@ -8,6 +8,7 @@ import { decideWholeFile, wholeFileMessage } from '../whole-file/decide.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import { CRON_DIR, cronContent, cronJob } from './decide.js';
 import { description } from './description.js';
+import { applyTimer } from './provider-systemd.js';
 
 /** cron ignores a file that is not owned by root or that others can write (crontab(5)). */
 const CRON_FILE_MODE = 0o644;
@@ -25,6 +26,7 @@ export function cronRunner(): RunnerDefinition<typeof description> {
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const job = cronJob(request);
+  if (job.provider === 'systemd') return applyTimer(request, job);
   const file = path.join(CRON_DIR, job.name);
   const content = job.ensure === 'present' ? Buffer.from(cronContent(job)) : undefined;
   const desired = { path: file, ensure: job.ensure, content, mode: CRON_FILE_MODE, uid: 0, gid: 0 };
