@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
+import { passwdEntryOf } from '../accounts/database.js';
 import { verifyCommit, type GitIn, type Verdict } from '../../shared/commit-signature.js';
 import type { GitCurrent } from './decide.js';
 import { isCommitId, type GitProperties } from './properties.js';
@@ -19,9 +20,9 @@ export class Git {
   /** Looks up the user's home, so git reads that user's configuration, not root's. */
   static async forUser(context: ProviderContext, p: GitProperties): Promise<Git> {
     if (p.user === undefined) return new Git(context, p);
-    const r = await query(context, ['getent', 'passwd', p.user]);
-    if (r.code !== 0) throw new UserError(`no user ${p.user}`);
-    return new Git(context, p, r.stdout.split(':')[5]);
+    const entry = await passwdEntryOf(context, p.user);
+    if (entry === undefined) throw new UserError(`no user ${p.user}`);
+    return new Git(context, p, entry.home);
   }
 
   private argv(args: string[], inDir = true, config: Record<string, string> = {}): string[] {

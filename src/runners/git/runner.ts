@@ -7,23 +7,16 @@ import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import { trustedFile } from '../../shared/trust.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError } from '../file/errors.js';
-import { withSbinPath } from '../service/provider.js';
+import { withSbinPath } from '../../shared/find-program.js';
 import { decideGit } from './decide.js';
 import { description } from './description.js';
 import { gitProperties, type GitProperties } from './properties.js';
 import { Git } from './provider-git.js';
 
 export function gitRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'git',
-    description,
-    run(request) {
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a git checkout' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  return applyOnlyRunner('git', description, 'a git checkout', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -3,9 +3,9 @@
 // can call it many times.
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError } from '../file/errors.js';
-import { withSbinPath } from '../service/provider.js';
+import { withSbinPath } from '../../shared/find-program.js';
 import { decideWholeFile } from '../whole-file/decide.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import { decideMount, mountMessage } from './decide.js';
@@ -14,14 +14,7 @@ import { mountProperties } from './properties.js';
 import { changeMount, checkMountPoint, readMounted, shownDevice } from './provider-linux.js';
 
 export function mountRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'mount',
-    description,
-    run(request) {
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a mount' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  return applyOnlyRunner('mount', description, 'a mount', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
