@@ -18,7 +18,8 @@ export function readMounted(dir: string): Mounted | undefined {
     const f = line.split(' ');
     const sep = f.indexOf('-', 6);
     if (sep < 0 || unescapeField(f[4]) !== dir) continue;
-    found = { device: shownDevice(unescapeField(f[sep + 2] ?? '')) ?? '', fstype: f[sep + 1], options: `${f[5]},${f[sep + 3] ?? ''}` };
+    const source = unescapeField(f[sep + 2] ?? '');
+    found = { device: shownDevice(source) ?? source, fstype: f[sep + 1], options: `${f[5]},${f[sep + 3] ?? ''}` };
   }
   return found;
 }
@@ -28,8 +29,8 @@ const TAG_DIRECTORIES: Record<string, string> = { UUID: 'by-uuid', LABEL: 'by-la
 
 /**
  * A device as /proc/self/mountinfo shows it: a tag (UUID=...) or a link under /dev resolved to the
- * block device; other sources (tmpfs, server:/export) as they are. Undefined when a tag names no
- * device here: then it cannot be compared.
+ * block device; other sources (tmpfs, server:/export) as they are. Undefined when a tag or a /dev
+ * path names no device here (the kernel's /dev/root): then it cannot be compared.
  */
 export function shownDevice(device: string): string | undefined {
   const tag = /^([A-Z]+)=(.+)$/.exec(device);
@@ -37,7 +38,7 @@ export function shownDevice(device: string): string | undefined {
     const link = path.join('/dev/disk', TAG_DIRECTORIES[tag[1]], tag[2].replace(/\//g, '\\x2f'));
     return realPath(link);
   }
-  return device.startsWith('/dev/') ? (realPath(device) ?? device) : device;
+  return device.startsWith('/dev/') ? realPath(device) : device;
 }
 
 function realPath(file: string): string | undefined {

@@ -23,7 +23,9 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const current = await readWholeFile(props.fstab);
   const text = current.type === 'file' ? current.content.toString('utf8') : '';
   const mounted = props.ensure === 'present' ? undefined : readMounted(props.dir);
-  const plan = decideMount(props, text, mounted, mounted && props.entry ? shownDevice(props.entry.device) : undefined);
+  // Devices compared only when both can be known here.
+  const comparable = mounted !== undefined && props.entry !== undefined && shownDevice(mounted.device) !== undefined;
+  const plan = decideMount(props, text, mounted, comparable ? shownDevice(props.entry!.device) : undefined);
   const content = Buffer.from(plan.fstab.text);
   const diffText = plan.fstab.change !== 'none' ? wholeFileDiff(props.fstab, current, content, request.log) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
