@@ -35,9 +35,15 @@ export function pendingNotifications(plan: Plan, reports: ReadonlyMap<string, Re
   return [...byKey.values()].sort((a, b) => position.get(a.to)! - position.get(b.to)!);
 }
 
-export async function sendNotifications(plan: Plan, reports: ReadonlyMap<string, ResourceReport>, options: NotifyOptions): Promise<NotificationReport[]> {
+/** `pending`: the notifications to send, by default those of the notifiers that changed. */
+export async function sendNotifications(
+  plan: Plan,
+  reports: ReadonlyMap<string, ResourceReport>,
+  options: NotifyOptions,
+  pending: PendingNotification[] = pendingNotifications(plan, reports),
+): Promise<NotificationReport[]> {
   const results: NotificationReport[] = [];
-  for (const n of pendingNotifications(plan, reports)) {
+  for (const n of pending) {
     const target = reports.get(n.to);
     let report: NotificationReport;
     if (!target) {

@@ -12,6 +12,7 @@ import { tooLongArgument } from '../shared/protocol.js';
 import { applyPlan } from './apply.js';
 import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
+import { runEndRequests } from './run-end.js';
 import { RunnerPool } from './persistent-pool.js';
 import { builtInRunnerHost } from './runner-host.js';
 
@@ -88,7 +89,7 @@ export class RunSession {
       this.underway.set(c, result);
       return result.finally(() => this.underway.delete(c));
     };
-    return applyAndNotify(plan, { ...options, jobs: this.options.jobs, noop: ctx.noop }, call, queues);
+    return applyAndNotify(plan, { ...options, jobs: this.options.jobs, noop: ctx.noop, runDir: ctx.runDir }, call, queues);
   }
 
   /**
@@ -127,7 +128,7 @@ function offCommandLine(c: Call): boolean {
 
 async function applyAndNotify(
   plan: Plan,
-  options: RunOptions & { jobs: number; noop: boolean },
+  options: RunOptions & { jobs: number; noop: boolean; runDir: string },
   call: (c: Call) => Promise<CallResult>,
   queues: (executable: string) => boolean,
 ): Promise<RunEntries> {
@@ -135,8 +136,12 @@ async function applyAndNotify(
   const reports = await clock.time('apply', () =>
     applyPlan(plan, { jobs: options.jobs, noop: options.noop, runners: options.runners, selected: options.selected, call, queues, onStart: options.onStart, onDone: options.onResource }),
   );
-  const notifications = await clock.time('notify', () =>
-    sendNotifications(plan, reports, { noop: options.noop, runners: options.runners, call, onStart: options.onStart, onDone: options.onNotification }),
-  );
+  const notifyOptions = { noop: options.noop, runners: options.runners, call, onStart: options.onStart, onDone: options.onNotification };
+  const notifications = await clock.time('notify', async () => {
+    const sent = await sendNotifications(plan, reports, notifyOptions);
+    // Then what runners left for the end of the run (src/apply/run-end.ts).
+    const late = runEndRequests(options.runDir, plan, reports, options.runners);
+    return late.length === 0 ? sent : [...sent, ...(await sendNotifications(plan, reports, notifyOptions, late))];
+  });
   return { resources: plan.order.filter((ref) => reports.has(ref)).map((ref) => reports.get(ref)!), notifications };
 }

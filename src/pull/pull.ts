@@ -10,10 +10,10 @@ import { tryRunLock } from '../lock/run-lock.js';
 import { syncDirectory } from '../shared/atomic-file.js';
 import { formatDuration } from '../shared/duration.js';
 import { UserError, type Problem } from '../shared/errors.js';
+import { verifyCommit } from '../shared/commit-signature.js';
 import { trustedFile } from '../shared/trust.js';
-import { gitChecked, GitFailure, type GitContext } from './git.js';
+import { git, gitChecked, GitFailure, type GitContext } from './git.js';
 import { checkLineage } from './lineage.js';
-import { verifyCommit } from './signature.js';
 import { currentCommit, makeStore, pruneTrees, storeFor, switchTo, type Store } from './store.js';
 
 export interface PullRequest {
@@ -94,7 +94,7 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
   }
   let signer: string | undefined;
   if (request.allowedSigners !== undefined) {
-    const verdict = await verifyCommit(c, commit, request.allowedSigners);
+    const verdict = await verifyCommit((args, config) => git(c, args, { config }), commit, request.allowedSigners, (what, result) => new GitFailure(what, result, c.timeoutMs));
     if (!verdict.ok) throw new PullFailure('refused', `refusing commit ${commit} of ${request.repo}: ${verdict.reason} (allowed signers: ${request.allowedSigners}); ${stays}`, commit, old);
     signer = verdict.signer;
   }

@@ -48,3 +48,10 @@ export function formatProblem(p: Problem): string {
   const where = formatLocation({ file: p.file, line: p.line, renderedLine: p.renderedLine });
   return `${where}${p.line !== undefined && p.column !== undefined ? `:${p.column}` : ''}: ${p.message}`;
 }
+
+/** A system call's failure ("EACCES: permission denied, open '/etc/x'") is the user's to act on. */
+export function asUserError(e: unknown): unknown {
+  const errno = e as NodeJS.ErrnoException;
+  if (e instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') return new UserError(e.message);
+  return e;
+}

@@ -6,6 +6,12 @@ import { UserError } from './errors.js';
 export const CALL_ENV = ['GOVERN_STATE_DIR', 'GOVERN_NOOP', 'GOVERN_NOOP_PENDING', 'GOVERN_SIGNAL', 'GOVERN_MANAGED_CHILDREN'] as const;
 export type CallVariable = (typeof CALL_ENV)[number];
 
+/**
+ * Where, under GOVERN_RUN_DIR, a runner asks to be sent a signal at the end of the run: a file of two
+ * lines, the RREF of a resource of its own and the signal (docs/runners.md, "At the end of the run").
+ */
+export const RUN_END_REQUESTS = 'notify';
+
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
 export type Attributes = Record<string, AttrValue>;
 

@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError } from '../file/errors.js';
-import { withSbinPath } from '../service/provider.js';
+import { withSbinPath } from '../../shared/find-program.js';
 import { decideArchive, type ArchiveCurrent } from './decide.js';
 import { description } from './description.js';
 import { besideTarget, extractReplacing } from './extract.js';
@@ -15,14 +15,7 @@ import { checkSha256, download } from './fetch.js';
 import { archiveProperties, MARKER, markedSha256, type ArchiveProperties } from './properties.js';
 
 export function archiveRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'archive',
-    description,
-    run(request) {
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for an archive' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  return applyOnlyRunner('archive', description, 'an archive', apply);
 }
 
 function readCurrent(p: ArchiveProperties): ArchiveCurrent {

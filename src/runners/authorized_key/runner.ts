@@ -6,8 +6,9 @@ import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { passwdEntryOf } from '../accounts/database.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError, symlinkError } from '../file/errors.js';
+import { symlinkError } from '../file/errors.js';
 import { posixProvider } from '../file/provider-posix.js';
 import { readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import { decideKeys, keyOfLine, keysMessage } from './decide.js';
@@ -16,14 +17,7 @@ import { authorizedKeyProperties } from './properties.js';
 import { homeProblem, strictAttributes } from './strict-modes.js';
 
 export function authorizedKeyRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'authorized_key',
-    description,
-    run(request) {
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a key' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  return applyOnlyRunner('authorized_key', description, 'a key', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -8,14 +8,14 @@ const ONE_LINE = '[^\\n\\r]*\\S[^\\n\\r]*';
 const time = (key: keyof typeof FIELDS) => ({ type: 'string', ...FIELDS[key], default: '*' }) as const;
 
 export const description = {
-  help: 'a cron job: one file in /etc/cron.d',
+  help: 'a cron job: one file in /etc/cron.d, or a systemd timer and its service',
   name: {
     type: 'string',
     // cron reads only the files of /etc/cron.d whose names are made of these (run-parts' rule):
     // a name with a dot (`backup.cron`, a package's `.dpkg-old`) would be ignored.
     pattern: '[A-Za-z0-9_-]+',
     what: 'a file name cron reads (letters, digits, _ and -; no dot)',
-    help: 'the job, and its file /etc/cron.d/NAME',
+    help: 'the job, and its file /etc/cron.d/NAME (provider = "systemd": NAME.timer and NAME.service)',
   },
   keys: {
     ensure: { type: 'enum', values: ['present', 'absent'], default: 'present', help: 'present, or absent (the file is removed)' },
@@ -36,9 +36,17 @@ export const description = {
       items: { type: 'string', pattern: '[A-Za-z_][A-Za-z0-9_]*=[^\\n\\r]*', what: 'NAME=value on one line' },
       help: 'variables set for the job, each NAME=value (MAILTO=ops@example.org, PATH=/usr/bin:/bin)',
     },
+    provider: { type: 'enum', values: ['cron', 'systemd'], default: 'cron', help: 'cron: a file in /etc/cron.d; systemd: a NAME.timer starting a NAME.service, enabled and started' },
+    scope: {
+      type: 'enum',
+      values: ['system', 'user'],
+      default: 'system',
+      help: 'provider = "systemd": the system manager (/etc/systemd/system), or the calling user\'s (~/.config/systemd/user; no user then)',
+    },
   },
   rules: [
     { when: { ensure: ['present'] }, require: ['command'] },
+    { only_when: { provider: ['systemd'] }, keys: ['scope'] },
     { only_when: { ensure: ['present'] }, keys: ['command', 'user', 'minute', 'hour', 'monthday', 'month', 'weekday', 'special', 'environment'] },
   ],
   signals: ['refresh'],

@@ -2,29 +2,24 @@
 // uses only the request (no process globals), so a long-lived runner process can call it many times.
 import path from 'node:path';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError } from '../file/errors.js';
 import { decideWholeFile, wholeFileMessage } from '../whole-file/decide.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import { CRON_DIR, cronContent, cronJob } from './decide.js';
 import { description } from './description.js';
+import { applyTimer } from './provider-systemd.js';
 
 /** cron ignores a file that is not owned by root or that others can write (crontab(5)). */
 const CRON_FILE_MODE = 0o644;
 
 export function cronRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'cron',
-    description,
-    run(request) {
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a cron job' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  return applyOnlyRunner('cron', description, 'a cron job', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const job = cronJob(request);
+  if (job.provider === 'systemd') return applyTimer(request, job);
   const file = path.join(CRON_DIR, job.name);
   const content = job.ensure === 'present' ? Buffer.from(cronContent(job)) : undefined;
   const desired = { path: file, ensure: job.ensure, content, mode: CRON_FILE_MODE, uid: 0, gid: 0 };

@@ -8,10 +8,3 @@ export function symlinkError(path: string, target: string): UserError {
 export function changedWhileReading(path: string): UserError {
   return new UserError(`${path} changed type while govern was working on it; nothing was changed, run again`);
 }
-
-/** A system call's failure ("EACCES: permission denied, open '/etc/x'") is the user's to act on. */
-export function asUserError(e: unknown): unknown {
-  const errno = e as NodeJS.ErrnoException;
-  if (e instanceof Error && typeof errno.code === 'string' && typeof errno.syscall === 'string') return new UserError(e.message);
-  return e;
-}

@@ -8,7 +8,7 @@ import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { privateContent } from '../private-content.js';
 import { chooseProvider, type ProviderOption } from '../provider-choice.js';
 import { decide, mismatches, planMessage, type Action, type Plan } from './decide.js';
-import { asUserError } from './errors.js';
+import { asUserError } from '../../shared/errors.js';
 import { description } from './description.js';
 import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
 import { fileProperties, type FileProperties } from './properties.js';

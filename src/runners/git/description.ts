@@ -13,6 +13,10 @@ export const description = {
     user: { type: 'string', chars: ACCOUNT_CHARS, what: 'a user name', help: 'run git as this user (runuser), who then owns the checkout' },
     depth: { type: 'integer', min: 1, help: 'a shallow clone of this many commits (git clone --depth)' },
     force: { type: 'boolean', default: false, help: 'discard local changes to tracked files when the revision moves' },
+    allowed_signers: {
+      type: 'path',
+      help: 'move the checkout only to a commit signed by a key of this file (ssh-keygen\'s allowed signers format), as govern pull --allowed-signers',
+    },
   },
   signals: ['refresh'],
   autorequire: [

@@ -12,11 +12,13 @@ export interface GitProperties {
   user?: string;
   depth?: number;
   force: boolean;
+  /** Only a commit signed by a key of this file is checked out. */
+  allowedSigners?: string;
 }
 
 export function gitProperties(request: Pick<RunnerRequest<Described>, 'name' | 'values'>): GitProperties {
   const v = request.values;
-  return { dir: request.name, ensure: v.ensure, source: v.source!, revision: v.revision, user: v.user, depth: v.depth, force: v.force };
+  return { dir: request.name, ensure: v.ensure, source: v.source!, revision: v.revision, user: v.user, depth: v.depth, force: v.force, allowedSigners: v.allowed_signers };
 }
 
 /** A commit id (abbreviated or whole) rather than a branch or tag name. */

@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
+import { passwdEntryOf } from '../accounts/database.js';
+import { verifyCommit, type GitIn, type Verdict } from '../../shared/commit-signature.js';
 import type { GitCurrent } from './decide.js';
 import { isCommitId, type GitProperties } from './properties.js';
 
@@ -18,14 +20,15 @@ export class Git {
   /** Looks up the user's home, so git reads that user's configuration, not root's. */
   static async forUser(context: ProviderContext, p: GitProperties): Promise<Git> {
     if (p.user === undefined) return new Git(context, p);
-    const r = await query(context, ['getent', 'passwd', p.user]);
-    if (r.code !== 0) throw new UserError(`no user ${p.user}`);
-    return new Git(context, p, r.stdout.split(':')[5]);
+    const entry = await passwdEntryOf(context, p.user);
+    if (entry === undefined) throw new UserError(`no user ${p.user}`);
+    return new Git(context, p, entry.home);
   }
 
-  private argv(args: string[], inDir = true): string[] {
+  private argv(args: string[], inDir = true, config: Record<string, string> = {}): string[] {
     // The checkout may belong to another user than the one running git: it is the one govern manages.
-    const git = ['git', '-c', `safe.directory=${this.p.dir}`, '-c', 'advice.detachedHead=false', ...(inDir ? ['-C', this.p.dir] : []), ...args];
+    const settings = Object.entries({ 'safe.directory': this.p.dir, 'advice.detachedHead': 'false', ...config }).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+    const git = ['git', ...settings, ...(inDir ? ['-C', this.p.dir] : []), ...args];
     return this.p.user !== undefined ? ['runuser', '-u', this.p.user, '--', ...git] : git;
   }
 
@@ -83,34 +86,46 @@ export class Git {
     return { dir: 'checkout', origin, head, changes, wanted };
   }
 
-  async clone(): Promise<void> {
+  /** `checkout = false`: the clone's files are not checked out yet (its commit is to be verified first). */
+  async clone(checkout = true): Promise<void> {
     const rev = this.p.revision;
     const depth = this.p.depth !== undefined ? ['--depth', String(this.p.depth)] : [];
     const branch = rev !== undefined && !isCommitId(rev) ? ['--branch', rev] : [];
     // Every branch's tip, even shallow or at one branch, so that another revision can be checked out later.
-    await this.run(['clone', '--quiet', '--no-single-branch', ...depth, ...branch, '--', this.p.source, this.p.dir], false);
-    if (rev !== undefined && isCommitId(rev)) await this.checkout();
+    await this.run(['clone', '--quiet', '--no-single-branch', ...(checkout ? [] : ['--no-checkout']), ...depth, ...branch, '--', this.p.source, this.p.dir], false);
+    if (checkout && rev !== undefined && isCommitId(rev)) await this.checkout(await this.fetch());
   }
 
-  /** Fetches when the revision is not known here (or is followed), then checks it out. */
-  async checkout(): Promise<void> {
+  /** Fetches when the revision is not known here (or is followed); the commit it then names. */
+  async fetch(): Promise<string> {
     const rev = this.p.revision;
     const depth = this.p.depth !== undefined ? ['--depth', String(this.p.depth)] : [];
     await this.run(['fetch', '--quiet', '--tags', ...depth, 'origin']);
     // A commit no branch or tag tip holds (a shallow checkout has few): asked for by its id.
     if (rev !== undefined && isCommitId(rev) && (await this.resolveLocal(rev)) === undefined) await this.run(['fetch', '--quiet', ...depth, 'origin', rev]);
-    const force = this.p.force ? ['--force'] : [];
-    if (rev === undefined) {
-      await this.run(['checkout', '--quiet', ...force, '--detach', 'origin/HEAD']);
-      return;
-    }
-    const branch = (await this.out(['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${rev}`])) !== undefined;
-    if (branch) await this.run(['checkout', '--quiet', ...force, '-B', rev, `origin/${rev}`]);
-    else {
-      const sha = await this.resolveLocal(rev);
-      if (sha === undefined) throw new UserError(`${this.p.source} has no branch, tag or commit ${rev}`);
-      await this.run(['checkout', '--quiet', ...force, '--detach', sha]);
-    }
+    const sha = rev === undefined ? await this.out(['rev-parse', '--verify', '--quiet', 'origin/HEAD^{commit}']) : await this.resolveLocal(rev);
+    if (sha === undefined) throw new UserError(`${this.p.source} has no ${rev === undefined ? 'default branch' : `branch, tag or commit ${rev}`}`);
+    return sha;
+  }
+
+  /** Checks out the commit fetch() found: a branch as a local branch on the remote's, else detached. */
+  async checkout(sha: string, force = this.p.force): Promise<void> {
+    const rev = this.p.revision;
+    const forced = force ? ['--force'] : [];
+    const branch = rev !== undefined && (await this.out(['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${rev}`])) !== undefined;
+    if (branch) await this.run(['checkout', '--quiet', ...forced, '-B', rev, `origin/${rev}`]);
+    else await this.run(['checkout', '--quiet', ...forced, '--detach', sha]);
+  }
+
+  /** Whether a commit is signed by a key of the allowed signers file (the rule of govern pull). */
+  verify(commit: string, allowedSigners: string): Promise<Verdict> {
+    const git: GitIn = (args, config) => query(this.context, this.argv(args, true, config), { env: this.env(), timeoutMs: TIMEOUT_MS });
+    return verifyCommit(git, commit, allowedSigners, (what, r) => new UserError(`git ${what} ${commit} failed (exit ${r.code}): ${r.stderr.trim().split('\n')[0] ?? ''}`));
+  }
+
+  /** Whether the commit's object is here (fetched), so that it can be verified without fetching. */
+  async has(commit: string): Promise<boolean> {
+    return (await this.out(['cat-file', '-e', `${commit}^{commit}`])) !== undefined;
   }
 
   async head(): Promise<string> {

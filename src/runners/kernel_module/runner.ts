@@ -3,9 +3,9 @@
 // call it many times.
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError } from '../file/errors.js';
-import { withSbinPath } from '../service/provider.js';
+import { withSbinPath } from '../../shared/find-program.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import { decideKernelModule, kernelModuleMessage } from './decide.js';
 import { description } from './description.js';
@@ -16,14 +16,7 @@ import { modprobe, readModuleState } from './provider-modprobe.js';
 const LOAD_FILE_MODE = 0o644;
 
 export function kernelModuleRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'kernel_module',
-    description,
-    run(request) {
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a kernel module' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  return applyOnlyRunner('kernel_module', description, 'a kernel module', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -3,10 +3,10 @@
 import crypto from 'node:crypto';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
 import { privateContent } from '../private-content.js';
-import { asUserError } from '../file/errors.js';
 import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';
 import { description } from './description.js';
 import { lineProperties } from './properties.js';
@@ -15,15 +15,7 @@ import { providerContext } from '../../shared/command-runner.js';
 import { validateContent } from '../file/validate-content.js';
 
 export function lineRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'line',
-    description,
-    run(request) {
-      // The only signal accepted, so that a line can subscribe like any resource: nothing to refresh.
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a line' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  return applyOnlyRunner('line', description, 'a line', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -3,33 +3,29 @@
 // can call it many times.
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError } from '../file/errors.js';
-import { withSbinPath } from '../service/provider.js';
+import { withSbinPath } from '../../shared/find-program.js';
 import { decideWholeFile } from '../whole-file/decide.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import { decideMount, mountMessage } from './decide.js';
 import { description } from './description.js';
 import { mountProperties } from './properties.js';
-import { changeMount, readMounted } from './provider-linux.js';
+import { changeMount, checkMountPoint, readMounted, shownDevice } from './provider-linux.js';
 
 export function mountRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'mount',
-    description,
-    run(request) {
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a mount' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  return applyOnlyRunner('mount', description, 'a mount', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = mountProperties(request);
+  checkMountPoint(props.dir);
   const current = await readWholeFile(props.fstab);
   const text = current.type === 'file' ? current.content.toString('utf8') : '';
   const mounted = props.ensure === 'present' ? undefined : readMounted(props.dir);
-  const plan = decideMount(props, text, mounted);
+  // Devices compared only when both can be known here.
+  const comparable = mounted !== undefined && props.entry !== undefined && shownDevice(mounted.device) !== undefined;
+  const plan = decideMount(props, text, mounted, comparable ? shownDevice(props.entry!.device) : undefined);
   const content = Buffer.from(plan.fstab.text);
   const diffText = plan.fstab.change !== 'none' ? wholeFileDiff(props.fstab, current, content, request.log) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};

@@ -14,11 +14,3 @@ export class ServiceNotFound extends UserError {}
 
 /** A service command that hangs is killed after this long (systemd's own start timeout is 90s). */
 export const COMMAND_TIMEOUT_MS = 300_000;
-
-/** service, update-rc.d and start-stop-daemon live in sbin, which a non-root PATH often lacks. */
-export function withSbinPath(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const dirs = (env.PATH ?? '').split(':').filter((d) => d !== '');
-  for (const sbin of ['/usr/local/sbin', '/usr/sbin', '/sbin']) if (!dirs.includes(sbin)) dirs.push(sbin);
-  if (!dirs.includes('/usr/bin')) dirs.push('/usr/bin', '/bin');
-  return { ...env, PATH: dirs.join(':') };
-}

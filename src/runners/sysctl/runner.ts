@@ -1,8 +1,8 @@
 // The sysctl runner: read the live value and the drop-in -> decide -> write each -> re-check. It
 // uses only the request (no process globals), so a long-lived runner process can call it many times.
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError } from '../file/errors.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import { decideSysctl, sysctlMessage } from './decide.js';
 import { description } from './description.js';
@@ -13,14 +13,7 @@ import { readLive, writeLive } from './provider-procfs.js';
 const DROP_IN_MODE = 0o644;
 
 export function sysctlRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'sysctl',
-    description,
-    run(request) {
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a sysctl' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  return applyOnlyRunner('sysctl', description, 'a sysctl', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -6,10 +6,10 @@ import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError } from '../file/errors.js';
-import { withSbinPath } from '../service/provider.js';
+import { asUserError } from '../../shared/errors.js';
+import { withSbinPath } from '../../shared/find-program.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
-import { unitChanged, unitWouldChange } from './daemon-reload.js';
+import { reloadIfPending, unitChanged, unitWouldChange } from './daemon-reload.js';
 import { decideUnit, unitMessage } from './decide.js';
 import { description } from './description.js';
 import { unitDirectory, unitProperties } from './properties.js';
@@ -22,9 +22,8 @@ export function unitRunner(): RunnerDefinition<typeof description> {
     name: 'unit',
     description,
     run(request) {
-      // So that a unit can subscribe like any resource; a changed unit is reloaded without a signal.
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a unit file' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
+      const run = request.signal !== undefined ? refresh(request) : apply(request);
+      return run.catch((e: unknown) => Promise.reject(asUserError(e)));
     },
   };
 }
@@ -43,8 +42,18 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
 
   await applyWholeFile(desired, plan, current);
   if (plan.action === 'remove') removeEmptyDropInDirectory(file);
-  const reload = await unitChanged(request.env.GOVERN_RUN_DIR, props.scope, providerContext(withSbinPath(request.env), request.log));
+  const reload = await unitChanged(request.env.GOVERN_RUN_DIR, props.scope, providerContext(withSbinPath(request.env), request.log), `unit:${request.name}`);
   return { changed: true, message: unitMessage(plan, false, reload), ...diff };
+}
+
+/**
+ * A refresh runs the daemon-reload a unit of its scope left pending, if no service ran it yet: govern
+ * sends one at the end of a run whose changed units no service followed (docs/unit.md).
+ */
+async function refresh(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+  const scope = request.values.scope;
+  const reloaded = await reloadIfPending(request.env.GOVERN_RUN_DIR, scope, providerContext(withSbinPath(request.env), request.log));
+  return reloaded ? { changed: true, message: 'daemon-reload done (no service of its scope ran it in this run)' } : { changed: false, message: 'refresh: no daemon-reload pending' };
 }
 
 function readSource(file: string): Buffer {

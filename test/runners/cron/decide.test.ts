@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { cronContent } from '../../../src/runners/cron/decide.js';
 import { FIELDS } from '../../../src/runners/cron/fields.js';
+import { job } from './job.js';
 
 const accepts = (key: keyof typeof FIELDS, value: string) => new RegExp(`^(?:${FIELDS[key].pattern})$`, 'u').test(value);
 
@@ -21,9 +22,9 @@ describe('cron job', () => {
   }
 
   it('writes the environment, then the five fields (or the @ schedule), the user and the command', () => {
-    expect(cronContent({ name: 'backup', ensure: 'present', command: '/usr/local/bin/backup --quiet', user: 'backup', schedule: '30 2 * * 1-5', environment: ['MAILTO=ops@example.org'] })).to.equal(
+    expect(cronContent(job({ command: '/usr/local/bin/backup --quiet', user: 'backup', schedule: '30 2 * * 1-5', environment: ['MAILTO=ops@example.org'] }))).to.equal(
       '# Managed by govern: cron "backup"\nMAILTO=ops@example.org\n30 2 * * 1-5 backup /usr/local/bin/backup --quiet\n',
     );
-    expect(cronContent({ name: 'r', ensure: 'present', command: 'x', user: 'root', schedule: '@reboot', environment: [] })).to.equal('# Managed by govern: cron "r"\n@reboot root x\n');
+    expect(cronContent(job({ name: 'r', schedule: '@reboot' }))).to.equal('# Managed by govern: cron "r"\n@reboot root x\n');
   });
 });

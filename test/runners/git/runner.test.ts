@@ -84,6 +84,7 @@ for (const mode of MODES) {
       expect(await run(dir, [`source=${o.bare}`, 'user=nobody'])).to.include({ ok: true, changed: true });
       expect(fs.statSync(path.join(dir, 'README')).uid).to.equal(Number(execFileSync('id', ['-u', 'nobody']).toString()));
       expect(await run(dir, [`source=${o.bare}`, 'user=nobody'])).to.include({ ok: true, changed: false });
+      expect(await run(dir, [`source=${o.bare}`, 'user=govern-no-such-user'])).to.include({ ok: false, message: 'no user govern-no-such-user' });
     });
 
     it('refuses a checkout of another repository and bad input', async () => {

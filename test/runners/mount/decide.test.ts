@@ -1,6 +1,7 @@
 // The mount decision table (docs/mount.md), row by row, and the fstab lines it writes.
 import { expect } from 'chai';
 import { decideMount, mountMessage, type Mounted } from '../../../src/runners/mount/decide.js';
+import { optionsNotMet } from '../../../src/runners/mount/live-options.js';
 import { escapeField, parseFstabLine, planFstab, unescapeField, type FstabEntry } from '../../../src/runners/mount/fstab.js';
 import type { MountProperties } from '../../../src/runners/mount/properties.js';
 
@@ -60,5 +61,43 @@ describe('mount decision', () => {
     expect(unescapeField('/mnt/my\\040disk')).to.equal('/mnt/my disk');
     expect(parseFstabLine('LABEL=a\\040b /mnt/my\\040disk ext4')).to.deep.equal({ device: 'LABEL=a b', dir: '/mnt/my disk', fstype: 'ext4', options: 'defaults', dump: '0', pass: '0' });
     expect(parseFstabLine('  # comment')).to.equal(undefined);
+  });
+});
+
+describe('mount decision against the mounted file system', () => {
+  it('the table as wanted, the mounted options not: remounted, and the message says which', () => {
+    const plan = decideMount(want({ entry: { ...entry, options: 'size=2m,nodev' } }), LISTED.replace('size=1m', 'size=2m,nodev'), up);
+    expect([plan.action, plan.fstab.change, mountMessage(plan, true)]).to.deep.equal([
+      'remount',
+      'none',
+      'Would have remounted /srv/x (mounted options dev -> nodev, size=1024k -> size=2m); /srv/x in /etc/fstab',
+    ]);
+  });
+
+  it('read-only where the entry says nothing: rw is what it means', () => {
+    expect(decideMount(want(), LISTED, { ...up, options: 'ro,relatime,ro,size=1024k' }).parts[0]).to.equal('remounted /srv/x (mounted options ro -> rw)');
+  });
+
+  it('the same options in the kernel\'s words, or options it does not show: nothing', () => {
+    const e = { ...entry, options: 'defaults,size=1024k,mode=01777,nofail,x-systemd.automount,uid=app,noatime' };
+    const shown: Mounted = { ...up, options: 'rw,noatime,rw,size=1024k,mode=1777,uid=1000' };
+    expect(decideMount(want({ entry: e }), LISTED.replace('size=1m', e.options), shown).changed).to.equal(false);
+  });
+
+  it('another device mounted there is an error; a device that cannot be known here, or a bind mount, is not compared', () => {
+    expect(() => decideMount(want(), LISTED, { ...up, device: 'other' }, 'tmpfs')).to.throw('/srv/x is mounted from other, not from tmpfs: unmount it first (ensure = "unmounted")');
+    expect(decideMount(want(), LISTED, up, undefined).changed).to.equal(false);
+    const bind = { ...entry, device: '/srv/data', fstype: 'none', options: 'bind' };
+    expect(decideMount(want({ entry: bind }), `${TABLE}/srv/data\t/srv/x\tnone\tbind\t0\t0\n`, { ...up, fstype: 'none', device: '/dev/sda1' }, '/srv/data').changed).to.equal(false);
+  });
+});
+
+describe('mount options compared with what the kernel shows', () => {
+  it('flags, sizes and modes', () => {
+    expect(optionsNotMet('defaults', 'rw,nosuid,rw')).to.deep.equal([]);
+    expect(optionsNotMet('ro,noexec', 'rw,rw')).to.deep.equal(['rw -> ro', 'exec -> noexec']);
+    expect(optionsNotMet('exec,relatime', 'rw,noexec,rw')).to.deep.equal(['noexec -> exec', 'no relatime -> relatime']);
+    expect(optionsNotMet('size=1g,mode=755', 'rw,size=1048576k,mode=755')).to.deep.equal([]);
+    expect(optionsNotMet('size=50%,errors=remount-ro', 'rw,size=1024k,errors=continue')).to.deep.equal(['errors=continue -> errors=remount-ro']);
   });
 });

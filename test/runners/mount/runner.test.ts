@@ -49,6 +49,34 @@ for (const mode of MODES) {
       expect(fs.readFileSync(fstab, 'utf8')).to.equal('# the test\'s table\n');
     });
 
+    it('the mounted options checked too: a file system remounted read-only by hand is remounted as wanted', async () => {
+      expect(await mount(tmpfs('size=1m'))).to.include({ ok: true, changed: true });
+      execFileSync('mount', ['-o', 'remount,ro', dir]);
+      const noop = await mount(tmpfs('size=1m'), { GOVERN_NOOP: '1' });
+      expect(noop).to.include({ ok: true, changed: true, message: `Would have remounted ${dir} (mounted options ro -> rw); ${dir} in ${fstab}` });
+      expect(await mount(tmpfs('size=1m'))).to.include({ ok: true, changed: true, message: `remounted ${dir} (mounted options ro -> rw); ${dir} in ${fstab}` });
+      expect(await mount(tmpfs('size=1m'))).to.include({ ok: true, changed: false, message: `${dir} mounted; ${dir} in ${fstab}` });
+    });
+
+    it('another device mounted there is refused, and the table left as it was', async () => {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', '--', 'govern-other', dir]);
+      const r = await mount(tmpfs('size=1m'));
+      expect(r).to.include({ ok: false, message: `${dir} is mounted from govern-other, not from govern-test: unmount it first (ensure = "unmounted")` });
+      expect(fs.readFileSync(fstab, 'utf8')).to.equal('# the test\'s table\n');
+    });
+
+    it('a mount point reached through a symbolic link is refused, before anything', async () => {
+      const link = path.join(path.dirname(dir), 'link');
+      fs.symlinkSync(dir, link);
+      for (const name of [link, path.join(link, 'below')]) {
+        const r = await callRunner('mount', mode, name, [`fstab=${fstab}`, ...tmpfs('size=1m')]);
+        expect(r.ok).to.equal(false);
+        expect(r.message).to.equal(`${name} is reached through a symbolic link (${link} is ${dir}): name the mount point by its real path, ${name.replace(link, dir)}`);
+      }
+      expect(mountedOn(dir)).to.equal(false);
+      expect(fs.readFileSync(fstab, 'utf8')).to.equal('# the test\'s table\n');
+    });
+
     it('a mount that fails leaves the table as it was', async () => {
       const r = await mount(['device=govern-test', 'fstype=govern-no-such-fs']);
       expect(r.ok).to.equal(false);

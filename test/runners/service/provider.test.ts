@@ -1,15 +1,8 @@
 import { expect } from 'chai';
 import { act, providerContext, query } from '../../../src/shared/command-runner.js';
 import { UserError } from '../../../src/shared/errors.js';
-import { withSbinPath } from '../../../src/runners/service/provider.js';
 
 describe('service provider commands', () => {
-  it('adds the sbin directories to a PATH that lacks them, keeping the caller order first', () => {
-    expect(withSbinPath({ PATH: '/opt/bin:/usr/bin:/bin' }).PATH).to.equal('/opt/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin');
-    expect(withSbinPath({ PATH: '/usr/sbin:/usr/bin' }).PATH).to.equal('/usr/sbin:/usr/bin:/usr/local/sbin:/sbin');
-    expect(withSbinPath({}).PATH).to.equal('/usr/local/sbin:/usr/sbin:/sbin:/usr/bin:/bin');
-  });
-
   it('reports a query command that cannot be started', async () => {
     const context = providerContext({ PATH: '/nonexistent' }, () => undefined);
     let error: unknown;

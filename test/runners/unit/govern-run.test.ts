@@ -71,6 +71,33 @@ unit "${TEMPLATE}.d/env.conf" {
   });
 
   for (const mode of MODES) {
+    it(`a unit no service follows is reloaded at the end of the run, once, so systemd never keeps the old one (${mode} runners)`, async () => {
+      const alone = `govern-test-alone-${process.pid}.service`;
+      const other = `govern-test-alone-${process.pid}-b.service`;
+      const unitTree = (description: string) => {
+        const states = tempDir('govern-unit-alone-');
+        const unit = (name: string) => `unit "${name}" {\n  scope   = "user"\n  content = "[Unit]\\nDescription=${description}\\n[Service]\\nExecStart=/bin/sleep 1000\\n"\n}\n`;
+        writeFile(path.join(states, 'units.hcl'), `${unit(alone)}\n${unit(other)}`);
+        return states;
+      };
+      const description = async (name: string) => (await manager.mustSucceed('show', '--property=Description', '--value', name)).stdout.trim();
+      try {
+        await run(unitTree('first'), mode);
+        expect(await description(alone)).to.equal('first');
+        const changed = await run(unitTree('second'), mode);
+        expect(changed.resources.map((r) => r.status)).to.deep.equal(['changed', 'changed']);
+        expect(changed.notifications.map((n) => [n.from, n.to, n.signal, n.status, n.message])).to.deep.equal([
+          [[`unit:${other}`], `unit:${other}`, 'refresh', 'sent', 'daemon-reload done (no service of its scope ran it in this run)'],
+        ]);
+        expect(reloads(changed)).to.equal(1);
+        expect([await description(alone), await description(other)]).to.deep.equal(['second', 'second']);
+        const settled = await run(unitTree('second'), mode);
+        expect([settled.notifications, reloads(settled)]).to.deep.equal([[], 0]);
+      } finally {
+        for (const name of [alone, other]) fs.rmSync(path.join(manager.unitDir, name), { force: true });
+      }
+    });
+
     it(`units first, one daemon-reload, the instance started with them; a changed drop-in restarts it; nothing changed, no reload (${mode} runners)`, async () => {
       const noop = await run(tree(1), mode, '--noop');
       expect(noop.summary).to.include({ changed: 3 });
