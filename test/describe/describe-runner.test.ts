@@ -14,7 +14,7 @@ function describing(dir: string, name: string, document: unknown): string {
 }
 
 describe('describing a runner', () => {
-  for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git']) {
+  for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git', 'apt_repository', 'dnf_repository']) {
     it(`the built-in ${runner} runner describes itself, persistent, with a valid description and its sources`, async () => {
       const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);
       expect(answer.kind).to.equal('described');
