@@ -80,7 +80,7 @@ describe('describing a runner', () => {
       'keys.l.items: a list of lists cannot be passed as arguments',
       'keys.e.values: an enum needs its values',
       'signals[0]: a signal is letters, digits, _ . and -',
-      'autorequire[0]: give one of key, parent_of_name = true, name_or_parent = true, systemd_unit_of_name = true or same_key',
+      'autorequire[0]: give one of key, parent_of_name = true, name_or_parent = true, systemd_unit_of_name = true, same_key or every = true',
       'autorequire[1].key: "nope" is not one of its keys',
       'sources[0]: must be an absolute path',
     ]);
