@@ -68,6 +68,27 @@ ${signedBy.armored}EOK
     expect(r.stdout).to.contain(`"apt_repository:govern-test" -> "pkg:${HELLO}" [label="autorequire"];`);
   });
 
+  it('a misspelt key, a value that would break the deb822 file and a bad fingerprint are refused at their lines, before anything is applied', async () => {
+    const states = tempDir('govern-repos-bad-');
+    writeFile(
+      path.join(states, 'site.hcl'),
+      `apt_repository "bad" {
+  uris        = ["file:/srv/repo"]
+  suite       = ["./"]
+  components  = ["main contrib"]
+  fingerprint = ["1234"]
+}
+`,
+    );
+    const r = await govern(['run', states]);
+    expect(r.code).to.equal(1);
+    const lines = r.stderr.split('\n');
+    expect(lines.find((l) => l.includes(':3:'))).to.match(/unknown key "suite".*did you mean "suites"/);
+    expect(lines.find((l) => l.includes(':4:'))).to.match(/components.*"main contrib".*not one word/);
+    expect(lines.find((l) => l.includes(':5:'))).to.match(/fingerprint.*"1234".*not a key fingerprint/);
+    expect(r.stdout).to.not.match(/changed/);
+  });
+
   for (const mode of MODES) {
     it(`the repository, one apt-get update, then the package from it, in one run; nothing changed, no update (${mode} runners)`, async () => {
       const apt = confinedApt();
