@@ -10,12 +10,17 @@
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = clean ]; then
+  root=${2:-/tmp/govern-bench-repositories}
   rm -f /etc/yum.repos.d/govern-bench-repo-*.repo
-  rm -rf "${2:-/tmp/govern-bench-repositories}"
+  # The directory too, when the bench made it and nothing else is in it.
+  [ ! -e "$root/made-yum.repos.d" ] || rmdir /etc/yum.repos.d 2>/dev/null || true
+  rm -rf "$root"
   exit 0
 fi
 root=${1:-/tmp/govern-bench-repositories}
 rm -rf "$root"
+mkdir -p "$root"
+[ -d /etc/yum.repos.d ] || touch "$root/made-yum.repos.d"
 node "$here/dist/bench/generate.js" --n 100 --root "$root/base" --tools govern,sh >/dev/null
 base=$root/base/govern/policy
 floor=$root/base/sh/policy/check.sh
