@@ -15,12 +15,12 @@ export interface TestKey {
   armored: string;
 }
 
-/** A signing key (ed25519, no passphrase) in a GNUPGHOME of its own. */
-export async function makeKey(label: string): Promise<TestKey> {
+/** A signing key (ed25519 unless told, no passphrase) in a GNUPGHOME of its own. */
+export async function makeKey(label: string, algorithm = 'ed25519'): Promise<TestKey> {
   const home = scratchDir('govern-gpg-');
   fs.chmodSync(home, 0o700);
   const env = { GNUPGHOME: home };
-  await must('gpg', ['--batch', '--quiet', '--passphrase', '', '--quick-gen-key', `${label} <${label}@localhost>`, 'ed25519', 'sign', 'never'], { env });
+  await must('gpg', ['--batch', '--quiet', '--passphrase', '', '--quick-gen-key', `${label} <${label}@localhost>`, algorithm, 'sign', 'never'], { env });
   const listing = await must('gpg', ['--batch', '--with-colons', '--list-keys'], { env });
   const fingerprint = /^fpr:+([0-9A-F]+):/m.exec(listing.stdout)![1];
   const armored = (await must('gpg', ['--batch', '--armor', '--export', fingerprint], { env })).stdout;

@@ -2,6 +2,8 @@
 // packages; provider = "dnf" named, as the pkg tests do): a local repository made with createrepo_c,
 // added and its package installed from it in the same run, with exactly one dnf makecache; the
 // second run changes nothing and refreshes nothing; noop shows the .repo file's diff. Both runner modes.
+// Then with gpgcheck: the packages signed (rpmsign) with a key the test makes, installed with that
+// key as gpgkey (dnf imports it into rpm's database; the test removes it), refused with another.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,9 @@ import type { RunReport } from '../../../src/report/types.js';
 import { govern } from '../../support/cli.js';
 import { MODES } from '../../support/runner-modes.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
+import { runCommand } from '../../../src/shared/process.js';
 import { DnfTestRepo, have, must, rpmStatus, scratchDir } from '../pkg/repos.js';
+import { makeKey, type TestKey } from '../apt_repository/signed-repo.js';
 
 const HELLO = 'govern-test-repos-dnf';
 const REPOS_DIR = '/etc/yum.repos.d';
@@ -38,7 +42,7 @@ describe('govern run with dnf_repository and pkg (real dnf and rpm, local reposi
     fs.rmSync(repo.repoFile, { force: true });
   });
 
-  function tree(description: string): string {
+  function tree(description: string, gpgkey?: string): string {
     const states = tempDir('govern-repos-dnf-states-');
     writeFile(
       path.join(states, 'site.hcl'),
@@ -50,7 +54,7 @@ describe('govern run with dnf_repository and pkg (real dnf and rpm, local reposi
 dnf_repository "${repo.repoId}" {
   description = "${description}"
   baseurl     = ["file://${path.join(repo.dir, 'repo')}"]
-  gpgcheck    = false
+  gpgcheck    = ${gpgkey === undefined ? 'false' : `true\n  gpgkey      = ["file://${gpgkey}"]`}
 }
 `,
     );
@@ -91,4 +95,49 @@ dnf_repository "${repo.repoId}" {
       expect(makecaches(noop)).to.equal(0);
     });
   }
+
+  describe('with gpgcheck, the packages signed', () => {
+    let key: TestKey;
+    let other: TestKey;
+    const keyFile = (k: TestKey) => writeFile(path.join(tempDir('govern-repos-dnf-key-'), 'key.asc'), k.armored);
+    /** rpm's name for a key it imported: gpg-pubkey-<the last 8 hex digits of its id, lower case>. */
+    const imported = (k: TestKey) => `gpg-pubkey-${k.fingerprint.slice(-8).toLowerCase()}`;
+
+    before(async function () {
+      if (!(await have('rpmsign')) || !(await have('gpg'))) this.skip();
+      // rpm's RSA signatures are the ones every rpm verifies.
+      [key, other] = [await makeKey('govern-repos-rpm', 'rsa2048'), await makeKey('govern-repos-rpm-other', 'rsa2048')];
+      const rpms = path.join(repo.dir, 'repo');
+      for (const file of fs.readdirSync(rpms).filter((f) => f.endsWith('.rpm'))) {
+        await must('rpmsign', ['--addsign', '--define', `_gpg_name ${key.fingerprint}`, '--define', `_gpg_path ${key.home}`, '--define', '__gpg /usr/bin/gpg', path.join(rpms, file)]);
+      }
+      await must('createrepo_c', ['--quiet', rpms]);
+    });
+
+    // rpm checks a signature against every key it holds: each case starts with neither imported.
+    afterEach(async () => {
+      for (const k of [key, other]) if (k && (await runCommand('rpm', ['-q', imported(k)])).code === 0) await must('rpm', ['-e', '--allmatches', imported(k)]);
+    });
+
+    it('the repository\'s key as gpgkey: dnf imports it and installs the signed package', async () => {
+      const report = await run(tree('govern tests', keyFile(key)), 'persistent');
+      expect(report.resources.map((r) => [r.ref, r.status])).to.deep.equal([
+        [`dnf_repository:${repo.repoId}`, 'changed'],
+        [`pkg:${HELLO}`, 'changed'],
+      ]);
+      expect(await rpmStatus(HELLO)).to.equal('0:1.0-1');
+    });
+
+    it('another key as gpgkey: dnf refuses the package, and the run fails', async () => {
+      const r = await govern(['run', tree('govern tests', keyFile(other)), '--json']);
+      expect(r.code).to.equal(1);
+      const report = JSON.parse(r.stdout) as RunReport;
+      expect(report.resources.map((x) => [x.ref, x.status])).to.deep.equal([
+        [`dnf_repository:${repo.repoId}`, 'changed'],
+        [`pkg:${HELLO}`, 'failed'],
+      ]);
+      expect(report.resources[1].log.join('\n')).to.match(/GPG|public key/i);
+      expect(await rpmStatus(HELLO)).to.equal('absent');
+    });
+  });
 });
