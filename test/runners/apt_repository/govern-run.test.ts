@@ -10,7 +10,7 @@ import { govern } from '../../support/cli.js';
 import { MODES } from '../../support/runner-modes.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { dpkgStatus, have, must } from '../pkg/repos.js';
-import { confinedApt, makeKey, SignedAptRepo, type TestKey } from './signed-repo.js';
+import { confinedApt, makeKey, removeKeys, SignedAptRepo, type TestKey } from './signed-repo.js';
 
 const HELLO = 'govern-test-repos-run';
 
@@ -28,6 +28,7 @@ describe('govern run with apt_repository and pkg (real apt and dpkg, signed loca
   });
 
   after(async () => {
+    removeKeys(key, other);
     await repo?.cleanup();
   });
 

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { normalizeFingerprint, readKeyFile } from '../../../src/runners/apt_repository/openpgp.js';
 import { have } from '../pkg/repos.js';
-import { makeKey, type TestKey } from './signed-repo.js';
+import { makeKey, removeKeys, type TestKey } from './signed-repo.js';
 
 describe('apt_repository: OpenPGP keys', function () {
   this.timeout(60_000);
@@ -16,6 +16,8 @@ describe('apt_repository: OpenPGP keys', function () {
     if (!(await have('gpg'))) this.skip();
     [a, b] = [await makeKey('govern-pgp-a'), await makeKey('govern-pgp-b')];
   });
+
+  after(() => removeKeys(a, b));
 
   it('gives the fingerprint gpg gives, for the armored key and the binary one', async () => {
     expect(readKeyFile(Buffer.from(a.armored), 'k')).to.deep.equal({ armored: true, fingerprints: [a.fingerprint] });

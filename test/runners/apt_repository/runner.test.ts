@@ -10,7 +10,7 @@ import { runCommand } from '../../../src/shared/process.js';
 import { callRunner, MODES } from '../../support/runner-modes.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { have } from '../pkg/repos.js';
-import { confinedApt, makeKey, SignedAptRepo, type TestKey } from './signed-repo.js';
+import { confinedApt, makeKey, removeKeys, SignedAptRepo, type TestKey } from './signed-repo.js';
 
 const HELLO = 'govern-test-repos-hello';
 
@@ -37,6 +37,7 @@ describe('apt_repository runner (real apt, confined by APT_CONFIG)', function ()
   });
 
   after(async () => {
+    removeKeys(key, other);
     server?.close();
     await repo?.cleanup();
   });

@@ -3,12 +3,15 @@
 // GNUPGHOME; and an apt confined to a directory of the test's own through APT_CONFIG (its sources,
 // keyrings, lists and cache), so the machine's apt configuration is never touched. Packages are
 // installed into the machine's dpkg for real, and purged by cleanup().
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { tempDir } from '../../support/tmp.js';
 import { AptTestRepo, must, scratchDir, type TestPackage } from '../pkg/repos.js';
 
 export interface TestKey {
+  /** Its GNUPGHOME: remove it with removeKeys() when the suite ends. */
   home: string;
   fingerprint: string;
   /** The public key, armored. */
@@ -25,6 +28,15 @@ export async function makeKey(label: string, algorithm = 'ed25519'): Promise<Tes
   const fingerprint = /^fpr:+([0-9A-F]+):/m.exec(listing.stdout)![1];
   const armored = (await must('gpg', ['--batch', '--armor', '--export', fingerprint], { env })).stdout;
   return { home, fingerprint, armored };
+}
+
+export function removeKeys(...keys: (TestKey | undefined)[]): void {
+  for (const key of keys) {
+    if (!key) continue;
+    // The agent gpg started for this GNUPGHOME goes with it.
+    spawnSync('gpgconf', ['--kill', 'gpg-agent'], { env: { ...process.env, GNUPGHOME: key.home }, stdio: 'ignore' });
+    fs.rmSync(key.home, { recursive: true, force: true });
+  }
 }
 
 export class SignedAptRepo {
@@ -53,9 +65,12 @@ export class SignedAptRepo {
   }
 }
 
-/** An apt configuration of the test's own: APT_CONFIG=<root>/apt.conf; apt reads sources from sourcesDir. */
+/**
+ * An apt configuration of the test's own, for one test (removed after it): APT_CONFIG=<root>/apt.conf;
+ * apt reads sources from sourcesDir.
+ */
 export function confinedApt(): { root: string; env: Record<string, string>; sourcesDir: string; keyringsDir: string; listsDir: string } {
-  const root = scratchDir('govern-repos-aptroot-');
+  const root = tempDir('govern-repos-aptroot-');
   fs.chmodSync(root, 0o755);
   for (const dir of ['etc/apt/apt.conf.d', 'etc/apt/preferences.d', 'etc/apt/sources.list.d', 'lists/partial', 'cache/archives/partial']) {
     fs.mkdirSync(path.join(root, dir), { recursive: true });

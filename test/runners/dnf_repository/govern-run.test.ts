@@ -13,7 +13,7 @@ import { MODES } from '../../support/runner-modes.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { runCommand } from '../../../src/shared/process.js';
 import { DnfTestRepo, have, must, rpmStatus, scratchDir } from '../pkg/repos.js';
-import { makeKey, type TestKey } from '../apt_repository/signed-repo.js';
+import { makeKey, removeKeys, type TestKey } from '../apt_repository/signed-repo.js';
 
 const HELLO = 'govern-test-repos-dnf';
 const REPOS_DIR = '/etc/yum.repos.d';
@@ -113,6 +113,8 @@ dnf_repository "${repo.repoId}" {
       }
       await must('createrepo_c', ['--quiet', rpms]);
     });
+
+    after(() => removeKeys(key, other));
 
     // rpm checks a signature against every key it holds: each case starts with neither imported.
     afterEach(async () => {
