@@ -2,6 +2,7 @@
 // directory (APT_CONFIG): the deb822 file and the key, noop, the second run, a pinned fingerprint
 // refused, a key fetched from a local HTTP server, removal; and by hand, the apt-get update at once.
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,11 @@ import { have } from '../pkg/repos.js';
 import { confinedApt, makeKey, removeKeys, SignedAptRepo, type TestKey } from './signed-repo.js';
 
 const HELLO = 'govern-test-repos-hello';
+
+/** The key as gpg exports it without armor. */
+function gpgExport(key: TestKey): Buffer {
+  return execFileSync('gpg', ['--batch', '--export', key.fingerprint], { env: { ...process.env, GNUPGHOME: key.home } });
+}
 
 describe('apt_repository runner (real apt, confined by APT_CONFIG)', function () {
   this.timeout(120_000);
@@ -83,6 +89,22 @@ describe('apt_repository runner (real apt, confined by APT_CONFIG)', function ()
         const gone = await callRunner('apt_repository', mode, 'govern-test', ['ensure=absent'], t.env);
         expect(gone).to.include({ ok: true, changed: true, message: `removed ${t.sources}, removed ${t.asc}; apt-get update pending` });
         expect(fs.existsSync(t.sources) || fs.existsSync(t.asc)).to.equal(false);
+      });
+
+      it('a binary key file of the tree (relative to the state file) is written as .gpg; an armored one then replaces it as .asc', async () => {
+        const t = setup();
+        const states = tempDir('govern-repos-states-');
+        fs.mkdirSync(path.join(states, 'keys'));
+        fs.writeFileSync(path.join(states, 'keys', 'repo.gpg'), gpgExport(key));
+        const gpg = path.join(path.dirname(t.asc), 'govern-test.gpg');
+        const call = (signedBy: string) => callRunner('apt_repository', mode, 'govern-test', [...args(), `signed_by=${signedBy}`], { ...t.env, GOVERN_STATE_DIR: states });
+        const first = await call('keys/repo.gpg');
+        expect(first, first.log).to.include({ ok: true, changed: true, message: `created ${t.sources}, created ${gpg}; apt-get update pending` });
+        expect(fs.readFileSync(t.sources, 'utf8')).to.contain(`Signed-By: ${gpg}\n`);
+        const armored = await call(key.armored);
+        expect(armored).to.include({ ok: true, changed: true, message: `changed ${t.sources} (content), created ${t.asc}, removed ${gpg}; apt-get update pending` });
+        expect([fs.existsSync(t.asc), fs.existsSync(gpg)]).to.deep.equal([true, false]);
+        expect(fs.readFileSync(t.sources, 'utf8')).to.contain(`Signed-By: ${t.asc}\n`);
       });
 
       it('a key that is not the pinned one, a secret key, or a URL without a fingerprint is refused before anything is written', async () => {
