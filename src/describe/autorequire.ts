@@ -14,6 +14,8 @@ export interface Edge {
   /** Applied first. */
   from: string;
   to: string;
+  /** Left out where the tree orders the two the other way (an `every` rule's edge). */
+  weak?: boolean;
 }
 
 export function autorequireEdges(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): Edge[] {
@@ -22,11 +24,21 @@ export function autorequireEdges(resources: Resource[], descriptionOf: (type: st
   const unitFiles = new UnitFiles(resources);
   const edges: Edge[] = [];
   const lastBySameKey = new Map<string, string>();
-  for (const r of [...resources].sort((a, b) => a.index - b.index)) {
+  const sorted = [...resources].sort((a, b) => a.index - b.index);
+  const byRunner = new Map<string, string[]>();
+  const ofRunner = (runner: string): string[] => {
+    if (!byRunner.has(runner)) byRunner.set(runner, sorted.filter((r) => r.type === runner).map((r) => r.ref));
+    return byRunner.get(runner)!;
+  };
+  for (const r of sorted) {
     for (const rule of descriptionOf(r.type)?.autorequire ?? []) {
       if (rule.same_key !== undefined) {
         const previous = sameKeyPredecessor(rule, r, lastBySameKey);
         if (previous !== undefined) edges.push({ from: previous, to: r.ref });
+        continue;
+      }
+      if (rule.every) {
+        for (const other of ofRunner(rule.runner)) if (other !== r.ref) edges.push({ from: other, to: r.ref, weak: true });
         continue;
       }
       for (const other of namedBy(rule, r, byRef, managed, unitFiles)) {

@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 export const TOP_FIELDS = ['govern_runner', 'help', 'persistent', 'name', 'keys', 'rules', 'signals', 'autorequire', 'sources'];
 export const VALUE_FIELDS = ['type', 'values', 'pattern', 'chars', 'what', 'min', 'max', 'clean', 'items'];
 export const KEY_FIELDS = [...VALUE_FIELDS, 'help', 'required', 'default', 'sensitive'];
-export const AUTOREQUIRE_FIELDS = ['runner', 'key', 'parent_of_name', 'name_or_parent', 'systemd_unit_of_name', 'same_key', 'reverse_when', 'reverse_when_other'];
+export const AUTOREQUIRE_FIELDS = ['runner', 'key', 'parent_of_name', 'name_or_parent', 'systemd_unit_of_name', 'same_key', 'every', 'reverse_when', 'reverse_when_other'];
 
 /** Every problem of the document, each a phrase such as `keys.mode: unknown field "requird"`. */
 export function checkDescription(doc: Json): string[] {
@@ -84,8 +84,8 @@ export function checkDescription(doc: Json): string[] {
     const a = object(entry, where, say) ?? {};
     fields(a, AUTOREQUIRE_FIELDS, where, say);
     if (typeof a.runner !== 'string' || !RUNNER_NAME.test(a.runner)) say(`${where}.runner`, 'must be a runner name');
-    const ways = [a.key !== undefined, a.parent_of_name === true, a.name_or_parent === true, a.systemd_unit_of_name === true, a.same_key !== undefined].filter(Boolean).length;
-    if (ways !== 1) say(where, 'give one of key, parent_of_name = true, name_or_parent = true, systemd_unit_of_name = true or same_key');
+    const ways = [a.key !== undefined, a.parent_of_name === true, a.name_or_parent === true, a.systemd_unit_of_name === true, a.same_key !== undefined, a.every === true].filter(Boolean).length;
+    if (ways !== 1) say(where, 'give one of key, parent_of_name = true, name_or_parent = true, systemd_unit_of_name = true, same_key or every = true');
     if (a.key !== undefined) keyList([a.key], `${where}.key`);
     if (a.same_key !== undefined) keyList([a.same_key], `${where}.same_key`);
     for (const c of ['reverse_when', 'reverse_when_other']) if (a[c] !== undefined) condition(a[c], `${where}.${c}`);

@@ -27,6 +27,10 @@ export function keysSection(description: RunnerDescription): string {
         lines.push(`- after the ${code(a.runner)} resource defined last before it with the same ${code(a.same_key)} (one at a time, even with --jobs)`);
         continue;
       }
+      if (a.every) {
+        lines.push(`- after every ${code(a.runner)} resource (unless the tree orders them the other way)`);
+        continue;
+      }
       if (a.systemd_unit_of_name) {
         lines.push(`- after the ${code(a.runner)} resources that write its systemd unit's file or drop-ins (its template's too, for an instance)`);
         continue;

@@ -30,8 +30,11 @@ export interface Plan {
 }
 
 export interface PlanOptions {
-  /** Ordering edges the runners ask for (from is applied first); an explicit edge between the same two wins. */
-  autorequire?: { from: string; to: string }[];
+  /**
+   * Ordering edges the runners ask for (from is applied first); an explicit edge between the same two
+   * wins. A weak one is also left out where the graph already leads from `to` to `from`.
+   */
+  autorequire?: { from: string; to: string; weak?: boolean }[];
   /** Why the receiver would refuse a signal, or undefined when it accepts it. */
   refuseSignal?(to: Resource, signal: string): string | undefined;
 }
@@ -101,14 +104,36 @@ export function buildPlan(declared: Resource[], options: PlanOptions = {}): Plan
     }
   }
   if (problems.length > 0) throw new UserError(problems);
-  for (const { from, to } of options.autorequire ?? []) {
-    const joined = (v: string, w: string) => (graph.outEdges(v, w) ?? []).length > 0;
-    if (!joined(from, to) && !joined(to, from)) edge(from, to, 'autorequire', 'autorequire');
+  const joined = (v: string, w: string) => (graph.outEdges(v, w) ?? []).length > 0;
+  const weak = new Map<string, string[]>();
+  for (const { from, to, weak: isWeak } of options.autorequire ?? []) {
+    if (isWeak) weak.set(from, [...(weak.get(from) ?? []), to]);
+    else if (!joined(from, to) && !joined(to, from)) edge(from, to, 'autorequire', 'autorequire');
+  }
+  // One source at a time: its edges cannot add to what leads to it, so its ancestors are read once.
+  for (const [from, targets] of weak) {
+    const above = ancestors(graph, from);
+    for (const to of targets) if (!above.has(to) && !joined(from, to)) edge(from, to, 'autorequire', 'autorequire');
   }
 
   const cycles = findCycles(graph, resources.map((r) => r.ref));
   if (cycles.length > 0) throw new UserError(cycleProblems(graph, cycles, byRef));
   return { resources, byRef, graph, order: stableOrder(graph, resources), notifications };
+}
+
+/** Every node with a path to `ref`. */
+function ancestors(graph: Graph, ref: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [ref];
+  while (stack.length > 0) {
+    for (const p of graph.predecessors(stack.pop()!) ?? []) {
+      if (!seen.has(p)) {
+        seen.add(p);
+        stack.push(p);
+      }
+    }
+  }
+  return seen;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The built-in runners one process can serve together in persistent mode (src/runners/host/main.ts):
 // named here, apart from their code, so that govern's core knows them without loading them.
-export const HOSTED_RUNNERS = ['archive', 'authorized_key', 'cron', 'exec', 'file', 'git', 'group', 'kernel_module', 'line', 'mount', 'pkg', 'service', 'sysctl', 'unit', 'user'] as const;
+export const HOSTED_RUNNERS = ['apt_repository', 'archive', 'authorized_key', 'cron', 'dnf_repository', 'exec', 'file', 'git', 'group', 'kernel_module', 'line', 'mount', 'pkg', 'service', 'sysctl', 'unit', 'user'] as const;
 
 export type HostedRunner = (typeof HOSTED_RUNNERS)[number];
 

@@ -94,6 +94,12 @@ export interface Autorequire {
    * even with --jobs, since each one reads what the one before it wrote.
    */
   readonly same_key?: string;
+  /**
+   * After every resource of `runner` (a package after the repositories: their index refresh comes
+   * first). Such an edge is left out where the tree already orders the two the other way, directly
+   * or through other resources, so that it never makes a cycle.
+   */
+  readonly every?: boolean;
   /** The edge points the other way (this resource first) when this resource's keys match. */
   readonly reverse_when?: Condition;
   /** ... or when the other resource's keys match (a user being removed: the files it owns first). */

@@ -29,7 +29,7 @@ describe('the built-in runners in one process', () => {
   it('serves the runners of govern\'s own runners directory, and no runner of the same name elsewhere', () => {
     const host = builtInRunnerHost()!;
     expect(host, 'dist/bundle/runner-host.js is built').to.not.equal(undefined);
-    for (const name of ['pkg', 'service', 'file', 'exec', 'user', 'group', 'line', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git']) expect(host.serves(path.join(RUNNERS_DIR, name))).to.equal(name);
+    for (const name of ['pkg', 'service', 'file', 'exec', 'user', 'group', 'line', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git', 'apt_repository', 'dnf_repository']) expect(host.serves(path.join(RUNNERS_DIR, name))).to.equal(name);
     expect(host.serves(path.join(RUNNERS_DIR, 'nope'))).to.equal(undefined);
     expect(host.serves(path.join(tempDir(), 'file'))).to.equal(undefined);
   });

@@ -27,7 +27,7 @@ describe('the bundles bin/govern and the runners load', () => {
 
   it('each shipped runner is one bundle, and describes itself by it', () => {
     const runners = fs.readdirSync(RUNNERS_DIR);
-    expect(runners).to.include.members(['pkg', 'service', 'file', 'exec', 'user', 'group', 'line', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git']);
+    expect(runners).to.include.members(['pkg', 'service', 'file', 'exec', 'user', 'group', 'line', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git', 'apt_repository', 'dnf_repository']);
     for (const name of runners) {
       const r = spawnSync(path.join(RUNNERS_DIR, name), [], { encoding: 'utf8', env: { ...process.env, GOVERN_DESCRIBE: '1' } });
       expect(r.status, `${name}: ${r.stderr}`).to.equal(0);

@@ -100,6 +100,20 @@ describe('autorequire', () => {
     ]);
   });
 
+  it('orders a package after every repository of the tree, as weak edges', () => {
+    const d: Record<string, RunnerDescription> = { pkg: { autorequire: [{ runner: 'apt_repository', every: true }] }, apt_repository: {} };
+    const found = autorequireEdges(
+      [res('pkg:a'), res('apt_repository:x'), res('pkg:b'), res('apt_repository:y')].map((r, index) => ({ ...r, index })),
+      (t) => d[t],
+    );
+    expect(found).to.deep.equal([
+      { from: 'apt_repository:x', to: 'pkg:a', weak: true },
+      { from: 'apt_repository:y', to: 'pkg:a', weak: true },
+      { from: 'apt_repository:x', to: 'pkg:b', weak: true },
+      { from: 'apt_repository:y', to: 'pkg:b', weak: true },
+    ]);
+  });
+
   it('asks nothing of a runner that does not describe itself, nor names resources outside the tree', () => {
     expect(autorequireEdges([res('file:/a'), res('file:/a/b')], () => undefined)).to.deep.equal([]);
     expect(edges(res('line:x', { path: '/nowhere' }))).to.deep.equal([]);

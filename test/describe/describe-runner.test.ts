@@ -14,7 +14,7 @@ function describing(dir: string, name: string, document: unknown): string {
 }
 
 describe('describing a runner', () => {
-  for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git']) {
+  for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git', 'apt_repository', 'dnf_repository']) {
     it(`the built-in ${runner} runner describes itself, persistent, with a valid description and its sources`, async () => {
       const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);
       expect(answer.kind).to.equal('described');
@@ -83,7 +83,7 @@ describe('describing a runner', () => {
       'rules[0].relative_paths.p: must be one of file, directory',
       'rules[0].relative_paths: "q" is not one of its keys (did you mean "n"?)',
       'signals[0]: a signal is letters, digits, _ . and -',
-      'autorequire[0]: give one of key, parent_of_name = true, name_or_parent = true, systemd_unit_of_name = true or same_key',
+      'autorequire[0]: give one of key, parent_of_name = true, name_or_parent = true, systemd_unit_of_name = true, same_key or every = true',
       'autorequire[1].key: "nope" is not one of its keys',
       'sources[0]: must be an absolute path',
     ]);

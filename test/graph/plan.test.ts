@@ -79,6 +79,18 @@ describe('buildPlan', () => {
     expect(p.graph.hasEdge('file:/d', 'file:/c'), 'the explicit before wins').to.equal(false);
   });
 
+  it('leaves out a weak ordering the tree already reverses, directly or through other resources, instead of making a cycle', () => {
+    // pkg:gnupg is needed by the repository (through a file); pkg:app comes after every repository.
+    const resources = [res('apt_repository:r', { after: ['file:/k'] }, 0), res('file:/k', { after: ['pkg:gnupg'] }, 1), res('pkg:gnupg', {}, 2), res('pkg:app', {}, 3)];
+    const autorequire = ['pkg:gnupg', 'pkg:app'].map((to) => ({ from: 'apt_repository:r', to, weak: true }));
+    const p = buildPlan(resources, { autorequire });
+    expect(p.order).to.deep.equal(['pkg:gnupg', 'file:/k', 'apt_repository:r', 'pkg:app']);
+    expect(p.graph.hasEdge('apt_repository:r', 'pkg:gnupg')).to.equal(false);
+    expect(p.graph.edge('apt_repository:r', 'pkg:app', 'autorequire:autorequire')).to.equal('autorequire');
+    // The same edge not weak makes the cycle the user must hear about.
+    expect(() => buildPlan(resources, { autorequire: [{ from: 'apt_repository:r', to: 'pkg:gnupg' }] })).to.throw('dependency cycle');
+  });
+
   it('suggests the resource a reference nearly names, and splits a notify string at the right colon', () => {
     const refs = [res('exec:reload shopweb', {}, 0), res('service:nginx', {}, 1), res('pkg:a', { notify: ['exec:relaod shopweb'] }, 2), res('pkg:b', { notify: ['service:ngnix:restart'], after: ['pkg:aa'] }, 3)];
     expect(() => buildPlan(refs)).to.throw(

@@ -11,7 +11,7 @@ import { VALUE_TYPES } from '../../src/shared/description.js';
 import { govern, ROOT, RUNNERS_DIR } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
-const BUILT_IN = ['archive', 'authorized_key', 'cron', 'exec', 'file', 'git', 'group', 'kernel_module', 'line', 'mount', 'pkg', 'service', 'sysctl', 'unit', 'user'];
+const BUILT_IN = ['apt_repository', 'archive', 'authorized_key', 'cron', 'dnf_repository', 'exec', 'file', 'git', 'group', 'kernel_module', 'line', 'mount', 'pkg', 'service', 'sysctl', 'unit', 'user'];
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 /** The fenced blocks of docs/runners.md marked `<!-- example: PATH -->`, by PATH. */

@@ -6,9 +6,11 @@ import { HOST_RUNNERS_ENV, isHostedRunner, type HostedRunner } from '../hosted.j
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const load: Record<HostedRunner, () => RunnerDefinition> = {
+  apt_repository: () => (require('../apt_repository/runner.js') as typeof import('../apt_repository/runner.js')).aptRepositoryRunner() as RunnerDefinition,
   archive: () => (require('../archive/runner.js') as typeof import('../archive/runner.js')).archiveRunner() as RunnerDefinition,
   authorized_key: () => (require('../authorized_key/runner.js') as typeof import('../authorized_key/runner.js')).authorizedKeyRunner() as RunnerDefinition,
   cron: () => (require('../cron/runner.js') as typeof import('../cron/runner.js')).cronRunner() as RunnerDefinition,
+  dnf_repository: () => (require('../dnf_repository/runner.js') as typeof import('../dnf_repository/runner.js')).dnfRepositoryRunner() as RunnerDefinition,
   exec: () => (require('../exec/runner.js') as typeof import('../exec/runner.js')).execRunner as RunnerDefinition,
   file: () => (require('../file/runner.js') as typeof import('../file/runner.js')).fileRunner() as RunnerDefinition,
   git: () => (require('../git/runner.js') as typeof import('../git/runner.js')).gitRunner() as RunnerDefinition,

@@ -29,4 +29,9 @@ export const description = {
   },
   rules: [{ exclusive: ['ensure', 'state'] }],
   signals: ['refresh'],
+  // The sources first: a repository that changed has its index refreshed before any package is checked.
+  autorequire: [
+    { runner: 'apt_repository', every: true },
+    { runner: 'dnf_repository', every: true },
+  ],
 } as const satisfies RunnerDescription;

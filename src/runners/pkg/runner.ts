@@ -8,7 +8,9 @@ import type { RunnerDefinition, RunnerRequest } from '../kit.js';
 import { decide, describeChange, isDesiredState, sameStatus, type Action, type PackageStatus } from './decide.js';
 import { description } from './description.js';
 import { DPKG_DATABASE } from './dpkg-snapshot.js';
+import { isIndexManager, refreshIfPending, REPOSITORY_RUNNER } from './index-refresh.js';
 import { prefetchDpkgStatus } from './provider-apt.js';
+import { pendingOf } from '../noop-pending.js';
 import { describeEnsure, packageProperties, type PackageProperties } from './properties.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
 import { packageProvider } from './providers.js';
@@ -20,7 +22,10 @@ export const pkgRunner: RunnerDefinition<typeof description> = {
     const properties = packageProperties(request);
     // A package has nothing to refresh: the signal (the only one accepted) is understood and ignored.
     if (request.signal !== undefined) return { changed: false, message: 'refresh: nothing to do for a package' };
-    const provider = await packageProvider(properties, providerContext(request.env, request.log));
+    const context = providerContext(request.env, request.log);
+    const provider = await packageProvider(properties, context);
+    // A repository changed earlier in the run: its index is read first (docs/runners.md, "The package index").
+    if (isIndexManager(provider.name)) await refreshIfPending(request.env.GOVERN_RUN_DIR, provider.name, context);
     return applyPackage(properties, provider, request);
   },
   async prepare(env) {
@@ -32,7 +37,7 @@ export const pkgRunner: RunnerDefinition<typeof description> = {
 export async function applyPackage(
   properties: PackageProperties,
   provider: PackageProvider,
-  request: Pick<RunnerRequest, 'noop' | 'log'>,
+  request: Pick<RunnerRequest, 'noop' | 'log'> & Partial<Pick<RunnerRequest, 'pending'>>,
 ): Promise<RunnerResult> {
   if (properties.ensure.kind === 'version') provider.checkVersion(properties.ensure.version);
   const name = properties.name;
@@ -44,7 +49,10 @@ export async function applyPackage(
   if (decision.action.kind === 'none') return { changed: false, message: decision.message };
   if (request.noop) {
     const target = installTarget(decision.action);
-    if (target) await provider.checkInstallable(name, target);
+    if (target) {
+      const note = await checkInstallableInNoop(provider, name, target, request);
+      if (note !== undefined) return { changed: true, message: `${decision.message} (${note})` };
+    }
     return { changed: true, message: decision.message };
   }
 
@@ -63,6 +71,27 @@ export async function applyPackage(
   }
   const change = describeChange(before, after, (a, b) => compareVersions(provider.scheme, a, b));
   return { changed: true, message: decision.action.kind === 'purge' && before.installed ? `${change} and purged its configuration` : change };
+}
+
+/**
+ * Noop's check of the sources; when they cannot give the package but a repository of this package
+ * manager would change first in the run, what the real run would read is not known yet: a note
+ * naming it instead of the failure.
+ */
+async function checkInstallableInNoop(
+  provider: PackageProvider,
+  name: string,
+  target: InstallTarget,
+  request: Partial<Pick<RunnerRequest, 'noop' | 'pending'>>,
+): Promise<string | undefined> {
+  const repositories = isIndexManager(provider.name) ? pendingOf({ noop: true, pending: request.pending ?? [] }, REPOSITORY_RUNNER[provider.name]) : [];
+  try {
+    await provider.checkInstallable(name, target);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof UserError) || repositories.length === 0) throw e;
+    return `not in the configured sources yet: ${repositories.join(', ')} would change them first`;
+  }
 }
 
 async function act(provider: PackageProvider, name: string, action: Action): Promise<void> {

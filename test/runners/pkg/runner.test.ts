@@ -89,6 +89,21 @@ describe('pkg runner flow', () => {
     }
   });
 
+  it('noop: a package the sources lack, after a repository of its package manager that would change, is a change with a note, not a failure', async () => {
+    const missing = () => new MemoryProvider(undefined, []);
+    const noop = (pending: string[]) => applyPackage({ name: 'hello', ensure: { kind: 'present' } }, missing(), { ...quiet, noop: true, pending });
+    expect(await noop(['file:/etc/x', 'apt_repository:docker'])).to.deep.equal({
+      changed: true,
+      message: 'Would have installed (not in the configured sources yet: apt_repository:docker would change them first)',
+    });
+    // Another package manager's repository, or none: the sources' answer stands.
+    for (const pending of [['dnf_repository:epel'], []]) {
+      let failure: unknown;
+      await noop(pending).catch((e: unknown) => (failure = e));
+      expect((failure as Error)?.message, pending.join()).to.equal('not in the sources');
+    }
+  });
+
   it('noop with latest already installed reports no change', async () => {
     const provider = new MemoryProvider('1.1-1', ['1.0-1', '1.1-1']);
     expect(await apply({ kind: 'latest' }, provider, true)).to.deep.equal({ changed: false, message: 'already at the latest version 1.1-1' });

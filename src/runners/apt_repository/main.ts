@@ -1,0 +1,5 @@
+// The `runners/apt_repository` executable.
+import { runnerMain } from '../kit.js';
+import { aptRepositoryRunner } from './runner.js';
+
+runnerMain(aptRepositoryRunner());

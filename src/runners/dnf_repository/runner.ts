@@ -1,0 +1,42 @@
+// The dnf_repository runner: properties -> decide -> write or remove the .repo file -> dnf makecache
+// pending. It uses only the request (no process globals), so a long-lived runner process can call it
+// many times.
+import path from 'node:path';
+import { providerContext } from '../../shared/command-runner.js';
+import type { RunnerResult } from '../../shared/protocol.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { decideRepository, repositoryMessage } from '../apt_repository/decide.js';
+import { REPOSITORY_FILE_MODE } from '../apt_repository/runner.js';
+import { asUserError } from '../file/errors.js';
+import { repositoryChanged } from '../pkg/index-refresh.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
+import { description } from './description.js';
+import { dnfRepositoryProperties, repoContent, REPOS_DIR } from './properties.js';
+
+export function dnfRepositoryRunner(): RunnerDefinition<typeof description> {
+  return {
+    name: 'dnf_repository',
+    description,
+    run(request) {
+      // So that a repository can subscribe like any resource; a changed one is refreshed without a signal.
+      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a repository' });
+      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
+    },
+  };
+}
+
+async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+  const props = dnfRepositoryProperties(request);
+  const file = path.join(REPOS_DIR, `${props.name}.repo`);
+  const content = props.ensure === 'present' ? Buffer.from(repoContent(props), 'utf8') : undefined;
+  const desired = { path: file, ensure: props.ensure, content, mode: REPOSITORY_FILE_MODE, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  const current = await readWholeFile(file);
+  const plan = decideRepository([{ desired, current }]);
+  const diffText = plan.files[0].plan.contentChanged ? wholeFileDiff(file, current, content, request.log) : undefined;
+  const diff = diffText !== undefined ? { diff: diffText } : {};
+  if (request.noop || !plan.changed) return { changed: plan.changed, message: repositoryMessage(plan, request.noop, 'dnf makecache'), ...diff };
+
+  await applyWholeFile(desired, plan.files[0].plan, current);
+  const refresh = await repositoryChanged(request.env.GOVERN_RUN_DIR, 'dnf', providerContext(request.env, request.log));
+  return { changed: true, message: repositoryMessage(plan, false, 'dnf makecache', refresh), ...diff };
+}
