@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { asUserError } from '../file/errors.js';
 import { repositoryChanged } from '../pkg/index-refresh.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import type { WholeFileCurrent, WholeFileDesired } from '../whole-file/decide.js';
@@ -19,15 +19,8 @@ import { signingKey } from './signing-key.js';
 export const REPOSITORY_FILE_MODE = 0o644;
 
 export function aptRepositoryRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'apt_repository',
-    description,
-    run(request) {
-      // So that a repository can subscribe like any resource; a changed one is refreshed without a signal.
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a repository' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  // A repository can subscribe like any resource; a changed one has its index refreshed without a signal.
+  return applyOnlyRunner('apt_repository', description, 'a repository', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

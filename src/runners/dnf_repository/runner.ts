@@ -4,25 +4,18 @@
 import path from 'node:path';
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { decideRepository, repositoryMessage } from '../apt_repository/decide.js';
 import { REPOSITORY_FILE_MODE } from '../apt_repository/runner.js';
-import { asUserError } from '../file/errors.js';
 import { repositoryChanged } from '../pkg/index-refresh.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import { description } from './description.js';
 import { dnfRepositoryProperties, repoContent, REPOS_DIR } from './properties.js';
 
 export function dnfRepositoryRunner(): RunnerDefinition<typeof description> {
-  return {
-    name: 'dnf_repository',
-    description,
-    run(request) {
-      // So that a repository can subscribe like any resource; a changed one is refreshed without a signal.
-      if (request.signal !== undefined) return Promise.resolve({ changed: false, message: 'refresh: nothing to do for a repository' });
-      return apply(request).catch((e: unknown) => Promise.reject(asUserError(e)));
-    },
-  };
+  // A repository can subscribe like any resource; a changed one has its index refreshed without a signal.
+  return applyOnlyRunner('dnf_repository', description, 'a repository', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
