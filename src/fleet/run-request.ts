@@ -17,7 +17,12 @@ export interface RunRequest {
   by: string;
 }
 
-export type RunReply = { accepted: true } | { accepted: false; reason: string };
+/**
+ * The listener's answer, once the run was started (or could not be). `since`: the host's own clock
+ * when the request came, ISO 8601; a run that began before it does not answer the request. Absent
+ * from listeners older than it: any run published after the request counts.
+ */
+export type RunReply = { accepted: true; since?: string } | { accepted: false; reason: string; start_failed?: true };
 
 export function parseRunRequest(data: string): RunRequest {
   let value: Partial<RunRequest>;

@@ -4,34 +4,49 @@
 // one's runs, and the first failure stops the rollout.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { HostRun } from '../../src/fleet/host-record.js';
-import { GOVERN, TEST_VAR_DIR } from '../support/cli.js';
+import { GOVERN, shRunner, TEST_VAR_DIR } from '../support/cli.js';
+import { writeFile } from '../support/tmp.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
 import { fleet, fleetHost, putHosts, readKey, type FleetHost } from './support.js';
 
 const GOOD = { 'a.hcl': 'pkg "a" {\n  changed = true\n}\n' };
 const BAD = { 'a.hcl': 'pkg "a" {\n  fail = true\n}\n' };
 
-/** `govern listen` for a host, ready once it says it listens; its run command runs the host's tree. */
-async function listener(host: FleetHost, url: string): Promise<ChildProcess> {
+interface Listener {
+  child: ChildProcess;
+  /** Resolves once the listener has written `text` to stderr. */
+  said(text: string): Promise<void>;
+}
+
+/**
+ * `govern listen` for a host, ready once it says it listens. Its run command starts `govern run` on
+ * the host's tree in the background and returns, as `systemctl --no-block start` does.
+ */
+async function listener(host: FleetHost, url: string, runCommand?: string): Promise<Listener> {
   const t = host.tree;
   const run = [GOVERN, 'run', t.states, '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', host.varDir, '--fleet-url', url];
-  const child = spawn(GOVERN, ['listen', '--fleet-url', url, '--facts-dir', t.facts, '--run-command', run.join(' ')], {
+  const starter = writeFile(path.join(t.dir, 'start-run'), `#!/bin/sh\nexec </dev/null >/dev/null 2>&1\n${run.join(' ')} &\n`, 0o755);
+  const child = spawn(GOVERN, ['listen', '--fleet-url', url, '--facts-dir', t.facts, '--run-command', runCommand ?? starter], {
     env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   listeners.push(child);
   let stderr = '';
+  const waiting: { text: string; resolve(): void }[] = [];
   child.stderr!.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: string) => {
-      stderr += chunk;
-      if (stderr.includes(`listening on govern.run.${host.name} at `)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`govern listen exited (${code}): ${stderr}`)));
+  child.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+    for (const w of waiting.filter((w) => stderr.includes(w.text))) w.resolve();
   });
-  return child;
+  const said = (text: string) => new Promise<void>((resolve) => (stderr.includes(text) ? resolve() : waiting.push({ text, resolve })));
+  await Promise.race([
+    said(`listening on govern.run.${host.name} at `),
+    new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`govern listen exited (${code}): ${stderr}`)))),
+  ]);
+  return { child, said };
 }
 const listeners: ChildProcess[] = [];
 
@@ -104,5 +119,41 @@ describe('govern fleet run and govern listen', function () {
     await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
     expect((await fleet(nats.url, ['run', '--where', 'role=web'])).code).to.equal(0);
     expect(path.basename(web1.tree.calls()[0] ?? '')).to.equal('pkg:a');
+  });
+
+  it('a run under way when the request comes does not count: the host is done when a run that began after the request reports', async () => {
+    const web1 = fleetHost('web1', nats.url, {}, GOOD);
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
+    const t = web1.tree;
+    const [started, release] = [path.join(t.dir, 'started'), path.join(t.dir, 'release')];
+    // Holds the run until the test releases it: the timer's run, say, under way.
+    shRunner(t.runners, 'block', `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && exit 0\ntouch ${started}\nwhile [ ! -e ${release} ]; do sleep 0.05; done`);
+    writeFile(path.join(t.states, 'a.hcl'), `${GOOD['a.hcl']}block "b" {\n  after = ["pkg:a"]\n}\n`);
+    const l = await listener(web1, nats.url);
+    const underWay = spawn(GOVERN, ['run', t.states, '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', web1.varDir, '--fleet-url', nats.url], { stdio: 'ignore' });
+    const underWayExit = new Promise((resolve) => underWay.once('exit', resolve));
+    while (!fs.existsSync(started)) await new Promise((res) => setTimeout(res, 50));
+    // The change the request is about lands while that run is under way: one more resource changes.
+    writeFile(path.join(t.states, 'c.hcl'), 'pkg "c" {\n  changed = true\n}\n');
+    const rollout = fleet(nats.url, ['run', '--where', 'role=web', '--timeout', '2m']);
+    await l.said('run requested by ');
+    fs.writeFileSync(release, '');
+    const r = await rollout;
+    await underWayExit;
+    expect(r.code, r.stdout + r.stderr).to.equal(0);
+    expect(r.stdout).to.include('web1: ok, 2 changed\n');
+    expect((await readKey<HostRun>(nats.url, 'govern_runs', 'web1'))!.summary.changed).to.be.at.least(2);
+  });
+
+  it('a run command that fails is the host\'s failure at once, with the reason, not a wait for its report', async () => {
+    const web1 = fleetHost('web1', nats.url, {}, GOOD);
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }, { name: 'web2', facts: { role: 'web' } }]);
+    // No such unit (and on a host without systemd, no manager to ask): systemctl refuses either way.
+    await listener(web1, nats.url, `systemctl --no-block start govern-fleettest-missing-${process.pid}.service`);
+    const r = await fleet(nats.url, ['run', '--where', 'role=web', '--batch', '1', '--timeout', '10m']);
+    expect(r.code, r.stdout + r.stderr).to.equal(2);
+    expect(r.stdout).to.match(new RegExp(`^web1: FAILED: could not start its run: systemctl --no-block start govern-fleettest-missing-${process.pid}\\.service failed \\(exit \\d+\\): .+$`, 'm'));
+    expect(r.stdout).to.include('not asked: web2\n');
+    expect(web1.tree.calls()).to.deep.equal([]);
   });
 });

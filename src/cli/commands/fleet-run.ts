@@ -40,7 +40,7 @@ export async function fleetRun(settings: FleetSettings, o: FleetRunOptions): Pro
       return 0;
     }
     const say = (text: string) => out(`${terminalLine(text)}\n`);
-    const end = await rollout(nc, { batches: planned, batchTimeoutMs: o.batchTimeoutMs, answerTimeoutMs: settings.timeoutMs, say });
+    const end = await rollout(nc, { batches: planned, batchTimeoutMs: o.batchTimeoutMs, say });
     if (end.ok) {
       await say(`every selected host (${hosts.length}) ran successfully`);
       return 0;

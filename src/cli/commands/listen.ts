@@ -18,7 +18,7 @@ const options = optionTable([
     placeholder: 'COMMAND',
     env: 'GOVERN_LISTEN_RUN_COMMAND',
     default: 'systemctl --no-block start govern.service',
-    help: 'what starts a run on request',
+    help: 'what starts a run on request; it returns once the run is started, and its failure is the answer',
   },
   ...fleetOptions,
   ...factsOptions,
@@ -29,8 +29,9 @@ export const listenCommand = defineCommand({
   ...described('listen'),
   details:
     'Waits on the subject govern.run.NAME of the fleet\'s NATS server (NAME: --fleet-name, else the fqdn\n' +
-    'fact) and starts --run-command for each request; reconnects when the server goes away. Only the\n' +
-    'operators may publish there: the server\'s permissions decide who can ask (docs/fleet.md).\n' +
+    'fact), starts --run-command for each request and answers once it has (or with its failure);\n' +
+    'reconnects when the server goes away. Only the operators may publish there: the server\'s\n' +
+    'permissions decide who can ask (docs/fleet.md).\n' +
     'Runs until SIGTERM; exit status 1 when it cannot start listening.',
   options,
   async run(o, operands) {
