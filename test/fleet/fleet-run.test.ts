@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HostRun } from '../../src/fleet/host-record.js';
 import { GOVERN, shRunner, TEST_VAR_DIR } from '../support/cli.js';
+import { processAlive } from '../support/proc.js';
 import { writeFile } from '../support/tmp.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
 import { fleet, fleetHost, putHosts, readKey, type FleetHost } from './support.js';
@@ -28,7 +29,10 @@ interface Listener {
 async function listener(host: FleetHost, url: string, runCommand?: string): Promise<Listener> {
   const t = host.tree;
   const run = [GOVERN, 'run', t.states, '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', host.varDir, '--fleet-url', url];
-  const starter = writeFile(path.join(t.dir, 'start-run'), `#!/bin/sh\nexec </dev/null >/dev/null 2>&1\n${run.join(' ')} &\n`, 0o755);
+  // Each run's pid is kept, so that the test ends only when the runs it started have.
+  const pids = path.join(t.dir, 'run-pids');
+  startedRuns.push(pids);
+  const starter = writeFile(path.join(t.dir, 'start-run'), `#!/bin/sh\nexec </dev/null >/dev/null 2>&1\n${run.join(' ')} &\necho $! >> ${pids}\n`, 0o755);
   const child = spawn(GOVERN, ['listen', '--fleet-url', url, '--facts-dir', t.facts, '--run-command', runCommand ?? starter], {
     env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -49,6 +53,15 @@ async function listener(host: FleetHost, url: string, runCommand?: string): Prom
   return { child, said };
 }
 const listeners: ChildProcess[] = [];
+const startedRuns: string[] = [];
+
+/** Waits until the runs the listeners' starters started have ended (a request asked again starts one more). */
+async function runsEnded(): Promise<void> {
+  for (const file of startedRuns.splice(0)) {
+    const pids = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map(Number) : [];
+    for (const pid of pids) while (processAlive(pid)) await new Promise((res) => setTimeout(res, 50));
+  }
+}
 
 describe('govern fleet run and govern listen', function () {
   this.timeout(300_000);
@@ -57,6 +70,7 @@ describe('govern fleet run and govern listen', function () {
     nats = await startNats();
   });
   afterEach(async () => {
+    await runsEnded();
     for (const child of listeners.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
     await stopAllNats();
   });
@@ -140,6 +154,9 @@ describe('govern fleet run and govern listen', function () {
     fs.writeFileSync(release, '');
     const r = await rollout;
     await underWayExit;
+    // The run under way was reported first, so the host was asked again: that start too is waited for.
+    const pids = path.join(t.dir, 'run-pids');
+    while (!fs.existsSync(pids) || fs.readFileSync(pids, 'utf8').trim().split('\n').length < 2) await new Promise((res) => setTimeout(res, 50));
     expect(r.code, r.stdout + r.stderr).to.equal(0);
     expect(r.stdout).to.include('web1: ok, 2 changed\n');
     expect((await readKey<HostRun>(nats.url, 'govern_runs', 'web1'))!.summary.changed).to.be.at.least(2);
