@@ -8,12 +8,15 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { nuid } from '@nats-io/transport-node';
 import type { HostRun } from './host-record.js';
 import { runSubject, type RunReply, type RunRequest } from './run-request.js';
+import type { Signer } from './request-signature.js';
 import { startRunWatch } from './watch.js';
 
 export interface RolloutOptions {
   batches: string[][];
   /** How long a batch may take, from asking (the listener answers once it started the run) to the last host's report. */
   batchTimeoutMs: number;
+  /** Signs each request for its host (--sign-key), for listeners that accept only signed requests. */
+  sign?: Signer;
   say(text: string): Promise<void>;
 }
 
@@ -46,7 +49,7 @@ async function runBatch(nc: NatsConnection, hosts: string[], o: RolloutOptions):
   const outcomes = new Map<string, HostOutcome>();
   const since = new Map<string, string | undefined>();
   const asking = (host: string) =>
-    ask(nc, host, Math.max(1, deadline - Date.now())).then((answer) => {
+    ask(nc, host, Math.max(1, deadline - Date.now()), o.sign).then((answer) => {
       if (typeof answer === 'string') {
         if (!outcomes.has(host)) outcomes.set(host, { host, ok: false, reason: answer });
         if (hosts.every((h) => outcomes.has(h))) watch.stop();
@@ -82,8 +85,9 @@ async function runBatch(nc: NatsConnection, hosts: string[], o: RolloutOptions):
 }
 
 /** The listener's answer when it started the run; else why not, in words. */
-async function ask(nc: NatsConnection, host: string, timeoutMs: number): Promise<{ since?: string } | string> {
-  const request: RunRequest = { format: 1, id: nuid.next(), requested_at: new Date().toISOString(), by: `${os.userInfo().username}@${os.hostname()}` };
+async function ask(nc: NatsConnection, host: string, timeoutMs: number, sign: Signer | undefined): Promise<{ since?: string } | string> {
+  const plain: RunRequest = { format: 1, id: nuid.next(), requested_at: new Date().toISOString(), by: `${os.userInfo().username}@${os.hostname()}` };
+  const request = sign ? sign(plain, host) : plain;
   try {
     const answer = await nc.request(runSubject(host), JSON.stringify(request), { timeout: timeoutMs });
     const reply = answer.json<RunReply>();

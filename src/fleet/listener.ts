@@ -6,6 +6,7 @@ import { commandFailure } from '../shared/command-failure.js';
 import { runCommand } from '../shared/process.js';
 import { connectFleet } from './connection.js';
 import { hostInbox } from './publish.js';
+import type { SignatureCheck } from './request-signature.js';
 import { parseRunRequest, runSubject, type RunReply, type RunRequest } from './run-request.js';
 import type { FleetSettings } from './settings.js';
 
@@ -18,6 +19,8 @@ export interface ListenOptions {
   /** argv of what starts a run and returns: `systemctl --no-block start govern.service`. */
   runCommand: string[];
   log: { info(text: string): void; warn(text: string): void };
+  /** When given, only requests signed by one of these keys are honoured (--allowed-keys). */
+  signatures?: SignatureCheck;
 }
 
 export interface Listening {
@@ -63,7 +66,12 @@ async function answer(o: ListenOptions, subject: string, data: string): Promise<
     o.log.warn(`refused a request on ${subject}: ${reason}`);
     return { accepted: false, reason };
   }
-  o.log.info(`run requested by ${request.by} (request ${request.id}): ${o.runCommand.join(' ')}`);
+  const unsigned = o.signatures?.refusal(request, Date.now());
+  if (unsigned !== undefined) {
+    o.log.warn(`refused request ${request.id} by ${request.by}: ${unsigned}`);
+    return { accepted: false, reason: unsigned };
+  }
+  o.log.info(`run requested by ${request.by} (request ${request.id}${request.key ? `, signed by ${request.key}` : ''}): ${o.runCommand.join(' ')}`);
   const [command, ...args] = o.runCommand;
   const r = await runCommand(command, args, { timeoutMs: START_TIMEOUT_MS });
   if (r.code === 0) return { accepted: true, since };

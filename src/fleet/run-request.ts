@@ -15,6 +15,10 @@ export interface RunRequest {
   requested_at: string;
   /** Who asked: the operator's user and host, for the host's log. */
   by: string;
+  /** A signed request: the host it is meant for, the signer's public nkey, the signature (request-signature.ts). */
+  host?: string;
+  key?: string;
+  sig?: string;
 }
 
 /**
@@ -33,6 +37,10 @@ export function parseRunRequest(data: string): RunRequest {
   }
   if (value?.format !== 1 || typeof value.id !== 'string' || typeof value.requested_at !== 'string' || typeof value.by !== 'string') {
     throw new Error('not a govern run request (format 1: id, requested_at, by)');
+  }
+  for (const field of ['id', 'requested_at', 'by', 'host', 'key', 'sig'] as const) {
+    const v = value[field];
+    if (v !== undefined && (typeof v !== 'string' || v.includes('\n'))) throw new Error(`not a govern run request: ${field} is not a line of text`);
   }
   return value as RunRequest;
 }

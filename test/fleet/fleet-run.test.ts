@@ -7,7 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HostRun } from '../../src/fleet/host-record.js';
-import { GOVERN, shRunner, TEST_VAR_DIR } from '../support/cli.js';
+import { connect } from '@nats-io/transport-node';
+import { requestSigner } from '../../src/fleet/request-signature.js';
+import { govern, GOVERN, shRunner, TEST_VAR_DIR } from '../support/cli.js';
 import { processAlive } from '../support/proc.js';
 import { writeFile } from '../support/tmp.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
@@ -26,14 +28,14 @@ interface Listener {
  * `govern listen` for a host, ready once it says it listens. Its run command starts `govern run` on
  * the host's tree in the background and returns, as `systemctl --no-block start` does.
  */
-async function listener(host: FleetHost, url: string, runCommand?: string): Promise<Listener> {
+async function listener(host: FleetHost, url: string, runCommand?: string, extra: string[] = []): Promise<Listener> {
   const t = host.tree;
   const run = [GOVERN, 'run', t.states, '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', host.varDir, '--fleet-url', url];
   // Each run's pid is kept, so that the test ends only when the runs it started have.
   const pids = path.join(t.dir, 'run-pids');
   startedRuns.push(pids);
   const starter = writeFile(path.join(t.dir, 'start-run'), `#!/bin/sh\nexec </dev/null >/dev/null 2>&1\n${run.join(' ')} &\necho $! >> ${pids}\n`, 0o755);
-  const child = spawn(GOVERN, ['listen', '--fleet-url', url, '--facts-dir', t.facts, '--run-command', runCommand ?? starter], {
+  const child = spawn(GOVERN, ['listen', '--fleet-url', url, '--facts-dir', t.facts, '--run-command', runCommand ?? starter, ...extra], {
     env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -172,5 +174,53 @@ describe('govern fleet run and govern listen', function () {
     expect(r.stdout).to.match(new RegExp(`^web1: FAILED: could not start its run: systemctl --no-block start govern-fleettest-missing-${process.pid}\\.service failed \\(exit \\d+\\): .+$`, 'm'));
     expect(r.stdout).to.include('not asked: web2\n');
     expect(web1.tree.calls()).to.deep.equal([]);
+  });
+
+  it('with --allowed-keys the listener honours only a request signed by an allowed key, for this host, recent, and once', async () => {
+    const web1 = fleetHost('web1', nats.url, {}, GOOD);
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
+    const [operatorKey, otherKey] = ['operator.nk', 'other.nk'].map((name) => path.join(web1.tree.dir, name));
+    const operator = (await govern(['fleet', 'key', operatorKey])).stdout.trim();
+    expect((await govern(['fleet', 'key', otherKey])).code).to.equal(0);
+    const allowed = writeFile(path.join(web1.tree.dir, 'allowed-keys'), `# the operators\n${operator}\n`);
+    await listener(web1, nats.url, undefined, ['--allowed-keys', allowed]);
+
+    const unsigned = await fleet(nats.url, ['run', '--where', 'role=web']);
+    expect(unsigned.code).to.equal(2);
+    expect(unsigned.stdout).to.include('web1: FAILED: refused: not signed (this host accepts only requests signed by an allowed key)\n');
+    const other = await fleet(nats.url, ['run', '--where', 'role=web', '--sign-key', otherKey]);
+    expect(other.code).to.equal(2);
+    expect(other.stdout).to.match(/^web1: FAILED: refused: signed by U[A-Z2-7]{55}, which is not an allowed key$/m);
+    expect(web1.tree.calls()).to.deep.equal([]);
+    const signed = await fleet(nats.url, ['run', '--where', 'role=web', '--sign-key', operatorKey]);
+    expect(signed.code, signed.stdout + signed.stderr).to.equal(0);
+
+    // By hand: the same signed request again, one signed for another host, one altered, one too old.
+    const sign = requestSigner(operatorKey);
+    const request = sign({ format: 1, id: 'once', requested_at: new Date().toISOString(), by: 'test' }, 'web1');
+    const nc = await connect({ servers: nats.url });
+    const send = async (r: object) => (await nc.request('govern.run.web1', JSON.stringify(r), { timeout: 60_000 })).json<object>();
+    try {
+      expect(await send(request)).to.include({ accepted: true });
+      expect(await send(request)).to.deep.equal({ accepted: false, reason: 'request once was honoured already (a replay)' });
+      expect(await send(sign({ ...request, id: 'elsewhere' }, 'db1'))).to.deep.equal({ accepted: false, reason: 'meant for db1, not web1' });
+      expect(await send({ ...request, id: 'altered' })).to.deep.equal({ accepted: false, reason: `the signature is not ${operator}'s` });
+      const old = new Date(Date.now() - 10 * 60_000).toISOString();
+      expect(await send(sign({ ...request, id: 'old', requested_at: old }, 'web1'))).to.deep.equal({ accepted: false, reason: `made at ${old}, more than 5 minutes from this host's clock` });
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('--allowed-keys that cannot be trusted or read stops the listener before it listens', async () => {
+    const web1 = fleetHost('web1', nats.url, {}, GOOD);
+    const open = writeFile(path.join(web1.tree.dir, 'open-keys'), 'UABC\n', 0o666);
+    const r = await govern(['listen', '--fleet-url', nats.url, '--fleet-name', 'web1', '--allowed-keys', open]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.include(`refusing the allowed keys file ${open}: `);
+    const bad = writeFile(path.join(web1.tree.dir, 'bad-keys'), '# the operators\nUABC\n');
+    const b = await govern(['listen', '--fleet-url', nats.url, '--fleet-name', 'web1', '--allowed-keys', bad]);
+    expect(b.code).to.equal(1);
+    expect(b.stderr).to.include(`${bad}:2: not a public user nkey`);
   });
 });

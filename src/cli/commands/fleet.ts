@@ -26,6 +26,7 @@ const options = optionTable([
   { name: 'timeout', kind: 'duration', placeholder: 'DURATION', help: 'with --watch: stop after this long; with run: the most a batch may take (default 30m)' },
   { name: 'batch', kind: 'text', placeholder: 'N|N%', help: 'with run: ask this many hosts (or this share of them) at a time; default all at once' },
   { name: 'noop', short: 'n', kind: 'flag', help: 'with run: print the batches, and ask no host' },
+  { name: 'sign-key', kind: 'text', placeholder: 'FILE', env: 'GOVERN_FLEET_SIGN_KEY', help: 'with run: sign each request with the user nkey seed in FILE, for listeners given --allowed-keys' },
   ...fleetConnectionOptions,
   ...helpOptions,
 ]);
@@ -61,7 +62,7 @@ export const fleetCommand = defineCommand({
     if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
     if (asRun) {
       if (o.watch || o.json || o.untilCommit !== undefined) throw new UserError('--watch, --json and --until-commit do not go with govern fleet run');
-      return fleetRun(settings, { where: conditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000 });
+      return fleetRun(settings, { where: conditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000, signKey: o.signKey });
     }
     if (o.batch !== undefined || o.noop) throw new UserError('--batch and --noop go with govern fleet run');
     if (!o.watch && (o.untilCommit !== undefined || o.timeout !== undefined)) throw new UserError('--until-commit and --timeout go with --watch');
