@@ -53,9 +53,9 @@ async function runBatch(nc: NatsConnection, hosts: string[], o: RolloutOptions):
       if (typeof answer === 'string') {
         if (!outcomes.has(host)) outcomes.set(host, { host, ok: false, reason: answer });
         if (hosts.every((h) => outcomes.has(h))) watch.stop();
-      } else if (!since.has(host)) since.set(host, answer.since);
+      } else since.set(host, answer.since);
     });
-  const firstAnswers = new Map(hosts.map((host) => [host, asking(host)]));
+  const answers = new Map(hosts.map((host) => [host, asking(host)]));
   const timer = setTimeout(() => watch.stop(), o.batchTimeoutMs);
   try {
     for await (const e of watch) {
@@ -63,16 +63,12 @@ async function runBatch(nc: NatsConnection, hosts: string[], o: RolloutOptions):
       const run = e.json<HostRun>();
       // The host's listener answers once its run is started, so a run may be published before the
       // answer: wait for the answer, which says from when runs count.
-      if (!since.has(e.key)) await firstAnswers.get(e.key);
+      if (!since.has(e.key)) await answers.get(e.key);
       if (outcomes.has(e.key)) continue;
       const from = since.get(e.key);
-      if (from !== undefined && Date.parse(run.started_at) < Date.parse(from)) {
-        // A run under way when the request came (the timer's, say) may not include what the request
-        // is about, and a start asked while it ran may have been merged into it (systemd starts an
-        // active oneshot service once): ask again, so that a run begins after it.
-        void asking(e.key);
-        continue;
-      }
+      // A run under way when the request came (the timer's, say) may not include what the request is
+      // about: the host's listener starts one more after it (run-after.ts), which is the one to wait for.
+      if (from !== undefined && Date.parse(run.started_at) < Date.parse(from)) continue;
       outcomes.set(e.key, run.success ? { host: e.key, ok: true, run } : { host: e.key, ok: false, reason: `its run failed (${run.summary.failed} failed${run.errors[0] ? `; ${run.errors[0]}` : ''}${run.failed[0] ? `; ${run.failed[0].ref}: ${run.failed[0].message}` : ''})` });
       if (hosts.every((h) => outcomes.has(h))) break;
     }

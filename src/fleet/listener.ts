@@ -7,6 +7,7 @@ import { runCommand } from '../shared/process.js';
 import { connectFleet } from './connection.js';
 import { hostInbox } from './publish.js';
 import type { SignatureCheck } from './request-signature.js';
+import { ensureRunAfter } from './run-after.js';
 import { parseRunRequest, runSubject, type RunReply, type RunRequest } from './run-request.js';
 import type { FleetSettings } from './settings.js';
 
@@ -32,10 +33,11 @@ export interface Listening {
 export async function listen(o: ListenOptions): Promise<Listening> {
   const nc: NatsConnection = await connectFleet(o.settings, { clientName: `govern listen ${o.host}`, inboxPrefix: hostInbox(o.host), forever: true });
   const subject = runSubject(o.host);
+  let closing = false;
   nc.subscribe(subject, {
     callback: (err, msg) => {
       if (err) return o.log.warn(`listening on ${subject}: ${err.message}`);
-      answer(o, subject, msg.string())
+      answer(o, subject, msg.string(), () => closing)
         .then((reply) => msg.respond(JSON.stringify(reply)))
         .catch((e: Error) => o.log.warn(`answering on ${subject}: ${e.message}`));
     },
@@ -47,16 +49,23 @@ export async function listen(o: ListenOptions): Promise<Listening> {
       if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') o.log.info(`fleet connection: ${s.type}${'server' in s ? ` ${s.server}` : ''}`);
     }
   })().catch(() => undefined);
-  return { closed: nc.closed().then(() => undefined), stop: () => nc.drain() };
+  return {
+    closed: nc.closed().then(() => undefined),
+    stop: () => {
+      closing = true;
+      return nc.drain();
+    },
+  };
 }
 
 /**
  * Accepted once the run command has succeeded (systemctl has queued the start), refused with its
  * failure otherwise, so the operator learns of a unit that is missing or will not start at once.
  * `since` is this host's clock when the request came: the requester counts only a run that began
- * then or later (a run already under way may not include what the request is about).
+ * then or later (a run already under way may not include what the request is about), and the
+ * listener sees to it that such a run follows (run-after.ts).
  */
-async function answer(o: ListenOptions, subject: string, data: string): Promise<RunReply> {
+async function answer(o: ListenOptions, subject: string, data: string, stopped: () => boolean): Promise<RunReply> {
   const since = new Date().toISOString();
   let request: RunRequest;
   try {
@@ -72,10 +81,19 @@ async function answer(o: ListenOptions, subject: string, data: string): Promise<
     return { accepted: false, reason: unsigned };
   }
   o.log.info(`run requested by ${request.by} (request ${request.id}${request.key ? `, signed by ${request.key}` : ''}): ${o.runCommand.join(' ')}`);
-  const [command, ...args] = o.runCommand;
-  const r = await runCommand(command, args, { timeoutMs: START_TIMEOUT_MS });
-  if (r.code === 0) return { accepted: true, since };
-  const reason = `could not start its run: ${commandFailure(o.runCommand.join(' '), r, { timeoutMs: START_TIMEOUT_MS })}`;
+  const problem = await startRun(o);
+  if (problem === undefined) {
+    void ensureRunAfter({ sinceMs: Date.parse(since), start: () => startRun(o), stopped, warn: (text) => o.log.warn(`request ${request.id}: ${text}`) });
+    return { accepted: true, since };
+  }
+  const reason = `could not start its run: ${problem}`;
   o.log.warn(`request ${request.id}: ${reason}`);
   return { accepted: false, reason, start_failed: true };
+}
+
+/** undefined when the run command succeeded; else its failure, in words. */
+async function startRun(o: ListenOptions): Promise<string | undefined> {
+  const [command, ...args] = o.runCommand;
+  const r = await runCommand(command, args, { timeoutMs: START_TIMEOUT_MS });
+  return r.code === 0 ? undefined : commandFailure(o.runCommand.join(' '), r, { timeoutMs: START_TIMEOUT_MS });
 }

@@ -57,7 +57,7 @@ async function listener(host: FleetHost, url: string, runCommand?: string, extra
 const listeners: ChildProcess[] = [];
 const startedRuns: string[] = [];
 
-/** Waits until the runs the listeners' starters started have ended (a request asked again starts one more). */
+/** Waits until the runs the listeners' starters started have ended. */
 async function runsEnded(): Promise<void> {
   for (const file of startedRuns.splice(0)) {
     const pids = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map(Number) : [];
@@ -72,8 +72,9 @@ describe('govern fleet run and govern listen', function () {
     nats = await startNats();
   });
   afterEach(async () => {
+    // The listeners first, which may still start a run (run-after.ts); then the runs they started.
+    await Promise.all(listeners.splice(0).map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) : undefined)));
     await runsEnded();
-    for (const child of listeners.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
     await stopAllNats();
   });
 
@@ -156,9 +157,6 @@ describe('govern fleet run and govern listen', function () {
     fs.writeFileSync(release, '');
     const r = await rollout;
     await underWayExit;
-    // The run under way was reported first, so the host was asked again: that start too is waited for.
-    const pids = path.join(t.dir, 'run-pids');
-    while (!fs.existsSync(pids) || fs.readFileSync(pids, 'utf8').trim().split('\n').length < 2) await new Promise((res) => setTimeout(res, 50));
     expect(r.code, r.stdout + r.stderr).to.equal(0);
     expect(r.stdout).to.include('web1: ok, 2 changed\n');
     expect((await readKey<HostRun>(nats.url, 'govern_runs', 'web1'))!.summary.changed).to.be.at.least(2);

@@ -88,7 +88,7 @@ describe('govern-listen.service', function () {
       }
     });
 
-    it('a request while the service runs (systemd merges the start into that run) asks again once it ends; a run begun after the request counts', async () => {
+    it('a request while the service runs (systemd merges the start into that run): the listener starts it again once that run has ended, and that run counts', async () => {
       const nats = await startNats();
       const t = tree({ 'a.hcl': 'pkg "a" {\n  changed = true\n}\nblock "b" {\n  after = ["pkg:a"]\n}\n' });
       const [started, release, asked] = ['started', 'release', 'asked'].map((name) => path.join(t.dir, name));
