@@ -4,7 +4,7 @@
 // else would follow it; and its record, published as it ends, comes before its process (and so the
 // service) has ended, so asking again at once is merged too. The run lock's record names the run
 // holding it, or the last one, and when it began: until a run that began after the request holds it,
-// the start is asked again each time no run is under way.
+// the start is asked again each time no run is under way (less often each time).
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,9 +28,11 @@ export interface RunAfterOptions {
 export async function ensureRunAfter(o: RunAfterOptions): Promise<void> {
   const file = path.join(o.lockDir ?? LOCK_DIR, RUN_LOCK_NAME);
   const end = Date.now() + (o.giveUpMs ?? 2 * 3600_000);
+  const every = o.everyMs ?? 1_000;
+  let wait = every;
   for (;;) {
     // First a while for the start just asked to take the lock.
-    await sleep(o.everyMs ?? 1_000, undefined, { ref: false });
+    await sleep(wait, undefined, { ref: false });
     if (Date.now() >= end || o.stopped()) return;
     const holder = readHolder(file);
     if (holder !== undefined && Date.parse(holder.started_at) >= o.sinceMs) return;
@@ -39,7 +41,10 @@ export async function ensureRunAfter(o: RunAfterOptions): Promise<void> {
     if (holder === undefined || !alive(holder.pid)) {
       const problem = await o.start();
       if (problem !== undefined) return o.warn(problem);
-    }
+      // Each start asked again waits twice as long for its run (up to a minute): a run that fails
+      // before it takes the lock (its options refused) is not started every second for hours.
+      wait = Math.min(wait * 2, 60_000);
+    } else wait = every;
   }
 }
 
