@@ -13,7 +13,12 @@ export interface AfterRun {
   /** --fleet-name; else the report's host (the fqdn fact). */
   name?: string;
   report: RunReport;
-  facts: Pick<LocalFacts, 'names' | 'load' | 'peek'>;
+  /**
+   * The host's facts, published beside the run; undefined for a run that was interrupted: govern
+   * starts no process after an interruption, so its executable facts could be missing, and a host
+   * that lost its `role` in the inventory would drop out of its balancers. Its last facts stay.
+   */
+  facts?: Pick<LocalFacts, 'names' | 'load' | 'peek'>;
   varDir: string;
   metricsFile?: string;
 }
@@ -30,8 +35,8 @@ async function attempt(a: AfterRun): Promise<PublishOutcome> {
   try {
     const host = checkHostKey(a.name ?? a.report.host);
     // The facts are read (most already are, from planning) before the clock of the publish starts.
-    const facts = await publishableFacts(a.facts);
-    return await publishHost(a.settings, hostRun(host, a.report), { format: 1, host, at: new Date().toISOString(), facts });
+    const facts = a.facts === undefined ? undefined : { format: 1 as const, host, at: new Date().toISOString(), facts: await publishableFacts(a.facts) };
+    return await publishHost(a.settings, hostRun(host, a.report), facts);
   } catch (e) {
     return { ok: false, ms: Date.now() - start, error: (e as Error).message };
   }

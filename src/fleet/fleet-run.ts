@@ -1,20 +1,22 @@
 // `govern fleet run`: the selected hosts run now, a batch at a time. Each host of a batch is asked
-// on its own subject; the batch is done when each of them has published a run that ended after it
-// was asked. The first failure (a host that did not answer, refused, failed its run, or did not
-// report in time) stops the rollout: later batches are not asked.
+// on its own subject; the batch is done when each of them has published a run that began after its
+// listener got the request (by the host's own clock, which the answer gives). The first failure (a
+// host that did not answer, refused, could not start its run, failed it, or did not report in time)
+// stops the rollout: later batches are not asked.
 import os from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { nuid } from '@nats-io/transport-node';
 import type { HostRun } from './host-record.js';
 import { runSubject, type RunReply, type RunRequest } from './run-request.js';
-import { startRunWatch, type RunWatch } from './watch.js';
+import type { Signer } from './request-signature.js';
+import { startRunWatch } from './watch.js';
 
 export interface RolloutOptions {
   batches: string[][];
-  /** How long a batch may take, from asking to the last host's report. */
+  /** How long a batch may take, from asking (the listener answers once it started the run) to the last host's report. */
   batchTimeoutMs: number;
-  /** How long a host's listener has to answer the request. */
-  answerTimeoutMs: number;
+  /** Signs each request for its host (--sign-key), for listeners that accept only signed requests. */
+  sign?: Signer;
   say(text: string): Promise<void>;
 }
 
@@ -41,46 +43,54 @@ export async function rollout(nc: NatsConnection, o: RolloutOptions): Promise<Ro
 }
 
 async function runBatch(nc: NatsConnection, hosts: string[], o: RolloutOptions): Promise<HostOutcome[]> {
+  const deadline = Date.now() + o.batchTimeoutMs;
   // Watching first: a run that ends right after the request is not missed.
   const watch = await startRunWatch(nc);
-  const request: RunRequest = { format: 1, id: nuid.next(), requested_at: new Date().toISOString(), by: `${os.userInfo().username}@${os.hostname()}` };
   const outcomes = new Map<string, HostOutcome>();
-  await Promise.all(
-    hosts.map(async (host) => {
-      const problem = await ask(nc, host, request, o.answerTimeoutMs);
-      if (problem !== undefined) outcomes.set(host, { host, ok: false, reason: problem });
-    }),
-  );
-  const waiting = new Set(hosts.filter((h) => !outcomes.has(h)));
-  if (waiting.size > 0) await awaitRuns(watch, waiting, outcomes, o.batchTimeoutMs);
-  else watch.stop();
-  for (const host of waiting) if (!outcomes.has(host)) outcomes.set(host, { host, ok: false, reason: `no run reported within ${o.batchTimeoutMs / 1000} s` });
-  return hosts.map((h) => outcomes.get(h)!);
-}
-
-/** undefined when the host accepted; else why not. */
-async function ask(nc: NatsConnection, host: string, request: RunRequest, timeoutMs: number): Promise<string | undefined> {
-  try {
-    const answer = await nc.request(runSubject(host), JSON.stringify(request), { timeout: timeoutMs });
-    const reply = answer.json<RunReply>();
-    return reply.accepted ? undefined : `refused: ${reply.reason}`;
-  } catch (e) {
-    const text = (e as Error).message;
-    return /no responders/i.test(text) ? 'not listening (no govern listen answered)' : `did not answer: ${text}`;
-  }
-}
-
-async function awaitRuns(watch: RunWatch, waiting: Set<string>, outcomes: Map<string, HostOutcome>, timeoutMs: number): Promise<void> {
-  const timer = setTimeout(() => watch.stop(), timeoutMs);
+  const since = new Map<string, string | undefined>();
+  const asking = (host: string) =>
+    ask(nc, host, Math.max(1, deadline - Date.now()), o.sign).then((answer) => {
+      if (typeof answer === 'string') {
+        if (!outcomes.has(host)) outcomes.set(host, { host, ok: false, reason: answer });
+        if (hosts.every((h) => outcomes.has(h))) watch.stop();
+      } else since.set(host, answer.since);
+    });
+  const answers = new Map(hosts.map((host) => [host, asking(host)]));
+  const timer = setTimeout(() => watch.stop(), o.batchTimeoutMs);
   try {
     for await (const e of watch) {
-      if (!waiting.has(e.key) || e.operation !== 'PUT') continue;
+      if (!hosts.includes(e.key) || outcomes.has(e.key) || e.operation !== 'PUT') continue;
       const run = e.json<HostRun>();
+      // The host's listener answers once its run is started, so a run may be published before the
+      // answer: wait for the answer, which says from when runs count.
+      if (!since.has(e.key)) await answers.get(e.key);
+      if (outcomes.has(e.key)) continue;
+      const from = since.get(e.key);
+      // A run under way when the request came (the timer's, say) may not include what the request is
+      // about: the host's listener starts one more after it (run-after.ts), which is the one to wait for.
+      if (from !== undefined && Date.parse(run.started_at) < Date.parse(from)) continue;
       outcomes.set(e.key, run.success ? { host: e.key, ok: true, run } : { host: e.key, ok: false, reason: `its run failed (${run.summary.failed} failed${run.errors[0] ? `; ${run.errors[0]}` : ''}${run.failed[0] ? `; ${run.failed[0].ref}: ${run.failed[0].message}` : ''})` });
-      if ([...waiting].every((h) => outcomes.has(h))) break;
+      if (hosts.every((h) => outcomes.has(h))) break;
     }
   } finally {
     clearTimeout(timer);
     watch.stop();
+  }
+  for (const host of hosts) if (!outcomes.has(host)) outcomes.set(host, { host, ok: false, reason: `no run reported within ${o.batchTimeoutMs / 1000} s` });
+  return hosts.map((h) => outcomes.get(h)!);
+}
+
+/** The listener's answer when it started the run; else why not, in words. */
+async function ask(nc: NatsConnection, host: string, timeoutMs: number, sign: Signer | undefined): Promise<{ since?: string } | string> {
+  const plain: RunRequest = { format: 1, id: nuid.next(), requested_at: new Date().toISOString(), by: `${os.userInfo().username}@${os.hostname()}` };
+  const request = sign ? sign(plain, host) : plain;
+  try {
+    const answer = await nc.request(runSubject(host), JSON.stringify(request), { timeout: timeoutMs });
+    const reply = answer.json<RunReply>();
+    if (reply.accepted) return { since: reply.since };
+    return reply.start_failed ? reply.reason : `refused: ${reply.reason}`;
+  } catch (e) {
+    const text = (e as Error).message;
+    return /no responders/i.test(text) ? 'not listening (no govern listen answered)' : `did not answer: ${text}`;
   }
 }

@@ -1,19 +1,27 @@
 // `govern listen`: a small long-running process that waits on the host's own subject for a request
-// to run now, answers it, and starts the host's usual run (govern.service by default), so that the
-// run lock, the pull and the record are those of every other run. Reconnects without end, jittered.
+// to run now, starts the host's usual run (govern.service by default), so that the run lock, the
+// pull and the record are those of every other run, and answers. Reconnects without end, jittered.
 import type { NatsConnection } from '@nats-io/transport-node';
+import { commandFailure } from '../shared/command-failure.js';
 import { runCommand } from '../shared/process.js';
 import { connectFleet } from './connection.js';
 import { hostInbox } from './publish.js';
-import { parseRunRequest, runSubject, type RunReply } from './run-request.js';
+import type { SignatureCheck } from './request-signature.js';
+import { ensureRunAfter } from './run-after.js';
+import { parseRunRequest, runSubject, type RunReply, type RunRequest } from './run-request.js';
 import type { FleetSettings } from './settings.js';
+
+/** What the run command may take: `systemctl --no-block start` returns once the start is queued. */
+const START_TIMEOUT_MS = 120_000;
 
 export interface ListenOptions {
   settings: FleetSettings;
   host: string;
-  /** argv of what starts a run: `systemctl --no-block start govern.service`. */
+  /** argv of what starts a run and returns: `systemctl --no-block start govern.service`. */
   runCommand: string[];
   log: { info(text: string): void; warn(text: string): void };
+  /** When given, only requests signed by one of these keys are honoured (--allowed-keys). */
+  signatures?: SignatureCheck;
 }
 
 export interface Listening {
@@ -25,20 +33,13 @@ export interface Listening {
 export async function listen(o: ListenOptions): Promise<Listening> {
   const nc: NatsConnection = await connectFleet(o.settings, { clientName: `govern listen ${o.host}`, inboxPrefix: hostInbox(o.host), forever: true });
   const subject = runSubject(o.host);
+  let closing = false;
   nc.subscribe(subject, {
     callback: (err, msg) => {
       if (err) return o.log.warn(`listening on ${subject}: ${err.message}`);
-      let reply: RunReply;
-      try {
-        const request = parseRunRequest(msg.string());
-        o.log.info(`run requested by ${request.by} (request ${request.id}): ${o.runCommand.join(' ')}`);
-        reply = { accepted: true };
-        void start(o);
-      } catch (e) {
-        reply = { accepted: false, reason: (e as Error).message };
-        o.log.warn(`refused a request on ${subject}: ${reply.reason}`);
-      }
-      msg.respond(JSON.stringify(reply));
+      answer(o, subject, msg.string(), () => closing)
+        .then((reply) => msg.respond(JSON.stringify(reply)))
+        .catch((e: Error) => o.log.warn(`answering on ${subject}: ${e.message}`));
     },
   });
   await nc.flush();
@@ -48,11 +49,51 @@ export async function listen(o: ListenOptions): Promise<Listening> {
       if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') o.log.info(`fleet connection: ${s.type}${'server' in s ? ` ${s.server}` : ''}`);
     }
   })().catch(() => undefined);
-  return { closed: nc.closed().then(() => undefined), stop: () => nc.drain() };
+  return {
+    closed: nc.closed().then(() => undefined),
+    stop: () => {
+      closing = true;
+      return nc.drain();
+    },
+  };
 }
 
-async function start(o: ListenOptions): Promise<void> {
+/**
+ * Accepted once the run command has succeeded (systemctl has queued the start), refused with its
+ * failure otherwise, so the operator learns of a unit that is missing or will not start at once.
+ * `since` is this host's clock when the request came: the requester counts only a run that began
+ * then or later (a run already under way may not include what the request is about), and the
+ * listener sees to it that such a run follows (run-after.ts).
+ */
+async function answer(o: ListenOptions, subject: string, data: string, stopped: () => boolean): Promise<RunReply> {
+  const since = new Date().toISOString();
+  let request: RunRequest;
+  try {
+    request = parseRunRequest(data);
+  } catch (e) {
+    const reason = (e as Error).message;
+    o.log.warn(`refused a request on ${subject}: ${reason}`);
+    return { accepted: false, reason };
+  }
+  const unsigned = o.signatures?.refusal(request, Date.now());
+  if (unsigned !== undefined) {
+    o.log.warn(`refused request ${request.id} by ${request.by}: ${unsigned}`);
+    return { accepted: false, reason: unsigned };
+  }
+  o.log.info(`run requested by ${request.by} (request ${request.id}${request.key ? `, signed by ${request.key}` : ''}): ${o.runCommand.join(' ')}`);
+  const problem = await startRun(o);
+  if (problem === undefined) {
+    void ensureRunAfter({ sinceMs: Date.parse(since), start: () => startRun(o), stopped, warn: (text) => o.log.warn(`request ${request.id}: ${text}`) });
+    return { accepted: true, since };
+  }
+  const reason = `could not start its run: ${problem}`;
+  o.log.warn(`request ${request.id}: ${reason}`);
+  return { accepted: false, reason, start_failed: true };
+}
+
+/** undefined when the run command succeeded; else its failure, in words. */
+async function startRun(o: ListenOptions): Promise<string | undefined> {
   const [command, ...args] = o.runCommand;
-  const r = await runCommand(command, args, { timeoutMs: 120_000 });
-  if (r.code !== 0) o.log.warn(`${o.runCommand.join(' ')} failed (exit ${r.code ?? r.signal}): ${(r.stderr || r.stdout).trim()}`);
+  const r = await runCommand(command, args, { timeoutMs: START_TIMEOUT_MS });
+  return r.code === 0 ? undefined : commandFailure(o.runCommand.join(' '), r, { timeoutMs: START_TIMEOUT_MS });
 }

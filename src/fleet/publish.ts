@@ -9,12 +9,15 @@ import { FACTS_BUCKET, RUNS_BUCKET, type FleetSettings } from './settings.js';
 
 export type PublishOutcome = { ok: true; ms: number } | { ok: false; ms: number; error: string };
 
-export async function publishHost(settings: FleetSettings, run: HostRun, facts: HostFacts): Promise<PublishOutcome> {
+/** facts undefined: the run alone (an interrupted run, whose facts may have been cut short). */
+export async function publishHost(settings: FleetSettings, run: HostRun, facts: HostFacts | undefined): Promise<PublishOutcome> {
   const start = Date.now();
   let nc: NatsConnection | undefined;
   const work = async () => {
     nc = await connectFleet(settings, { clientName: `govern run ${run.host}`, inboxPrefix: hostInbox(run.host) });
-    await Promise.all([putMaking(nc, RUNS_BUCKET, run.host, JSON.stringify(run)), putMaking(nc, FACTS_BUCKET, run.host, JSON.stringify(facts))]);
+    const puts = [putMaking(nc, RUNS_BUCKET, run.host, JSON.stringify(run))];
+    if (facts !== undefined) puts.push(putMaking(nc, FACTS_BUCKET, run.host, JSON.stringify(facts)));
+    await Promise.all(puts);
   };
   try {
     await within(settings.timeoutMs, `publishing to the fleet at ${settings.url}`, work());

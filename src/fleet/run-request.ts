@@ -15,9 +15,18 @@ export interface RunRequest {
   requested_at: string;
   /** Who asked: the operator's user and host, for the host's log. */
   by: string;
+  /** A signed request: the host it is meant for, the signer's public nkey, the signature (request-signature.ts). */
+  host?: string;
+  key?: string;
+  sig?: string;
 }
 
-export type RunReply = { accepted: true } | { accepted: false; reason: string };
+/**
+ * The listener's answer, once the run was started (or could not be). `since`: the host's own clock
+ * when the request came, ISO 8601; a run that began before it does not answer the request. Absent
+ * from listeners older than it: any run published after the request counts.
+ */
+export type RunReply = { accepted: true; since?: string } | { accepted: false; reason: string; start_failed?: true };
 
 export function parseRunRequest(data: string): RunRequest {
   let value: Partial<RunRequest>;
@@ -28,6 +37,10 @@ export function parseRunRequest(data: string): RunRequest {
   }
   if (value?.format !== 1 || typeof value.id !== 'string' || typeof value.requested_at !== 'string' || typeof value.by !== 'string') {
     throw new Error('not a govern run request (format 1: id, requested_at, by)');
+  }
+  for (const field of ['id', 'requested_at', 'by', 'host', 'key', 'sig'] as const) {
+    const v = value[field];
+    if (v !== undefined && (typeof v !== 'string' || v.includes('\n'))) throw new Error(`not a govern run request: ${field} is not a line of text`);
   }
   return value as RunRequest;
 }

@@ -112,6 +112,42 @@ describe('govern fleet', () => {
     expect(stdout).to.not.include(' db1 ok new111');
   });
 
+  it('--watch follows the selection: a host whose facts come to match joins (and must reach the commit), one whose facts no longer match leaves', async () => {
+    await putHosts(nats.url, [
+      { name: 'web1', facts: { role: 'web' }, run: simulatedRun('web1', { commit: 'old000' }) },
+      { name: 'web2', facts: { role: 'web' }, run: simulatedRun('web2', { commit: 'old000' }) },
+      { name: 'db1', facts: { role: 'db' }, run: simulatedRun('db1', { commit: 'old000' }) },
+    ]);
+    const child = spawn(GOVERN, ['fleet', '--fleet-url', nats.url, '--where', 'role=web', '--watch', '--until-commit', 'new111', '--timeout', '2m'], {
+      env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR },
+    });
+    let stdout = '';
+    const waiting: { text: string; resolve(): void }[] = [];
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+      for (const w of waiting.filter((w) => stdout.includes(w.text))) w.resolve();
+    });
+    const printed = (text: string) => new Promise<void>((resolve) => (stdout.includes(text) ? resolve() : waiting.push({ text, resolve })));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    await printed('VERSION\n');
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' }, run: simulatedRun('web1', { commit: 'new111', endedAgoMs: 0 }) }]);
+    await printed(' web1 ok new111');
+    // A new host of the role, at the old commit: the watch now waits for it too.
+    await putHosts(nats.url, [{ name: 'web3', facts: { role: 'web' }, run: simulatedRun('web3', { commit: 'old000', endedAgoMs: 0 }) }]);
+    await printed(' web3 selected: its published facts match\n');
+    // web2 is given another role, and is not waited for any more.
+    await putHosts(nats.url, [{ name: 'web2', facts: { role: 'db' } }]);
+    await printed(' web2 no longer selected: its published facts do not match\n');
+    // db1 becomes a web host, its run (published just before its facts) at the commit.
+    await putHosts(nats.url, [{ name: 'db1', facts: { role: 'web' }, run: simulatedRun('db1', { commit: 'new111', endedAgoMs: 0 }) }]);
+    await printed(' db1 ok new111');
+    expect(child.exitCode).to.equal(null);
+    await putHosts(nats.url, [{ name: 'web3', facts: { role: 'web' }, run: simulatedRun('web3', { commit: 'new111', endedAgoMs: 0 }) }]);
+    expect(await exited).to.equal(0);
+    expect(stdout).to.include('every selected host (3) ran new111\n');
+  });
+
   it('--watch --until-commit --timeout: exit 1 naming the hosts not there yet; 2 when one failed at the commit', async () => {
     await putHosts(nats.url, [
       { name: 'web1', facts: { role: 'web' }, run: simulatedRun('web1', { commit: 'new111' }) },

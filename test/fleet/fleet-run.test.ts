@@ -4,36 +4,66 @@
 // one's runs, and the first failure stops the rollout.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { HostRun } from '../../src/fleet/host-record.js';
-import { GOVERN, TEST_VAR_DIR } from '../support/cli.js';
+import { connect } from '@nats-io/transport-node';
+import { requestSigner } from '../../src/fleet/request-signature.js';
+import { govern, GOVERN, shRunner, TEST_VAR_DIR } from '../support/cli.js';
+import { processAlive } from '../support/proc.js';
+import { writeFile } from '../support/tmp.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
 import { fleet, fleetHost, putHosts, readKey, type FleetHost } from './support.js';
 
 const GOOD = { 'a.hcl': 'pkg "a" {\n  changed = true\n}\n' };
 const BAD = { 'a.hcl': 'pkg "a" {\n  fail = true\n}\n' };
 
-/** `govern listen` for a host, ready once it says it listens; its run command runs the host's tree. */
-async function listener(host: FleetHost, url: string): Promise<ChildProcess> {
+interface Listener {
+  child: ChildProcess;
+  /** Resolves once the listener has written `text` to stderr. */
+  said(text: string): Promise<void>;
+}
+
+/**
+ * `govern listen` for a host, ready once it says it listens. Its run command starts `govern run` on
+ * the host's tree in the background and returns, as `systemctl --no-block start` does.
+ */
+async function listener(host: FleetHost, url: string, runCommand?: string, extra: string[] = []): Promise<Listener> {
   const t = host.tree;
   const run = [GOVERN, 'run', t.states, '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', host.varDir, '--fleet-url', url];
-  const child = spawn(GOVERN, ['listen', '--fleet-url', url, '--facts-dir', t.facts, '--run-command', run.join(' ')], {
+  // Each run's pid is kept, so that the test ends only when the runs it started have.
+  const pids = path.join(t.dir, 'run-pids');
+  startedRuns.push(pids);
+  const starter = writeFile(path.join(t.dir, 'start-run'), `#!/bin/sh\nexec </dev/null >/dev/null 2>&1\n${run.join(' ')} &\necho $! >> ${pids}\n`, 0o755);
+  const child = spawn(GOVERN, ['listen', '--fleet-url', url, '--facts-dir', t.facts, '--run-command', runCommand ?? starter, ...extra], {
     env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   listeners.push(child);
   let stderr = '';
+  const waiting: { text: string; resolve(): void }[] = [];
   child.stderr!.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: string) => {
-      stderr += chunk;
-      if (stderr.includes(`listening on govern.run.${host.name} at `)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`govern listen exited (${code}): ${stderr}`)));
+  child.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+    for (const w of waiting.filter((w) => stderr.includes(w.text))) w.resolve();
   });
-  return child;
+  const said = (text: string) => new Promise<void>((resolve) => (stderr.includes(text) ? resolve() : waiting.push({ text, resolve })));
+  await Promise.race([
+    said(`listening on govern.run.${host.name} at `),
+    new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`govern listen exited (${code}): ${stderr}`)))),
+  ]);
+  return { child, said };
 }
 const listeners: ChildProcess[] = [];
+const startedRuns: string[] = [];
+
+/** Waits until the runs the listeners' starters started have ended. */
+async function runsEnded(): Promise<void> {
+  for (const file of startedRuns.splice(0)) {
+    const pids = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map(Number) : [];
+    for (const pid of pids) while (processAlive(pid)) await new Promise((res) => setTimeout(res, 50));
+  }
+}
 
 describe('govern fleet run and govern listen', function () {
   this.timeout(300_000);
@@ -42,7 +72,9 @@ describe('govern fleet run and govern listen', function () {
     nats = await startNats();
   });
   afterEach(async () => {
-    for (const child of listeners.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+    // The listeners first, which may still start a run (run-after.ts); then the runs they started.
+    await Promise.all(listeners.splice(0).map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) : undefined)));
+    await runsEnded();
     await stopAllNats();
   });
 
@@ -104,5 +136,89 @@ describe('govern fleet run and govern listen', function () {
     await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
     expect((await fleet(nats.url, ['run', '--where', 'role=web'])).code).to.equal(0);
     expect(path.basename(web1.tree.calls()[0] ?? '')).to.equal('pkg:a');
+  });
+
+  it('a run under way when the request comes does not count: the host is done when a run that began after the request reports', async () => {
+    const web1 = fleetHost('web1', nats.url, {}, GOOD);
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
+    const t = web1.tree;
+    const [started, release] = [path.join(t.dir, 'started'), path.join(t.dir, 'release')];
+    // Holds the run until the test releases it: the timer's run, say, under way.
+    shRunner(t.runners, 'block', `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && exit 0\ntouch ${started}\nwhile [ ! -e ${release} ]; do sleep 0.05; done`);
+    writeFile(path.join(t.states, 'a.hcl'), `${GOOD['a.hcl']}block "b" {\n  after = ["pkg:a"]\n}\n`);
+    const l = await listener(web1, nats.url);
+    const underWay = spawn(GOVERN, ['run', t.states, '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', web1.varDir, '--fleet-url', nats.url], { stdio: 'ignore' });
+    const underWayExit = new Promise((resolve) => underWay.once('exit', resolve));
+    while (!fs.existsSync(started)) await new Promise((res) => setTimeout(res, 50));
+    // The change the request is about lands while that run is under way: one more resource changes.
+    writeFile(path.join(t.states, 'c.hcl'), 'pkg "c" {\n  changed = true\n}\n');
+    const rollout = fleet(nats.url, ['run', '--where', 'role=web', '--timeout', '2m']);
+    await l.said('run requested by ');
+    fs.writeFileSync(release, '');
+    const r = await rollout;
+    await underWayExit;
+    expect(r.code, r.stdout + r.stderr).to.equal(0);
+    expect(r.stdout).to.include('web1: ok, 2 changed\n');
+    expect((await readKey<HostRun>(nats.url, 'govern_runs', 'web1'))!.summary.changed).to.be.at.least(2);
+  });
+
+  it('a run command that fails is the host\'s failure at once, with the reason, not a wait for its report', async () => {
+    const web1 = fleetHost('web1', nats.url, {}, GOOD);
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }, { name: 'web2', facts: { role: 'web' } }]);
+    // No such unit (and on a host without systemd, no manager to ask): systemctl refuses either way.
+    await listener(web1, nats.url, `systemctl --no-block start govern-fleettest-missing-${process.pid}.service`);
+    const r = await fleet(nats.url, ['run', '--where', 'role=web', '--batch', '1', '--timeout', '10m']);
+    expect(r.code, r.stdout + r.stderr).to.equal(2);
+    expect(r.stdout).to.match(new RegExp(`^web1: FAILED: could not start its run: systemctl --no-block start govern-fleettest-missing-${process.pid}\\.service failed \\(exit \\d+\\): .+$`, 'm'));
+    expect(r.stdout).to.include('not asked: web2\n');
+    expect(web1.tree.calls()).to.deep.equal([]);
+  });
+
+  it('with --allowed-keys the listener honours only a request signed by an allowed key, for this host, recent, and once', async () => {
+    const web1 = fleetHost('web1', nats.url, {}, GOOD);
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
+    const [operatorKey, otherKey] = ['operator.nk', 'other.nk'].map((name) => path.join(web1.tree.dir, name));
+    const operator = (await govern(['fleet', 'key', operatorKey])).stdout.trim();
+    expect((await govern(['fleet', 'key', otherKey])).code).to.equal(0);
+    const allowed = writeFile(path.join(web1.tree.dir, 'allowed-keys'), `# the operators\n${operator}\n`);
+    await listener(web1, nats.url, undefined, ['--allowed-keys', allowed]);
+
+    const unsigned = await fleet(nats.url, ['run', '--where', 'role=web']);
+    expect(unsigned.code).to.equal(2);
+    expect(unsigned.stdout).to.include('web1: FAILED: refused: not signed (this host accepts only requests signed by an allowed key)\n');
+    const other = await fleet(nats.url, ['run', '--where', 'role=web', '--sign-key', otherKey]);
+    expect(other.code).to.equal(2);
+    expect(other.stdout).to.match(/^web1: FAILED: refused: signed by U[A-Z2-7]{55}, which is not an allowed key$/m);
+    expect(web1.tree.calls()).to.deep.equal([]);
+    const signed = await fleet(nats.url, ['run', '--where', 'role=web', '--sign-key', operatorKey]);
+    expect(signed.code, signed.stdout + signed.stderr).to.equal(0);
+
+    // By hand: the same signed request again, one signed for another host, one altered, one too old.
+    const sign = requestSigner(operatorKey);
+    const request = sign({ format: 1, id: 'once', requested_at: new Date().toISOString(), by: 'test' }, 'web1');
+    const nc = await connect({ servers: nats.url });
+    const send = async (r: object) => (await nc.request('govern.run.web1', JSON.stringify(r), { timeout: 60_000 })).json<object>();
+    try {
+      expect(await send(request)).to.include({ accepted: true });
+      expect(await send(request)).to.deep.equal({ accepted: false, reason: 'request once was honoured already (a replay)' });
+      expect(await send(sign({ ...request, id: 'elsewhere' }, 'db1'))).to.deep.equal({ accepted: false, reason: 'meant for db1, not web1' });
+      expect(await send({ ...request, id: 'altered' })).to.deep.equal({ accepted: false, reason: `the signature is not ${operator}'s` });
+      const old = new Date(Date.now() - 10 * 60_000).toISOString();
+      expect(await send(sign({ ...request, id: 'old', requested_at: old }, 'web1'))).to.deep.equal({ accepted: false, reason: `made at ${old}, more than 5 minutes from this host's clock` });
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('--allowed-keys that cannot be trusted or read stops the listener before it listens', async () => {
+    const web1 = fleetHost('web1', nats.url, {}, GOOD);
+    const open = writeFile(path.join(web1.tree.dir, 'open-keys'), 'UABC\n', 0o666);
+    const r = await govern(['listen', '--fleet-url', nats.url, '--fleet-name', 'web1', '--allowed-keys', open]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.include(`refusing the allowed keys file ${open}: `);
+    const bad = writeFile(path.join(web1.tree.dir, 'bad-keys'), '# the operators\nUABC\n');
+    const b = await govern(['listen', '--fleet-url', nats.url, '--fleet-name', 'web1', '--allowed-keys', bad]);
+    expect(b.code).to.equal(1);
+    expect(b.stderr).to.include(`${bad}:2: not a public user nkey`);
   });
 });

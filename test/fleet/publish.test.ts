@@ -2,13 +2,14 @@
 // its name, never a secret/ fact or a diff; and the run unaffected (its exit status, its record, a
 // bounded delay) when the server is down or does not answer.
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HostFacts, HostRun } from '../../src/fleet/host-record.js';
-import { govern } from '../support/cli.js';
+import { govern, GOVERN, shRunner } from '../support/cli.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
 import { writeFile } from '../support/tmp.js';
-import { fleetHost, readKey } from './support.js';
+import { fleetHost, putHosts, readKey } from './support.js';
 
 /** stderr without the note of a run waiting for the run lock, which other tests on the machine may hold. */
 const ownLines = (stderr: string) => stderr.replace(/^govern: waiting for the run of pid .*\n/gm, '');
@@ -100,5 +101,28 @@ describe('fleet: publishing after a run', () => {
     const r = await host.run();
     expect(r.code).to.equal(0);
     expect(JSON.parse(fs.readFileSync(path.join(host.varDir, 'fleet-publish.json'), 'utf8'))).to.include({ ok: true, failures_total: 0 });
+  });
+
+  it('an interrupted run (SIGTERM during apply) is published as failed; the facts published before stay', async () => {
+    const host = fleetHost('web7', nats.url, { role: 'web' }, { 'a.hcl': 'pkg "a" {\n  changed = true\n}\nblock "b" {\n  after = ["pkg:a"]\n}\n' });
+    await putHosts(nats.url, [{ name: 'web7', facts: { role: 'web' } }]);
+    const before = (await readKey<HostFacts>(nats.url, 'govern_facts', 'web7'))!;
+    const pidFile = path.join(host.tree.dir, 'block.pid');
+    shRunner(host.tree.runners, 'block', `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && exit 0\necho $$ > ${pidFile}.new && mv ${pidFile}.new ${pidFile}\nexec sleep 300`);
+    const t = host.tree;
+    const child = spawn(GOVERN, ['run', t.states, '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', host.varDir, '--fleet-url', nats.url], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // The blocking resource has started once its pid file is there (written whole, by a rename).
+    while (!fs.existsSync(pidFile)) await new Promise((res) => setTimeout(res, 50));
+    child.kill('SIGTERM');
+    expect(await exited, stderr).to.equal(143);
+    const run = (await readKey<HostRun>(nats.url, 'govern_runs', 'web7'))!;
+    expect(run).to.include({ host: 'web7', success: false });
+    expect(run.errors).to.deep.equal(['interrupted by SIGTERM']);
+    expect(run.summary).to.include({ changed: 1 });
+    expect(await readKey<HostFacts>(nats.url, 'govern_facts', 'web7')).to.deep.equal(before);
+    expect(JSON.parse(fs.readFileSync(path.join(host.varDir, 'fleet-publish.json'), 'utf8'))).to.include({ ok: true });
   });
 });

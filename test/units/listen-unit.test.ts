@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HostRun } from '../../src/fleet/host-record.js';
 import { runCommand } from '../../src/shared/process.js';
-import { govern, ROOT } from '../support/cli.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect } from '@nats-io/transport-node';
+import { govern, ROOT, shRunner } from '../support/cli.js';
 import { startNats, stopAllNats } from '../support/nats.js';
 import { writeFile } from '../support/tmp.js';
 import { putHosts, readKey } from '../fleet/support.js';
@@ -85,5 +87,75 @@ describe('govern-listen.service', function () {
         await manager.systemctl('stop', listenName);
       }
     });
+
+    it('a request while the service runs (systemd merges the start into that run): the listener starts it again once that run has ended, and that run counts', async () => {
+      const nats = await startNats();
+      const t = tree({ 'a.hcl': 'pkg "a" {\n  changed = true\n}\nblock "b" {\n  after = ["pkg:a"]\n}\n' });
+      const [started, release, asked] = ['started', 'release', 'asked'].map((name) => path.join(t.dir, name));
+      // Holds the service's run until the test releases it: the timer's run, under way.
+      shRunner(t.runners, 'block', `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && exit 0\ntouch ${started}\nwhile [ ! -e ${release} ]; do sleep 0.05; done`);
+      const varDir = path.join(t.dir, 'var');
+      const env = writeFile(
+        path.join(t.dir, 'default-govern'),
+        [
+          `GOVERN_FLEET_URL=${nats.url}`,
+          'GOVERN_FLEET_NAME=web1',
+          `GOVERN_VAR_DIR=${varDir}`,
+          `GOVERN_OPTIONS=--runners-dir ${t.runners} --facts-dir ${t.facts} ${t.states}`,
+          // The usual start, then a mark for the test that the listener has asked systemd.
+          `GOVERN_LISTEN_RUN_COMMAND=/bin/sh -c "systemctl --user --no-block start ${serviceName} && touch ${asked}"`,
+          '',
+        ].join('\n'),
+      );
+      const own = (text: string) => text.replace(`EnvironmentFile=-${prefix}/etc/default/govern`, `EnvironmentFile=${env}`);
+      await manager.writeUnit(serviceName, own(installed('govern.service')));
+      await manager.writeUnit(listenName, own(installed('govern-listen.service')));
+      await manager.mustSucceed('start', listenName);
+      try {
+        await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }]);
+        await listening(nats.url, 'web1');
+        await manager.mustSucceed('--no-block', 'start', serviceName);
+        await until(() => fs.existsSync(started));
+        // The change the request is about lands while that run is under way.
+        writeFile(path.join(t.states, 'c.hcl'), 'pkg "c" {\n  changed = true\n}\n');
+        const rollout = govern(['fleet', 'run', '--where', 'role=web', '--timeout', '2m', '--fleet-url', nats.url]);
+        await until(() => fs.existsSync(asked));
+        fs.writeFileSync(release, '');
+        const r = await rollout;
+        expect(r.code, `${r.stdout}${r.stderr}`).to.equal(0);
+        expect(r.stdout).to.include('web1: ok, 2 changed\n');
+        // The run under way (pkg:a), then the one the request asked for (pkg:a, pkg:c): no third.
+        expect(t.calls()).to.deep.equal(['pkg:a', 'pkg:a', 'pkg:c']);
+      } finally {
+        fs.writeFileSync(release, '');
+        await manager.systemctl('stop', listenName);
+        await manager.systemctl('stop', serviceName);
+      }
+    });
   });
 });
+
+/** Resolves once the host's listener answers on its subject (a request that is not one: nothing runs). */
+async function listening(url: string, host: string): Promise<void> {
+  const nc = await connect({ servers: url });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await nc.request(`govern.run.${host}`, 'ready?', { timeout: 10_000 });
+        return;
+      } catch (e) {
+        if (attempt >= 600 || !/no responders/i.test((e as Error).message)) throw e;
+        await sleep(100);
+      }
+    }
+  } finally {
+    await nc.close();
+  }
+}
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; !done(); i++) {
+    if (i >= 1200) throw new Error('waited 2 minutes in vain');
+    await sleep(100);
+  }
+}

@@ -4,6 +4,7 @@
 import { fleetRows } from '../../fleet/fleet-view.js';
 import { rollout } from '../../fleet/fleet-run.js';
 import { readFleet, withFleet } from '../../fleet/read-fleet.js';
+import { requestSigner } from '../../fleet/request-signature.js';
 import { batches, batchSize } from '../../fleet/run-request.js';
 import type { Condition } from '../../fleet/selection.js';
 import type { FleetSettings } from '../../fleet/settings.js';
@@ -16,11 +17,14 @@ export interface FleetRunOptions {
   batch?: string;
   noop: boolean;
   batchTimeoutMs: number;
+  /** A user nkey seed file to sign the requests with. */
+  signKey?: string;
 }
 
 /** Exit status: 0 every host ran successfully; 2 a host failed (later batches not asked); 3 none selected. */
 export async function fleetRun(settings: FleetSettings, o: FleetRunOptions): Promise<number> {
   if (o.where.length === 0) throw new UserError('govern fleet run needs at least one --where FACT=VALUE (--where fqdn=HOST for one host)');
+  const sign = o.signKey === undefined ? undefined : requestSigner(o.signKey);
   return withFleet(settings, 'govern fleet run', async (nc) => {
     const { runs, facts } = await readFleet(nc, settings.timeoutMs);
     const hosts = fleetRows(runs, facts, o.where, Date.now(), Infinity).map((r) => r.host);
@@ -40,7 +44,7 @@ export async function fleetRun(settings: FleetSettings, o: FleetRunOptions): Pro
       return 0;
     }
     const say = (text: string) => out(`${terminalLine(text)}\n`);
-    const end = await rollout(nc, { batches: planned, batchTimeoutMs: o.batchTimeoutMs, answerTimeoutMs: settings.timeoutMs, say });
+    const end = await rollout(nc, { batches: planned, batchTimeoutMs: o.batchTimeoutMs, sign, say });
     if (end.ok) {
       await say(`every selected host (${hosts.length}) ran successfully`);
       return 0;

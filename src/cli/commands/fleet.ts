@@ -6,7 +6,7 @@ import { fleetAnswer, fleetJson, fleetRows, fleetTable } from '../../fleet/fleet
 import type { HostRun } from '../../fleet/host-record.js';
 import { readFleet, withFleet } from '../../fleet/read-fleet.js';
 import { parseCondition, type Condition } from '../../fleet/selection.js';
-import { followRuns, startRunWatch, type RunWatch } from '../../fleet/watch.js';
+import { followRuns, startFleetWatch, type FleetWatch, type WatchEvent } from '../../fleet/watch.js';
 import { formatDuration } from '../../shared/duration.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
@@ -21,11 +21,12 @@ const options = optionTable([
   { name: 'where', kind: 'texts', placeholder: 'FACT=VALUE', help: 'only hosts whose published fact FACT is VALUE (repeat: all must hold)' },
   { name: 'json', kind: 'flag', help: 'print the hosts as JSON' },
   { name: 'max-age', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_AGE', default: '1h', help: 'warn about a host whose last run ended longer ago than this' },
-  { name: 'watch', kind: 'flag', help: 'then print each selected host\'s run as it is published' },
+  { name: 'watch', kind: 'flag', help: 'then print each selected host\'s run as it is published (hosts whose facts come to match join)' },
   { name: 'until-commit', kind: 'text', placeholder: 'COMMIT', help: 'with --watch: stop when every selected host has reported a run at COMMIT (or a prefix of it)' },
   { name: 'timeout', kind: 'duration', placeholder: 'DURATION', help: 'with --watch: stop after this long; with run: the most a batch may take (default 30m)' },
   { name: 'batch', kind: 'text', placeholder: 'N|N%', help: 'with run: ask this many hosts (or this share of them) at a time; default all at once' },
   { name: 'noop', short: 'n', kind: 'flag', help: 'with run: print the batches, and ask no host' },
+  { name: 'sign-key', kind: 'text', placeholder: 'FILE', env: 'GOVERN_FLEET_SIGN_KEY', help: 'with run: sign each request with the user nkey seed in FILE, for listeners given --allowed-keys' },
   ...fleetConnectionOptions,
   ...helpOptions,
 ]);
@@ -40,7 +41,8 @@ export const fleetCommand = defineCommand({
     'Exit status: 0 OK; 1 WARNING, a host has not reported within --max-age; 2 CRITICAL, a host failed\n' +
     'its last run; 3 UNKNOWN, no host is selected or the fleet cannot be read.\n' +
     'With --watch --until-commit: 0 when every selected host ran the commit successfully, 2 when one\n' +
-    'failed at it, 1 when --timeout came first.\n' +
+    'failed at it, 1 when --timeout came first. A host whose facts, published during the watch, come\n' +
+    'to match --where joins the selection; one whose facts no longer match leaves it.\n' +
     'govern fleet run --where FACT=VALUE... asks the selected hosts (their govern listen) to run now,\n' +
     '--batch at a time, each batch after the previous one reported success; it stops at the first\n' +
     'failure. Exit status: 0 every host ran successfully, 2 one failed, 3 no host is selected.\n' +
@@ -60,18 +62,18 @@ export const fleetCommand = defineCommand({
     if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
     if (asRun) {
       if (o.watch || o.json || o.untilCommit !== undefined) throw new UserError('--watch, --json and --until-commit do not go with govern fleet run');
-      return fleetRun(settings, { where: conditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000 });
+      return fleetRun(settings, { where: conditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000, signKey: o.signKey });
     }
     if (o.batch !== undefined || o.noop) throw new UserError('--batch and --noop go with govern fleet run');
     if (!o.watch && (o.untilCommit !== undefined || o.timeout !== undefined)) throw new UserError('--until-commit and --timeout go with --watch');
     const where = conditions(o.where);
     return withFleet(settings, 'govern fleet', async (nc) => {
-      const watching = o.watch ? await startRunWatch(nc) : undefined;
+      const watching = o.watch ? await startFleetWatch(nc) : undefined;
       const { runs, facts } = await readFleet(nc, settings.timeoutMs);
       const answer = fleetAnswer(fleetRows(runs, facts, where, Date.now(), o.maxAge), o.maxAge);
       await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);
       if (watching === undefined) return answer.code;
-      return watch(o, watching, runs, new Set(answer.rows.map((r) => r.host)));
+      return watch(o, watching, runs, { hosts: new Set(answer.rows.map((r) => r.host)), where });
     });
   },
 });
@@ -90,9 +92,9 @@ export function conditions(texts: string[]): Condition[] {
   return parsed;
 }
 
-async function watch(o: FleetOptions, watching: RunWatch, runs: Map<string, HostRun>, hosts: Set<string>): Promise<number> {
+async function watch(o: FleetOptions, watching: FleetWatch, runs: Map<string, HostRun>, selection: { hosts: Set<string>; where: Condition[] }): Promise<number> {
   const printing: Promise<void>[] = [];
-  const end = await followRuns(watching, runs, { hosts, commit: o.untilCommit, timeoutMs: o.timeout }, (run) => printing.push(out(`${runLine(run)}\n`)));
+  const end = await followRuns(watching, runs, { ...selection, commit: o.untilCommit, timeoutMs: o.timeout }, (e) => printing.push(out(`${eventLine(e)}\n`)));
   await Promise.all(printing);
   if (o.untilCommit === undefined) return 0;
   if (!end.reached) {
@@ -103,8 +105,14 @@ async function watch(o: FleetOptions, watching: RunWatch, runs: Map<string, Host
     await out(`${terminalLine(`at ${o.untilCommit}, failed: ${end.failed.join(', ')}`)}\n`);
     return 2;
   }
-  await out(`${terminalLine(`every selected host (${hosts.size}) ran ${o.untilCommit}`)}\n`);
+  await out(`${terminalLine(`every selected host (${end.hosts.length}) ran ${o.untilCommit}`)}\n`);
   return 0;
+}
+
+function eventLine(e: WatchEvent): string {
+  if (e.kind === 'run') return runLine(e.run);
+  const now = new Date().toISOString();
+  return terminalLine(e.kind === 'selected' ? `${now} ${e.host} selected: its published facts match` : `${now} ${e.host} no longer selected: its published facts do not match`);
 }
 
 function runLine(run: HostRun): string {

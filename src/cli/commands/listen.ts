@@ -3,6 +3,7 @@
 // fqdn fact, as when it publishes.
 import { checkHostKey } from '../../fleet/buckets.js';
 import { listen } from '../../fleet/listener.js';
+import { readAllowedKeys, SignatureCheck } from '../../fleet/request-signature.js';
 import { UserError } from '../../shared/errors.js';
 import { onInterrupt } from '../../shared/interrupt.js';
 import { described } from '../command-index.js';
@@ -18,7 +19,14 @@ const options = optionTable([
     placeholder: 'COMMAND',
     env: 'GOVERN_LISTEN_RUN_COMMAND',
     default: 'systemctl --no-block start govern.service',
-    help: 'what starts a run on request',
+    help: 'what starts a run on request; it returns once the run is started, and its failure is the answer',
+  },
+  {
+    name: 'allowed-keys',
+    kind: 'text',
+    placeholder: 'FILE',
+    env: 'GOVERN_LISTEN_ALLOWED_KEYS',
+    help: 'honour only requests signed by one of these public nkeys (one a line), as govern fleet run --sign-key signs them',
   },
   ...fleetOptions,
   ...factsOptions,
@@ -29,8 +37,10 @@ export const listenCommand = defineCommand({
   ...described('listen'),
   details:
     'Waits on the subject govern.run.NAME of the fleet\'s NATS server (NAME: --fleet-name, else the fqdn\n' +
-    'fact) and starts --run-command for each request; reconnects when the server goes away. Only the\n' +
-    'operators may publish there: the server\'s permissions decide who can ask (docs/fleet.md).\n' +
+    'fact), starts --run-command for each request and answers once it has (or with its failure);\n' +
+    'reconnects when the server goes away. Only the operators may publish there: the server\'s\n' +
+    'permissions decide who can ask (docs/fleet.md); with --allowed-keys, a request must also be signed\n' +
+    'by one of those keys, for this host, within 5 minutes of its clock, and not seen before.\n' +
     'Runs until SIGTERM; exit status 1 when it cannot start listening.',
   options,
   async run(o, operands) {
@@ -43,7 +53,8 @@ export const listenCommand = defineCommand({
     } catch (e) {
       throw new UserError((e as Error).message);
     }
-    const listening = await listen({ settings, host, runCommand: o.runCommand, log: { info: note, warn } });
+    const signatures = o.allowedKeys === undefined ? undefined : new SignatureCheck(readAllowedKeys(o.allowedKeys), host);
+    const listening = await listen({ settings, host, runCommand: o.runCommand, log: { info: note, warn }, signatures });
     // Stopped through govern's own interruption handling (cli/main.ts), which waits for this before it exits.
     onInterrupt(() => listening.stop());
     await listening.closed;

@@ -170,6 +170,8 @@ export async function lockedRun(o: ResolvedRunOptions, source: RunSource): Promi
     if (o.json) await out(reportJson(stopped));
     else await out(`${summaryLine(stopped)}\n`);
     record(o, stopped, source);
+    // The fleet sees the failure too, within --fleet-timeout: the run alone, not its facts.
+    await publish(o, stopped, undefined, source);
   });
   try {
     if (o.runnerMode === 'persistent' && !source.adHoc) session.warm(forecastRunners(inputs.cache, inputs.target));
@@ -194,11 +196,11 @@ export async function lockedRun(o: ResolvedRunOptions, source: RunSource): Promi
 }
 
 /** After the record, when a fleet is configured: never changes the run's exit status (src/fleet/after-run.ts). */
-async function publish(o: ResolvedRunOptions, report: RunReport, inputs: PlanningInputs, source: RunSource): Promise<void> {
+async function publish(o: ResolvedRunOptions, report: RunReport, inputs: PlanningInputs | undefined, source: RunSource): Promise<void> {
   const settings = fleetSettings(o);
   if (o.noop || source.adHoc || settings === undefined) return;
   const { publishAfterRun } = await import('../../fleet/after-run.js');
-  await publishAfterRun({ settings, name: o.fleetName, report, facts: inputs.facts, varDir: o.varDir, metricsFile: o.metricsFile }, warn);
+  await publishAfterRun({ settings, name: o.fleetName, report, facts: inputs?.facts, varDir: o.varDir, metricsFile: o.metricsFile }, warn);
 }
 
 /** Keeps the report of a run that was not --noop; false (with the reason on stderr) when that failed. */
