@@ -7,7 +7,7 @@ import { maskText } from '../shared/sensitive.js';
 import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines, type TemplateInput } from '../templates/render.js';
-import { readSourceFile } from '../templates/source-file.js';
+import { readSourceFile } from '../shared/source-file.js';
 import { listStateFiles } from './files.js';
 import type { InstanceDecl, ModuleMembership } from './modules/declarations.js';
 import type { Resource } from './resource.js';

@@ -8,7 +8,7 @@ import type { AttrValue } from '../../shared/protocol.js';
 import { ATTRIBUTE_KEY } from '../../shared/validate.js';
 import { locateTemplate, partialLookup } from '../../templates/locate.js';
 import { renderTemplates } from '../../templates/render.js';
-import { readSourceFile } from '../../templates/source-file.js';
+import { readSourceFile } from '../../shared/source-file.js';
 import { described } from '../command-index.js';
 import { defineCommand, out, theOperand } from '../command.js';
 import { factsOptions, helpOptions, localFacts, searchPaths, templatesOptions } from '../common-options.js';
