@@ -47,6 +47,17 @@ describe('govern render: the data of the template\'s tree', () => {
     expect(r.stderr).to.match(/hierarchy\.hcl:1: fact "role": no such fact/);
   });
 
+  it('renders hierarchy.hcl from facts alone, as run does', async () => {
+    const t = fleetTree();
+    const r = await govern(['render', '--facts-dir', t.facts, path.join(t.root, 'hierarchy.hcl')]);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.equal('levels = ["roles/web", "common"]\n');
+    writeFile(path.join(t.root, 'hierarchy.hcl'), 'levels = ["roles/{{data "motd"}}", "common"]\n');
+    const withData = await govern(['render', '--facts-dir', t.facts, path.join(t.root, 'hierarchy.hcl')]);
+    expect(withData.code).to.equal(1);
+    expect(withData.stderr).to.contain('hierarchy.hcl:1: data: no data for "motd"');
+  });
+
   it('renders a file template of examples/fleet as run would', async () => {
     const facts = tempDir('govern-render-data-facts-');
     writeFile(path.join(facts, 'role'), 'web\n');
