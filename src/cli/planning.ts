@@ -100,11 +100,20 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
   timed.data = data;
   const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
   const tree = await clock.time('parse', async () => parseFiles(texts, secrets));
-  // Module instances become state files of their own, rendered with their parameters (docs/modules.md).
-  const expansion = await clock.time('render', () => expandModules(root, tree.instances, data, timed));
-  const expanded = await clock.time('parse', async () => parseFiles(expansion.texts, secrets, tree.resources.length));
-  const parsed = [...tree.resources, ...expanded.resources];
-  const problems = [...tree.problems, ...expansion.problems, ...expanded.problems, ...duplicates(parsed)];
+  // Module instances become state files of their own, rendered with their parameters; the instances
+  // those declare (modules in modules) in the next round, until none is left (docs/modules.md).
+  const parsed = [...tree.resources];
+  const problems = [...tree.problems];
+  let expansion = await clock.time('render', () => expandModules(root, tree.instances, data, timed));
+  for (;;) {
+    const round = expansion;
+    const expanded = await clock.time('parse', async () => parseFiles(round.texts, secrets, parsed.length));
+    parsed.push(...expanded.resources);
+    problems.push(...round.problems, ...expanded.problems);
+    if (expanded.instances.length === 0) break;
+    expansion = await clock.time('render', () => expandModules(root, expanded.instances, data, timed, round.taken));
+  }
+  problems.push(...duplicates(parsed));
   if (problems.length > 0) throw new UserError(problems);
   const resources = await clock.time('render', () => renderResourceTemplates(parsed, inputs.paths.templates, timed));
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.

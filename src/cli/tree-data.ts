@@ -15,7 +15,7 @@ import { SourceLines } from '../state/source-lines.js';
 import { searchPaths, type GivenDirs } from './common-options.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines } from '../templates/render.js';
-import { readSourceFile } from '../templates/source-file.js';
+import { readSourceFile } from '../shared/source-file.js';
 
 /**
  * `govern data [KEY...] [PATH]`, `govern modules [NAME] [PATH]`: the last operand is the tree when it

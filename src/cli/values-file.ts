@@ -4,7 +4,7 @@
 // command line; empty lines and lines starting with # are skipped.
 import { isUtf8 } from 'node:buffer';
 import { UserError, type Location } from '../shared/errors.js';
-import { MAX_SOURCE_BYTES, readSourceFile } from '../templates/source-file.js';
+import { MAX_SOURCE_BYTES, readSourceFile } from '../shared/source-file.js';
 
 export interface GivenArgument {
   text: string;

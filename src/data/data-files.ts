@@ -6,7 +6,7 @@ import path from 'node:path';
 import type * as Yaml from 'yaml';
 import { UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
-import { readSourceFile } from '../templates/source-file.js';
+import { readSourceFile } from '../shared/source-file.js';
 import { parseHcl } from '../hcl/parse.js';
 import { hclDataFile } from './hcl-data.js';
 import { DATA_DIR } from './hierarchy.js';

@@ -10,7 +10,10 @@ import { keyLocation, ORDERING_KEYS, type OrderingKey, type Resource } from '../
 /** The resources with their `module:` references replaced; unchanged resources are the same objects. */
 export function expandModuleRefs(resources: Resource[], refuseSignal: (to: Resource, signal: string) => string | undefined = () => undefined): { resources: Resource[]; problems: Problem[] } {
   const members = new Map<string, Resource[]>();
-  for (const r of resources) if (r.module) members.set(r.module.instance, [...(members.get(r.module.instance) ?? []), r]);
+  // An instance's resources include those of the instances it declares (a module in a module).
+  for (const r of resources) {
+    for (let m = r.module; m; m = m.within) members.set(m.instance, [...(members.get(m.instance) ?? []), r]);
+  }
   const problems: Problem[] = [];
   const out = resources.map((r) => {
     if (!ORDERING_KEYS.some((key) => r.links[key].some((text) => text.startsWith(MODULE_REF)))) return r;

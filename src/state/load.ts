@@ -7,9 +7,9 @@ import { maskText } from '../shared/sensitive.js';
 import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { renderWithLines, type TemplateInput } from '../templates/render.js';
-import { readSourceFile } from '../templates/source-file.js';
+import { readSourceFile } from '../shared/source-file.js';
 import { listStateFiles } from './files.js';
-import type { InstanceDecl, ModuleMembership } from './modules/declarations.js';
+import { instancePath, type InstanceDecl, type ModuleMembership } from './modules/declarations.js';
 import type { Resource } from './resource.js';
 import { SourceLines } from './source-lines.js';
 import { taintResources } from './taint.js';
@@ -77,7 +77,9 @@ export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, fi
     problems.push(...result.problems);
     resources.push(...result.resources);
     const secretValues = (text.sensitiveFacts ?? []).map((use) => use.value).filter((value) => value !== '');
-    instances.push(...(secretValues.length > 0 ? result.instances.map((i) => ({ ...i, sensitiveValues: secretValues })) : result.instances));
+    // An instance declared in a module's file is within the instance that file was rendered for.
+    const declared = text.module ? result.instances.map((i) => ({ ...i, within: text.module })) : result.instances;
+    instances.push(...(secretValues.length > 0 ? declared.map((i) => ({ ...i, sensitiveValues: secretValues })) : declared));
   }
   return { resources, instances, problems };
 }
@@ -93,7 +95,7 @@ function withoutSecrets(problem: Problem, uses: readonly FactUse[]): Problem {
 export function duplicates(resources: Resource[]): Problem[] {
   const first = new Map<string, Resource>();
   const problems: Problem[] = [];
-  const by = (r: Resource) => (r.module ? ` by module "${r.module.instance}"` : '');
+  const by = (r: Resource) => (r.module ? ` by module "${instancePath(r.module)}"` : '');
   for (const r of resources) {
     const earlier = first.get(r.ref);
     if (earlier) problems.push({ ...r.at, message: `${r.ref} is declared twice${by(r)} (first at ${formatLocation(earlier.at)}${by(earlier)})` });

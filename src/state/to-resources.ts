@@ -19,7 +19,7 @@ export interface FileResources {
   instances: InstanceDecl[];
 }
 
-/** Where a state file sits: a module's files hold `variable` blocks and no `module` block. */
+/** Where a state file sits: a module's files may hold `variable` blocks. */
 export interface FileContext {
   inModule?: boolean;
   /** The file as written holds `{{`: its variable blocks could not be read before it rendered. */
@@ -96,10 +96,6 @@ function moduleBlock(type: string, name: string, body: Record<string, AttrValue>
   if (type === VARIABLE_BLOCK) {
     if (!context.inModule) problem(`variable "${name}": a variable declares a parameter of a module, in a file under modules/NAME/ (docs/modules.md)`);
     else if (context.templated) problem(`variable "${name}": declare a module's parameters in a file without {{ }} (such as variables.hcl): they are read before the module renders`);
-    return undefined;
-  }
-  if (context.inModule) {
-    problem(`module "${name}": a module is instantiated from the tree's own state files (or the data key "modules"), not from inside another module`);
     return undefined;
   }
   const params: { [key: string]: AttrValue } = {};

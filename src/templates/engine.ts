@@ -11,6 +11,7 @@ import type HandlebarsModule from 'handlebars';
 import { UserError, type Problem } from '../shared/errors.js';
 import { HelperError, type HelperFn } from './helpers.js';
 import { markSourceLines, straightShape, type StraightShape } from './line-marks.js';
+import { straightRenderer, type StraightRender } from './straight-render.js';
 import { linesNaming, onlyUsed, usedNames } from './used-names.js';
 
 /** Loaded when a template first needs it: a command that renders nothing (help, status) does not pay for it. */
@@ -50,7 +51,7 @@ export interface CompileOptions {
 }
 
 /** What compiling learns of a template asked to be straight (options.straight). */
-type CompiledShape = { straight?: StraightShape; names?: Set<string> };
+type CompiledShape = { straight?: StraightShape; names?: Set<string>; direct?: StraightRender };
 
 type TemplateFn = (context: unknown, options: Record<string, unknown>) => string;
 
@@ -93,6 +94,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
     render: (helperFns, log, vars: Record<string, unknown> = context) => {
       try {
         const all = { ...onlyUsed(helperFns, shape.names), lookup: withLine(strictLookup), log: logTo(log) };
+        if (shape.direct) return shape.direct(all, vars);
         return template(vars, { helpers: all, partials: Object.fromEntries(partials?.compiled ?? []), allowProtoPropertiesByDefault: false });
       } catch (e) {
         throw asTemplateError(e, file, source);
@@ -119,6 +121,7 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
     checkNames(ast, file, helpers, options.variables ?? [], use, inContext);
     if (shape) shape.names = usedNames(ast);
     if ((options.marks ?? true) && !(shape && (shape.straight = straightShape(ast, source)))) markSourceLines(ast, source);
+    if (shape?.straight) shape.direct = straightRenderer(ast);
   } catch (e) {
     if (e instanceof TemplateError) throw e;
     if (e instanceof RangeError) throw tooDeep(file, source);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../shared/errors.js';
 import type { PartialLookup } from './engine.js';
-import { readSourceFile } from './source-file.js';
+import { readSourceFile } from '../shared/source-file.js';
 
 /** The extension a template or partial may be named without (`nginx/headers` finds `nginx/headers.hbs`). */
 export const TEMPLATE_EXTENSION = '.hbs';

@@ -9,7 +9,7 @@ import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
 import type { FactSources } from './fact-sources.js';
 import { findTemplate, partialLookup } from './locate.js';
 import { renderWithLines, type RenderedText, type TemplateInput } from './render.js';
-import { readSourceFile } from './source-file.js';
+import { readSourceFile } from '../shared/source-file.js';
 
 /**
  * The resources with their templates rendered into `contents` (the others as they are). A template

@@ -23,4 +23,15 @@ describe('govern facts PATH', () => {
     const without = await govern(['facts', 'os/name']);
     expect(without.stdout).to.not.include('TreeOS');
   });
+
+  it("reads the facts.d/ of the tree's modules after the tree's own, as govern run does", async () => {
+    const tree = tempDir('govern-facts-tree-');
+    writeFile(path.join(tree, 'facts.d', 'both'), 'tree\n');
+    writeFile(path.join(tree, 'modules', 'web', 'facts.d', 'both'), 'module\n');
+    writeFile(path.join(tree, 'modules', 'web', 'facts.d', 'web_zone'), 'zone1\n');
+    writeFile(path.join(tree, 'modules', 'web', 'web.hcl'), '');
+    const r = await govern(['facts', tree, 'both', 'web_zone']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.equal('both\ttree\nweb_zone\tzone1\n');
+  });
 });

@@ -224,7 +224,7 @@ describe('modules', () => {
     expect(r.stdout).to.match(/running .*stuff vault token\\=\\<sensitive\\>/);
   });
 
-  it('refuses a variable outside a module, a module inside one, and a variable in a templated file', async () => {
+  it('refuses a variable outside a module, a module instantiating itself, and a variable in a templated file', async () => {
     const t = withFacts(
       {
         'modules/m/a.hcl': 'module "inner" {\n  source = "m"\n}\n',
@@ -236,7 +236,7 @@ describe('modules', () => {
     const r = await t.run();
     expect(r.code).to.equal(1);
     expect(r.stderr).to.contain(`${t.states}/site.hcl:1: variable "x": a variable declares a parameter of a module, in a file under modules/NAME/ (docs/modules.md)`);
-    expect(r.stderr).to.contain(`${t.states}/modules/m/a.hcl:1: module "inner": a module is instantiated from the tree's own state files`);
+    expect(r.stderr).to.contain(`${t.states}/modules/m/a.hcl:1: module "inner": module "m" would instantiate itself: m (m) > inner (m)`);
     expect(r.stderr).to.contain(`${t.states}/modules/m/b.hcl:3: variable "late": declare a module's parameters in a file without {{ }}`);
   });
 });

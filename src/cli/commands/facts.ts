@@ -6,9 +6,10 @@ import { formatFactJson, formatFactLines } from '../../facts/format.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-index.js';
 import { defineCommand, out, warn } from '../command.js';
-import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
+import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable, type Options } from '../options.js';
 import { remoteFacts, sshOptions } from '../remote-options.js';
+import { treeSearchPaths } from '../tree-data.js';
 
 interface Collected {
   values: Map<string, string>;
@@ -32,7 +33,7 @@ export const factsCommand = defineCommand({
     'With --host, the facts of another host, over ssh (see docs/hostfact.md); --facts-dir and\n' +
     "--fact-timeout then belong to that host's own govern and are not accepted here.\n" +
     "A PATH (a state tree or a file of one, starting with /, ./ or ../) puts the tree's own facts.d/ first,\n" +
-    'as govern run and govern render do.',
+    "then its modules' facts.d/, as govern run and govern render do.",
   options,
   async run(o, names, line) {
     if (o.host !== undefined) {
@@ -45,7 +46,7 @@ export const factsCommand = defineCommand({
     if (trees.length > 1) throw new UserError(`give one state tree, not ${trees.length}: ${trees.join(', ')}`);
     const wanted = names.filter((n) => !trees.includes(n));
     const tree = trees.length > 0 ? treeRoot(trees[0]) : undefined;
-    const { values, failed } = o.host === undefined ? await collect(localFacts(o, searchPaths(o, tree)), wanted) : await collectRemote(o, o.host, names);
+    const { values, failed } = o.host === undefined ? await collect(localFacts(o, treeSearchPaths(o, tree)), wanted) : await collectRemote(o, o.host, names);
     await out(o.json ? formatFactJson(values) : formatFactLines(values));
     return failed ? 1 : 0;
   },

@@ -44,6 +44,8 @@ export interface InstanceDecl {
   fromData?: boolean;
   /** Sensitive values the declaring file used (its sensitive facts): they travel into the instance's resources. */
   sensitiveValues?: string[];
+  /** The instance whose module's file declares this one (a module in a module); absent at the tree's level. */
+  within?: ModuleMembership;
 }
 
 /** Where an instance's parameter got its value (docs/modules.md): for `govern plan --explain`. */
@@ -69,4 +71,11 @@ export interface ModuleMembership {
   fromData?: boolean;
   /** Each parameter's value and where it came from. */
   params?: Record<string, ParamOrigin>;
+  /** The instance that declared this one, when it was declared inside a module. */
+  within?: ModuleMembership;
+}
+
+/** The instances from the tree's level down to this one: `web > shop`. */
+export function instancePath(m: ModuleMembership): string {
+  return m.within ? `${instancePath(m.within)} > ${m.instance}` : m.instance;
 }

@@ -12,7 +12,7 @@ import type { FactSources } from '../../templates/fact-sources.js';
 import { variableLines } from '../../templates/engine.js';
 import { renderWithLines, type TemplateInput } from '../../templates/render.js';
 import type { StateFileText } from '../load.js';
-import type { InstanceDecl, ModuleMembership } from './declarations.js';
+import { instancePath, type InstanceDecl, type ModuleMembership } from './declarations.js';
 import { moduleNames, readModule, type ModuleSource } from './module-tree.js';
 import { resolveParams } from './params.js';
 
@@ -20,25 +20,35 @@ export interface Expansion {
   texts: StateFileText[];
   instances: InstanceDecl[];
   problems: Problem[];
+  /** Every instance name taken so far: the next round (the instances these texts declare) goes on from it. */
+  taken: Map<string, InstanceDecl>;
 }
 
 /** An instance's name, as `module:NAME` references it. */
 const INSTANCE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
-export async function expandModules(root: string | undefined, declared: InstanceDecl[], data: TreeData | undefined, sources: FactSources): Promise<Expansion> {
+/** Modules in modules, at most this deep: the tree's level is 1. */
+export const MAX_MODULE_DEPTH = 8;
+
+/**
+ * One round: the tree's instances (with the data key `modules`) when `taken` is not given, else the
+ * instances the previous round's module files declared (docs/modules.md, "Modules in modules").
+ */
+export async function expandModules(root: string | undefined, declared: InstanceDecl[], data: TreeData | undefined, sources: FactSources, taken?: Map<string, InstanceDecl>): Promise<Expansion> {
   const problems: Problem[] = [];
-  const instances = uniqueInstances([...dataInstances(data, problems), ...declared], problems);
-  if (instances.length === 0 || root === undefined) return { texts: [], instances, problems };
-  const names = moduleNames(root);
+  const names = taken ?? new Map<string, InstanceDecl>();
+  const instances = uniqueInstances([...(taken ? [] : dataInstances(data, problems)), ...declared.filter((i) => nestingAllowed(i, problems))], names, problems);
+  if (instances.length === 0 || root === undefined) return { texts: [], instances, problems, taken: names };
+  const moduleDirs = moduleNames(root);
   const modules = new Map<string, ModuleSource | undefined>();
   const inputs: TemplateInput[] = [];
   const owners: ModuleMembership[] = [];
   /** Per input: the sensitive parameters' values, which make the resources they reach sensitive (taint.ts). */
   const taints: FactUse[][] = [];
   for (const instance of instances) {
-    if (!names.includes(instance.source)) {
-      const known = names.length > 0 ? `the tree's modules: ${names.join(', ')}` : 'the tree has no modules/ directory';
-      problems.push({ ...instance.at, message: `module "${instance.name}": "${instance.source}" is not a module of this tree${didYouMean(instance.source, names)} (${known})` });
+    if (!moduleDirs.includes(instance.source)) {
+      const known = moduleDirs.length > 0 ? `the tree's modules: ${moduleDirs.join(', ')}` : 'the tree has no modules/ directory';
+      problems.push({ ...instance.at, message: `module "${instance.name}": "${instance.source}" is not a module of this tree${didYouMean(instance.source, moduleDirs)} (${known})` });
       continue;
     }
     if (!modules.has(instance.source)) modules.set(instance.source, readOnce(root, instance.source, problems));
@@ -47,7 +57,7 @@ export async function expandModules(root: string | undefined, declared: Instance
     const { vars, problems: paramProblems, sensitive, origins } = resolveParams(instance, module.variables, data);
     problems.push(...paramProblems);
     if (paramProblems.length > 0) continue;
-    const membership: ModuleMembership = { instance: instance.name, source: module.name, dir: module.dir, at: instance.at, params: origins, ...(instance.fromData ? { fromData: true } : {}) };
+    const membership: ModuleMembership = { instance: instance.name, source: module.name, dir: module.dir, at: instance.at, params: origins, ...(instance.fromData ? { fromData: true } : {}), ...(instance.within ? { within: instance.within } : {}) };
     const secrets = sensitive.flatMap((name) => leafTexts(vars[name]));
     for (const { file, source } of module.files) {
       inputs.push({ file, source, vars, marks: true, describe: (message) => `${message} (module "${instance.name}")`, ...(secrets.length > 0 ? { secrets } : {}) });
@@ -55,7 +65,7 @@ export async function expandModules(root: string | undefined, declared: Instance
       taints.push(parameterTaints(source, sensitive, vars));
     }
   }
-  if (problems.length > 0) return { texts: [], instances, problems };
+  if (problems.length > 0) return { texts: [], instances, problems, taken: names };
   const rendered = await renderWithLines(inputs, sources);
   const texts = inputs.map((input, i) => ({
     file: input.file,
@@ -65,7 +75,24 @@ export async function expandModules(root: string | undefined, declared: Instance
     sensitiveFacts: [...rendered[i].sensitiveFacts, ...taints[i]],
     module: owners[i],
   }));
-  return { texts, instances, problems };
+  return { texts, instances, problems, taken: names };
+}
+
+/** A module in a module: not its own module again (a loop), and not deeper than MAX_MODULE_DEPTH. */
+function nestingAllowed(instance: InstanceDecl, problems: Problem[]): boolean {
+  const chain: ModuleMembership[] = [];
+  for (let m = instance.within; m; m = m.within) chain.unshift(m);
+  if (chain.length === 0) return true;
+  const path = [...chain.map((m) => `${m.instance} (${m.source})`), `${instance.name} (${instance.source})`].join(' > ');
+  if (chain.some((m) => m.source === instance.source)) {
+    problems.push({ ...instance.at, message: `module "${instance.name}": module "${instance.source}" would instantiate itself: ${path}` });
+    return false;
+  }
+  if (chain.length + 1 > MAX_MODULE_DEPTH) {
+    problems.push({ ...instance.at, message: `module "${instance.name}": modules nested more than ${MAX_MODULE_DEPTH} deep: ${path}` });
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -121,18 +148,21 @@ function dataInstances(data: TreeData | undefined, problems: Problem[]): Instanc
 }
 
 /** Each instance name once: a module listed by two levels is one instance; two blocks of one name are an error. */
-function uniqueInstances(all: InstanceDecl[], problems: Problem[]): InstanceDecl[] {
-  const byName = new Map<string, InstanceDecl>();
+function uniqueInstances(all: InstanceDecl[], byName: Map<string, InstanceDecl>, problems: Problem[]): InstanceDecl[] {
+  const fresh: InstanceDecl[] = [];
   for (const instance of all) {
     if (!INSTANCE_NAME.test(instance.name)) {
       problems.push({ ...instance.at, message: `module "${instance.name}": an instance name is letters, digits, _ and -, starting with a letter` });
       continue;
     }
     const first = byName.get(instance.name);
-    if (!first) byName.set(instance.name, instance);
-    else if (!(first.fromData && instance.fromData)) {
-      problems.push({ ...instance.at, message: `module "${instance.name}" is instantiated twice (first at ${formatLocation(first.at)}${first.fromData ? `, by the data key "${MODULES_KEY}"` : ''}): give each instance its own name` });
+    if (!first) {
+      byName.set(instance.name, instance);
+      fresh.push(instance);
+    } else if (!(first.fromData && instance.fromData)) {
+      const inside = (i: InstanceDecl) => (i.within ? ` in module "${instancePath(i.within)}"` : '');
+      problems.push({ ...instance.at, message: `module "${instance.name}"${inside(instance)} is instantiated twice (first at ${formatLocation(first.at)}${first.fromData ? `, by the data key "${MODULES_KEY}"` : inside(first)}): give each instance its own name` });
     }
   }
-  return [...byName.values()];
+  return fresh;
 }

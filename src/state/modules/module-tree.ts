@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TREE_DIRS } from '../../config/paths.js';
 import { parseHcl } from '../../hcl/parse.js';
 import { UserError, type Problem } from '../../shared/errors.js';
-import { readSourceFile } from '../../templates/source-file.js';
+import { readSourceFile } from '../../shared/source-file.js';
 import { listStateFiles } from '../files.js';
 import { MODULES_DIR, type VariableDecl } from './declarations.js';
 import { readVariables } from './variables.js';

@@ -1,10 +1,10 @@
-// Reads a template or state file as govern's rules say (README, "State files"): a regular file
+// Reads a template, state file or data file as govern's rules say (README, "State files"): a regular file
 // only (a FIFO would block the run, /dev/zero never end), at most MAX_SOURCE_BYTES, and valid
 // UTF-8, refused with its line rather than altered (replacement characters would be written out).
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
-import { UserError } from '../shared/errors.js';
-import { describeFileKind } from '../shared/file-kind.js';
+import { UserError } from './errors.js';
+import { describeFileKind } from './file-kind.js';
 
 export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 
