@@ -32,25 +32,40 @@ export function onlyUsed<T>(helpers: Record<string, T>, names: ReadonlySet<strin
   return used;
 }
 
+/** Block helpers that only choose what to render: their body is not given the value they test. */
+const CONDITIONS = new Set(['if', 'unless']);
+
 /**
  * The lines where the template reads one of the variables ({{pw}}, (upper pw), {{#if pw}},
- * {{@root.pw}}): a module's sensitive parameter taints the resources written there (state/modules/expand.ts).
+ * {{@root.pw}}), and every line of a block given one as its context or items ({{#with db}},
+ * {{#each keys}}), where a bare {{password}} or {{this}} reads it: a module's sensitive parameter
+ * taints the resources written there (state/modules/expand.ts).
  */
 export function linesNaming(ast: hbs.AST.Program, variables: ReadonlySet<string>): number[] {
   const lines = new Set<number>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      node.forEach(visit);
-      return;
-    }
-    if (node === null || typeof node !== 'object') return;
+  /** Whether the node reads a variable; the lines where it does are added. */
+  const visit = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.map(visit).includes(true);
+    if (node === null || typeof node !== 'object') return false;
     const path = node as Partial<hbs.AST.PathExpression>;
     if (path.type === 'PathExpression') {
       const parts = (path.data && path.parts?.[0] === 'root' ? path.parts.slice(1) : path.parts) ?? [];
-      if (variables.has(String(parts[0])) && path.loc) lines.add(path.loc.start.line);
-      return;
+      const named = variables.has(String(parts[0]));
+      if (named && path.loc) lines.add(path.loc.start.line);
+      return named;
     }
-    for (const [key, value] of Object.entries(node)) if (key !== 'loc') visit(value);
+    const block = node as Partial<hbs.AST.BlockStatement>;
+    if (block.type === 'BlockStatement') {
+      // {{#pw}}...{{/pw}} (a section) is given pw as {{#with pw}} is.
+      const given = [visit(block.path), visit(block.params), visit(block.hash)].includes(true);
+      const helper = (block.path as Partial<hbs.AST.PathExpression> | undefined)?.original;
+      if (given && block.loc && !CONDITIONS.has(String(helper))) for (let line = block.loc.start.line; line <= block.loc.end.line; line++) lines.add(line);
+      return [given, visit(block.program), visit(block.inverse)].includes(true);
+    }
+    return Object.entries(node)
+      .filter(([key]) => key !== 'loc')
+      .map(([, value]) => visit(value))
+      .includes(true);
   };
   visit(ast);
   return [...lines].sort((a, b) => a - b);

@@ -103,6 +103,21 @@ describe('secrets while planning', () => {
     for (const r of [first, again]) for (const text of [r.stdout, r.stderr]) for (const secret of [PASSWORD, PASSWORD.toUpperCase()]) expect(text).not.to.include(secret);
   });
 
+  it('a module parameter read as a block\'s context ({{#with}}, {{#each}}) taints what the block writes, changed by a helper', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
+    const enc = (plain: string) => formatEncrypted({ to: ['web1'], ciphertext: encrypt(plain, [f.web1.recipient]) });
+    writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  db = {\n    password = "${enc(PASSWORD)}"\n  }\n  keys = ["${enc(OTHER)}"]\n}\n`);
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "db" {\n  type = "map"\n}\nvariable "keys" {\n  type = "list"\n}\n');
+    const main = `{{#with db}}\n${fileResource(`${f.out}/pw`, '{{upper password}}\\n')}{{/with}}\n{{#each keys}}\n${fileResource(`${f.out}/key`, '{{upper this}}\\n')}{{/each}}\n`;
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), main + fileResource(`${f.out}/plain`, 'no secret here\\n'));
+    const plan = await govern(['plan', '--no-cache', '--json', '--identity', f.web1.identity, f.tree]);
+    expect(plan.code, plan.stderr).to.equal(0);
+    const [host] = JSON.parse(plan.stdout).hosts;
+    const byRef = new Map((host.resources as { ref: string; sensitive: boolean }[]).map((r) => [r.ref, r.sensitive]));
+    expect(Object.fromEntries(byRef)).to.deep.equal({ [`file:${f.out}/pw`]: true, [`file:${f.out}/key`]: true, [`file:${f.out}/plain`]: false });
+    for (const secret of [PASSWORD, OTHER]) for (const shown of [secret, secret.toUpperCase()]) expect(plan.stdout + plan.stderr).not.to.include(shown);
+  });
+
   it('a module\'s template error never shows an encrypted parameter\'s value', async () => {
     const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
     writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${formatEncrypted({ to: ['web1'], ciphertext: encrypt(PASSWORD, [f.web1.recipient]) })}"\n}\n`);
