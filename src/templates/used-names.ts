@@ -35,38 +35,45 @@ export function onlyUsed<T>(helpers: Record<string, T>, names: ReadonlySet<strin
 /** Block helpers that only choose what to render: their body is not given the value they test. */
 const CONDITIONS = new Set(['if', 'unless']);
 
+/** Block helpers whose body renders in another context, where {{this}} is no longer every variable. */
+const CONTEXT_HELPERS = new Set(['each', 'with']);
+
 /**
  * The lines where the template reads one of the variables ({{pw}}, (upper pw), {{#if pw}},
- * {{@root.pw}}), and every line of a block given one as its context or items ({{#with db}},
- * {{#each keys}}), where a bare {{password}} or {{this}} reads it: a module's sensitive parameter
- * taints the resources written there (state/modules/expand.ts).
+ * {{@root.pw}}) or all of them at once ({{#each this}}, (lookup @root "pw")), and every line of a
+ * block given one as its context or items ({{#with db}}, {{#each keys}}), where a bare {{password}}
+ * or {{this}} reads it: a module's sensitive parameter taints the resources written there
+ * (state/modules/expand.ts).
  */
 export function linesNaming(ast: hbs.AST.Program, variables: ReadonlySet<string>): number[] {
   const lines = new Set<number>();
-  /** Whether the node reads a variable; the lines where it does are added. */
-  const visit = (node: unknown): boolean => {
-    if (Array.isArray(node)) return node.map(visit).includes(true);
+  /** Whether the node reads a variable; the lines where it does are added. atRoot: `this` is every variable. */
+  const visit = (node: unknown, atRoot: boolean): boolean => {
+    if (Array.isArray(node)) return node.map((n) => visit(n, atRoot)).includes(true);
     if (node === null || typeof node !== 'object') return false;
     const path = node as Partial<hbs.AST.PathExpression>;
     if (path.type === 'PathExpression') {
-      const parts = (path.data && path.parts?.[0] === 'root' ? path.parts.slice(1) : path.parts) ?? [];
-      const named = variables.has(String(parts[0]));
+      const root = path.data === true && path.parts?.[0] === 'root';
+      const parts = (root ? path.parts!.slice(1) : path.parts) ?? [];
+      // {{this}} where the context is every variable, {{@root}}, and {{..}} (conservatively: some outer context).
+      const whole = parts.length === 0 && (root || (path.data !== true && (atRoot || (path.depth ?? 0) > 0)));
+      const named = whole || variables.has(String(parts[0]));
       if (named && path.loc) lines.add(path.loc.start.line);
       return named;
     }
     const block = node as Partial<hbs.AST.BlockStatement>;
     if (block.type === 'BlockStatement') {
+      const helper = String((block.path as Partial<hbs.AST.PathExpression> | undefined)?.original);
       // {{#pw}}...{{/pw}} (a section) is given pw as {{#with pw}} is.
-      const given = [visit(block.path), visit(block.params), visit(block.hash)].includes(true);
-      const helper = (block.path as Partial<hbs.AST.PathExpression> | undefined)?.original;
-      if (given && block.loc && !CONDITIONS.has(String(helper))) for (let line = block.loc.start.line; line <= block.loc.end.line; line++) lines.add(line);
-      return [given, visit(block.program), visit(block.inverse)].includes(true);
+      const given = [visit(block.path, atRoot), visit(block.params, atRoot), visit(block.hash, atRoot)].includes(true);
+      if (given && block.loc && !CONDITIONS.has(helper)) for (let line = block.loc.start.line; line <= block.loc.end.line; line++) lines.add(line);
+      return [given, visit(block.program, atRoot && !CONTEXT_HELPERS.has(helper)), visit(block.inverse, atRoot)].includes(true);
     }
     return Object.entries(node)
       .filter(([key]) => key !== 'loc')
-      .map(([, value]) => visit(value))
+      .map(([, value]) => visit(value, atRoot))
       .includes(true);
   };
-  visit(ast);
+  visit(ast, true);
   return [...lines].sort((a, b) => a - b);
 }

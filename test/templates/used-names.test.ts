@@ -39,4 +39,17 @@ describe('templates: the lines that read a variable', () => {
     ].join('\n');
     expect(variableLines(source, new Set(['db', 'keys']))).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 11, 12]);
   });
+
+  it('finds the lines that read every variable at once: this at the top or in an {{#if}}, @root, ..; not this of an {{#each}} item', () => {
+    const source = [
+      '{{#each this}}{{@key}} = "{{base64 this}}"', //   1
+      '{{/each}}', //                                   2
+      'a = "{{upper (lookup @root "pw")}}"', //         3
+      '{{#if x}}b = "{{json this}}"{{/if}}', //         4
+      '{{#each list}}c = "{{this}}"', //                5
+      'd = "{{json ..}}"{{/each}}', //                  6
+      'e = "{{@index}}"', //                            7
+    ].join('\n');
+    expect(variableLines(source, new Set(['pw']))).to.deep.equal([1, 2, 3, 4, 6]);
+  });
 });
