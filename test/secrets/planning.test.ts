@@ -130,6 +130,20 @@ describe('secrets while planning', () => {
     expect(fs.readdirSync(f.out)).to.deep.equal([]);
   });
 
+  it('a module\'s template error on a line that reads an encrypted parameter shows no form of it (changed by a helper, or JSON-quoted)', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
+    const quoted = 'Db-"quoted"\\pa55';
+    const enc = (plain: string) => formatEncrypted({ to: ['web1'], ciphertext: encrypt(plain, [f.web1.recipient]) });
+    writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${enc(PASSWORD)}"\n  q = "${enc(quoted)}"\n}\n`);
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n}\nvariable "q" {\n  type = "string"\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource(`${f.out}/pw`, '{{yesno (upper pw)}}'));
+    writeFile(path.join(f.tree, 'modules/app/other.hcl'), fileResource(`${f.out}/q`, '{{yesno q}}'));
+    const r = await govern(['plan', '--no-cache', '--identity', f.web1.identity, f.tree]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.contain('modules/app/main.hcl:3').and.to.contain('modules/app/other.hcl:3');
+    for (const shown of [PASSWORD, PASSWORD.toUpperCase(), PASSWORD.toLowerCase(), quoted, JSON.stringify(quoted).slice(1, -1), 'quoted']) expect(r.stderr + r.stdout).not.to.include(shown);
+  });
+
   it('plan and diff: a value this machine cannot decrypt is <sensitive>, taints its resource and fails nothing', async () => {
     const conf = (extra: string) => fileResource('/etc/govern-test-other.conf', `token = {{data "other"}} pw = {{data "db/password"}} ${extra}\\n`);
     const f = fleet(() => conf('v1'));
