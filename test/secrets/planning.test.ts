@@ -166,6 +166,22 @@ describe('secrets while planning', () => {
     for (const r of [plan, text, diff]) expect(r.stdout + r.stderr).not.to.include(PASSWORD);
   });
 
+  it('plan: a module parameter this machine cannot decrypt is <sensitive>, not checked against its pattern or values', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
+    const enc = (plain: string) => formatEncrypted({ to: ['web2'], ciphertext: encrypt(plain, [f.web2.recipient]) });
+    writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${enc(OTHER)}"\n  level = "${enc('high')}"\n}\n`);
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n  pattern = "Web2-.*"\n}\nvariable "level" {\n  type = "string"\n  values = ["low", "high"]\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource('/etc/govern-test-module.conf', 'pw = {{pw}} level = {{level}}\\n'));
+    const plan = await govern(['plan', '--no-cache', '--json', '--identity', f.web1.identity, f.tree]);
+    expect(plan.code, plan.stderr).to.equal(0);
+    const [host] = JSON.parse(plan.stdout).hosts;
+    expect(host.resources[0]).to.deep.include({ ref: 'file:/etc/govern-test-module.conf', sensitive: true });
+    // A run, which must know the value, still refuses it.
+    const run = await govern(['run', '--no-cache', '--noop', '--identity', f.web1.identity, f.tree]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.contain('cannot decrypt with the identity');
+  });
+
   it('without --identity, the host key /etc/ssh/ssh_host_ed25519_key is the identity', async () => {
     const f = fleet((out) => fileResource(`${out}/x`, '{{data "db/password"}}'));
     const r = await govern(['run', '--no-cache', '--noop', f.tree]);
