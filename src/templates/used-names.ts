@@ -2,6 +2,7 @@
 // helper it can call is among them, so a template without partials is given only those helpers
 // when it renders. Handlebars wraps each helper it is given at every render, and a module's state
 // files render once per instance (bench/README.md, "The fleet layer").
+import { CONTEXT_HELPERS } from './check-names.js';
 
 /** The first part of every path expression in the template (a superset of the helpers it calls). */
 export function usedNames(ast: hbs.AST.Program): Set<string> {
@@ -34,9 +35,6 @@ export function onlyUsed<T>(helpers: Record<string, T>, names: ReadonlySet<strin
 
 /** Block helpers that only choose what to render: their body is not given the value they test. */
 const CONDITIONS = new Set(['if', 'unless']);
-
-/** Block helpers whose body renders in another context, where {{this}} is no longer every variable. */
-const CONTEXT_HELPERS = new Set(['each', 'with']);
 
 /**
  * The lines where the template reads one of the variables ({{pw}}, (upper pw), {{#if pw}},
