@@ -12,7 +12,7 @@ import { listStateFiles } from './files.js';
 import type { InstanceDecl, ModuleMembership } from './modules/declarations.js';
 import type { Resource } from './resource.js';
 import { SourceLines } from './source-lines.js';
-import { taintResources } from './taint.js';
+import { taintInstances, taintResources } from './taint.js';
 import { toResources } from './to-resources.js';
 
 export interface StateFileText {
@@ -77,7 +77,8 @@ export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, fi
     problems.push(...result.problems);
     resources.push(...result.resources);
     const secretValues = (text.sensitiveFacts ?? []).map((use) => use.value).filter((value) => value !== '');
-    instances.push(...(secretValues.length > 0 ? result.instances.map((i) => ({ ...i, sensitiveValues: secretValues })) : result.instances));
+    const tainted = taintInstances(result.instances, result.resources, text.sensitiveFacts ?? []);
+    instances.push(...(secretValues.length > 0 ? tainted.map((i) => ({ ...i, sensitiveValues: secretValues })) : tainted));
   }
   return { resources, instances, problems };
 }

@@ -118,6 +118,19 @@ describe('secrets while planning', () => {
     for (const secret of [PASSWORD, OTHER]) for (const shown of [secret, secret.toUpperCase()]) expect(plan.stdout + plan.stderr).not.to.include(shown);
   });
 
+  it('a module parameter the instance sets from an encrypted value changed by a helper is sensitive: it taints, and --explain hides it', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n  pw = "{{upper (data "db/password")}}"\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource(`${f.out}/pw`, 'x{{pw}}\\n'));
+    const plan = await govern(['plan', '--no-cache', '--json', '--identity', f.web1.identity, f.tree]);
+    expect(plan.code, plan.stderr).to.equal(0);
+    expect(JSON.parse(plan.stdout).hosts[0].resources[0]).to.deep.include({ ref: `file:${f.out}/pw`, sensitive: true });
+    const explain = await govern(['plan', '--no-cache', '--identity', f.web1.identity, '--explain', `file:${f.out}/pw/contents`, f.tree]);
+    expect(explain.code, explain.stderr).to.equal(0);
+    expect(explain.stdout).to.contain('parameter pw = "<sensitive>", set by the instance at site.hcl:3');
+    for (const r of [plan, explain]) expect(r.stdout + r.stderr).not.to.include(PASSWORD.toUpperCase());
+  });
+
   it('a module\'s template error never shows an encrypted parameter\'s value', async () => {
     const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
     writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${formatEncrypted({ to: ['web1'], ciphertext: encrypt(PASSWORD, [f.web1.recipient]) })}"\n}\n`);

@@ -44,6 +44,8 @@ export interface InstanceDecl {
   fromData?: boolean;
   /** Sensitive values the declaring file used (its sensitive facts): they travel into the instance's resources. */
   sensitiveValues?: string[];
+  /** Parameters whose lines read a sensitive value, whatever a helper made of it there (taint.ts). */
+  sensitiveParams?: string[];
 }
 
 /** Where an instance's parameter got its value (docs/modules.md): for `govern plan --explain`. */

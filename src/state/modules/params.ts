@@ -40,7 +40,7 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
       where = instance.keyAt[v.name] ?? instance.at;
       from = '';
       origin = { from: 'instance', at: where };
-      if (secretIn(value)) {
+      if (secretIn(value) || instance.sensitiveParams?.includes(v.name)) {
         sensitive.push(v.name);
         origin.sensitive = true;
       }
