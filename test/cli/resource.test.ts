@@ -133,7 +133,7 @@ describe('govern resource', function () {
     const bad = await fromStdin(['file', path.join(dir, 'x'), ...OWNED, '--values-from', '-'], 'contents=x\nnot a pair\nnotify=service:x\n');
     expect(bad.code).to.equal(1);
     expect(bad.stderr.split('\n').filter((l) => l !== '')).to.deep.equal([
-      'govern: stdin:2: "not a pair" is not key=value',
+      'govern: stdin:2: the line is not key=value (not shown: it may hold a secret)',
       'govern: stdin:3: notify=...: a resource applied alone has no ordering or tags',
     ]);
     expect(fs.existsSync(path.join(dir, 'x'))).to.equal(false);
