@@ -119,7 +119,7 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
         const secrets = [...used.map((use) => use.value), ...(inputs[i].secrets ?? [])].filter((value) => value !== '');
         secretValues.push(...secrets);
         const secretLines = new Set([...used.map((use) => use.line), ...(inputs[i].secretLines ?? [])]);
-        problems.push(...e.problems.map((p) => described({ ...p, message: secretLines.has(p.line) ? hiddenMessage(p.message) : maskText(p.message, secrets) }, inputs[i])));
+        problems.push(...e.problems.map((p) => described({ ...p, message: p.line !== undefined && secretLines.has(p.line) ? hiddenMessage(p.message) : maskText(p.message, secrets) }, inputs[i])));
       }
     }
     if (pending.empty) {
