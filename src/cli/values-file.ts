@@ -17,6 +17,9 @@ export async function readValuesFile(file: string): Promise<GivenArgument[]> {
   const text = file === '-' ? await readStdin() : readSourceFile(file);
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
+  // A carriage return would end the value (a password hash that then matches nothing), unseen.
+  const crlf = lines.flatMap((line, i) => (line.endsWith('\r') ? [{ file: name, line: i + 1, message: 'the line ends with a carriage return (CRLF line ends?): write the file with LF line ends' }] : []));
+  if (crlf.length > 0) throw new UserError(crlf);
   return lines.flatMap((line, i) => (line === '' || line.startsWith('#') ? [] : [{ text: line, at: { file: name, line: i + 1 } }]));
 }
 

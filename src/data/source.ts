@@ -19,6 +19,8 @@ export interface DataFound {
   origins: DataOrigin[];
   /** A value no message or record may show (marked by the reader of its file). */
   sensitive?: boolean;
+  /** In a preview, a value that could not be decrypted stands for `<sensitive>`: what it holds is not known. */
+  unread?: boolean;
 }
 
 export interface DataSource {

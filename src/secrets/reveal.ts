@@ -22,9 +22,11 @@ export type Unreadable = 'error' | 'sensitive';
 
 export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unreadable = 'error'): Reveal {
   const plain = new Map<string, string>();
+  const unread = new Set<string>();
   const decrypt = decrypter(identity);
   return (key, found) => {
     if (!holdsEncrypted(found.value)) return found;
+    let placeholder = false;
     const value = mapEncrypted(found.value, (text) => {
       let revealed = plain.get(text);
       if (revealed === undefined) {
@@ -33,8 +35,10 @@ export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unre
           try {
             revealed = decrypt(ciphertext);
           } catch (e) {
-            if (unreadable === 'sensitive') revealed = SENSITIVE;
-            else throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join(', ') || 'no one named'}): ${(e as Error).message}`);
+            if (unreadable === 'sensitive') {
+              revealed = SENSITIVE;
+              unread.add(text);
+            } else throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join(', ') || 'no one named'}): ${(e as Error).message}`);
           }
         } catch (e) {
           const where = found.origins.map((o) => `${o.file}${o.line !== undefined ? `:${o.line}` : ''}`).join(', ');
@@ -42,8 +46,9 @@ export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unre
         }
         plain.set(text, revealed);
       }
+      if (unread.has(text)) placeholder = true;
       return revealed;
     });
-    return { ...found, value, sensitive: true };
+    return { ...found, value, sensitive: true, ...(placeholder ? { unread: true } : {}) };
   };
 }

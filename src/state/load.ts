@@ -12,7 +12,7 @@ import { listStateFiles } from './files.js';
 import { instancePath, type InstanceDecl, type ModuleMembership } from './modules/declarations.js';
 import type { Resource } from './resource.js';
 import { SourceLines } from './source-lines.js';
-import { taintResources } from './taint.js';
+import { taintInstances, taintResources } from './taint.js';
 import { toResources } from './to-resources.js';
 
 export interface StateFileText {
@@ -77,8 +77,9 @@ export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, fi
     problems.push(...result.problems);
     resources.push(...result.resources);
     const secretValues = (text.sensitiveFacts ?? []).map((use) => use.value).filter((value) => value !== '');
+    const tainted = taintInstances(result.instances, result.resources, text.sensitiveFacts ?? []);
     // An instance declared in a module's file is within the instance that file was rendered for.
-    const declared = text.module ? result.instances.map((i) => ({ ...i, within: text.module })) : result.instances;
+    const declared = text.module ? tainted.map((i) => ({ ...i, within: text.module })) : tainted;
     instances.push(...(secretValues.length > 0 ? declared.map((i) => ({ ...i, sensitiveValues: secretValues })) : declared));
   }
   return { resources, instances, problems };

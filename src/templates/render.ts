@@ -26,6 +26,8 @@ export interface TemplateInput {
   mask?: (text: string) => string;
   /** Values of its variables that no message may show (a module's sensitive parameters), as a sensitive fact's. */
   secrets?: string[];
+  /** The lines that read those variables: an error there may quote a value changed by a helper (upper, yesno, JSON). */
+  secretLines?: number[];
 }
 
 /** A rendered template: its text, where each line came from, and the sensitive facts it used. */
@@ -116,7 +118,8 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
         // A helper's message may quote a sensitive fact's value (`yesno: "..." is not a boolean`).
         const secrets = [...used.map((use) => use.value), ...(inputs[i].secrets ?? [])].filter((value) => value !== '');
         secretValues.push(...secrets);
-        problems.push(...e.problems.map((p) => described({ ...p, message: maskText(p.message, secrets) }, inputs[i])));
+        const secretLines = new Set([...used.map((use) => use.line), ...(inputs[i].secretLines ?? [])]);
+        problems.push(...e.problems.map((p) => described({ ...p, message: p.line !== undefined && secretLines.has(p.line) ? hiddenMessage(p.message) : maskText(p.message, secrets) }, inputs[i])));
       }
     }
     if (pending.empty) {
@@ -129,6 +132,15 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
     await Promise.all([sources.local.load(pending.local), sources.remote?.load(pending.remote), pending.inventory ? sources.inventory?.load() : undefined]);
   }
   throw new UserError(`templates kept asking for new facts after ${MAX_PASSES} passes (a fact naming a host or fact that names another, and so on?)`);
+}
+
+/**
+ * An error on a line that reads a sensitive value: a helper may have quoted it changed (`yesno`
+ * lowercases it, JSON escapes it), which masking the value itself does not catch. Only the helper is named.
+ */
+function hiddenMessage(message: string): string {
+  const helper = /^([A-Za-z_][\w-]*): /.exec(message)?.[1];
+  return `${helper !== undefined ? `${helper}: ` : ''}an error on a line that reads a sensitive value (its message is hidden: it may quote the value)`;
 }
 
 function described(p: Problem, input: TemplateInput): Problem {

@@ -133,8 +133,16 @@ describe('govern resource', function () {
     const bad = await fromStdin(['file', path.join(dir, 'x'), ...OWNED, '--values-from', '-'], 'contents=x\nnot a pair\nnotify=service:x\n');
     expect(bad.code).to.equal(1);
     expect(bad.stderr.split('\n').filter((l) => l !== '')).to.deep.equal([
-      'govern: stdin:2: "not a pair" is not key=value',
+      'govern: stdin:2: the line is not key=value (not shown: it may hold a secret)',
       'govern: stdin:3: notify=...: a resource applied alone has no ordering or tags',
+    ]);
+    expect(fs.existsSync(path.join(dir, 'x'))).to.equal(false);
+
+    const crlf = await fromStdin(['file', path.join(dir, 'x'), ...OWNED, '--values-from', '-'], 'contents=x\r\n# a comment\r\n');
+    expect(crlf.code).to.equal(1);
+    expect(crlf.stderr.split('\n').filter((l) => l !== '')).to.deep.equal([
+      'govern: stdin:1: the line ends with a carriage return (CRLF line ends?): write the file with LF line ends',
+      'govern: stdin:2: the line ends with a carriage return (CRLF line ends?): write the file with LF line ends',
     ]);
     expect(fs.existsSync(path.join(dir, 'x'))).to.equal(false);
   });

@@ -103,6 +103,34 @@ describe('secrets while planning', () => {
     for (const r of [first, again]) for (const text of [r.stdout, r.stderr]) for (const secret of [PASSWORD, PASSWORD.toUpperCase()]) expect(text).not.to.include(secret);
   });
 
+  it('a module parameter read as a block\'s context ({{#with}}, {{#each}}) taints what the block writes, changed by a helper', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
+    const enc = (plain: string) => formatEncrypted({ to: ['web1'], ciphertext: encrypt(plain, [f.web1.recipient]) });
+    writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  db = {\n    password = "${enc(PASSWORD)}"\n  }\n  keys = ["${enc(OTHER)}"]\n}\n`);
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "db" {\n  type = "map"\n}\nvariable "keys" {\n  type = "list"\n}\n');
+    const main = `{{#with db}}\n${fileResource(`${f.out}/pw`, '{{upper password}}\\n')}{{/with}}\n{{#each keys}}\n${fileResource(`${f.out}/key`, '{{upper this}}\\n')}{{/each}}\n`;
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), main + fileResource(`${f.out}/plain`, 'no secret here\\n'));
+    const plan = await govern(['plan', '--no-cache', '--json', '--identity', f.web1.identity, f.tree]);
+    expect(plan.code, plan.stderr).to.equal(0);
+    const [host] = JSON.parse(plan.stdout).hosts;
+    const byRef = new Map((host.resources as { ref: string; sensitive: boolean }[]).map((r) => [r.ref, r.sensitive]));
+    expect(Object.fromEntries(byRef)).to.deep.equal({ [`file:${f.out}/pw`]: true, [`file:${f.out}/key`]: true, [`file:${f.out}/plain`]: false });
+    for (const secret of [PASSWORD, OTHER]) for (const shown of [secret, secret.toUpperCase()]) expect(plan.stdout + plan.stderr).not.to.include(shown);
+  });
+
+  it('a module parameter the instance sets from an encrypted value changed by a helper is sensitive: it taints, and --explain hides it', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n  pw = "{{upper (data "db/password")}}"\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource(`${f.out}/pw`, 'x{{pw}}\\n'));
+    const plan = await govern(['plan', '--no-cache', '--json', '--identity', f.web1.identity, f.tree]);
+    expect(plan.code, plan.stderr).to.equal(0);
+    expect(JSON.parse(plan.stdout).hosts[0].resources[0]).to.deep.include({ ref: `file:${f.out}/pw`, sensitive: true });
+    const explain = await govern(['plan', '--no-cache', '--identity', f.web1.identity, '--explain', `file:${f.out}/pw/contents`, f.tree]);
+    expect(explain.code, explain.stderr).to.equal(0);
+    expect(explain.stdout).to.contain('parameter pw = "<sensitive>", set by the instance at site.hcl:3');
+    for (const r of [plan, explain]) expect(r.stdout + r.stderr).not.to.include(PASSWORD.toUpperCase());
+  });
+
   it('a module\'s template error never shows an encrypted parameter\'s value', async () => {
     const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
     writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${formatEncrypted({ to: ['web1'], ciphertext: encrypt(PASSWORD, [f.web1.recipient]) })}"\n}\n`);
@@ -113,6 +141,20 @@ describe('secrets while planning', () => {
     expect(r.stderr).to.contain('modules/app/main.hcl:4');
     expect(r.stderr + r.stdout).not.to.include(PASSWORD);
     expect(fs.readdirSync(f.out)).to.deep.equal([]);
+  });
+
+  it('a module\'s template error on a line that reads an encrypted parameter shows no form of it (changed by a helper, or JSON-quoted)', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
+    const quoted = 'Db-"quoted"\\pa55';
+    const enc = (plain: string) => formatEncrypted({ to: ['web1'], ciphertext: encrypt(plain, [f.web1.recipient]) });
+    writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${enc(PASSWORD)}"\n  q = "${enc(quoted)}"\n}\n`);
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n}\nvariable "q" {\n  type = "string"\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource(`${f.out}/pw`, '{{yesno (upper pw)}}'));
+    writeFile(path.join(f.tree, 'modules/app/other.hcl'), fileResource(`${f.out}/q`, '{{yesno q}}'));
+    const r = await govern(['plan', '--no-cache', '--identity', f.web1.identity, f.tree]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.contain('modules/app/main.hcl:3').and.to.contain('modules/app/other.hcl:3');
+    for (const shown of [PASSWORD, PASSWORD.toUpperCase(), PASSWORD.toLowerCase(), quoted, JSON.stringify(quoted).slice(1, -1), 'quoted']) expect(r.stderr + r.stdout).not.to.include(shown);
   });
 
   it('plan and diff: a value this machine cannot decrypt is <sensitive>, taints its resource and fails nothing', async () => {
@@ -135,6 +177,22 @@ describe('secrets while planning', () => {
     expect(diff.stdout).to.contain('file:/etc/govern-test-other.conf changed on 1 host: ');
     expect(diff.stdout).to.contain('    contents: "<sensitive>" -> "<sensitive>"\n');
     for (const r of [plan, text, diff]) expect(r.stdout + r.stderr).not.to.include(PASSWORD);
+  });
+
+  it('plan: a module parameter this machine cannot decrypt is <sensitive>, not checked against its pattern or values', async () => {
+    const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
+    const enc = (plain: string) => formatEncrypted({ to: ['web2'], ciphertext: encrypt(plain, [f.web2.recipient]) });
+    writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  pw = "${enc(OTHER)}"\n  level = "${enc('high')}"\n}\n`);
+    writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n  pattern = "Web2-.*"\n}\nvariable "level" {\n  type = "string"\n  values = ["low", "high"]\n}\n');
+    writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource('/etc/govern-test-module.conf', 'pw = {{pw}} level = {{level}}\\n'));
+    const plan = await govern(['plan', '--no-cache', '--json', '--identity', f.web1.identity, f.tree]);
+    expect(plan.code, plan.stderr).to.equal(0);
+    const [host] = JSON.parse(plan.stdout).hosts;
+    expect(host.resources[0]).to.deep.include({ ref: 'file:/etc/govern-test-module.conf', sensitive: true });
+    // A run, which must know the value, still refuses it.
+    const run = await govern(['run', '--no-cache', '--noop', '--identity', f.web1.identity, f.tree]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.contain('cannot decrypt with the identity');
   });
 
   it('without --identity, the host key /etc/ssh/ssh_host_ed25519_key is the identity', async () => {

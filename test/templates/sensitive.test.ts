@@ -131,4 +131,14 @@ describe('sensitive values', () => {
     expect(r.stderr).to.include('a.hcl:7: file:/tmp/govern-tmpl-never: mode');
     expect(r.stderr).not.to.include('s3cr3t');
   });
+
+  it('hides the message of a template error on the line that read a secret/ fact: a helper may quote it changed', async () => {
+    const dir = tempDir('govern-tmpl-');
+    writeFile(path.join(dir, 'tree/facts.d/secret/db_password'), 'Pa55w0rd-from-fact');
+    writeFile(path.join(dir, 'tree/a.hcl'), 'file "/tmp/govern-tmpl-never" {\n  ensure = "present"\n  contents = "{{yesno (fact "secret/db_password")}}"\n}\n');
+    const r = await govern(['plan', '--no-cache', path.join(dir, 'tree')]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.include('a.hcl:3: yesno: an error on a line that reads a sensitive value (its message is hidden');
+    expect(r.stderr.toLowerCase()).not.to.include('pa55w0rd');
+  });
 });

@@ -20,4 +20,36 @@ describe('templates: the lines that read a variable', () => {
     expect(variableLines('no mustache', new Set(['pw']))).to.deep.equal([]);
     expect(variableLines('{{#if pw}} unclosed', new Set(['pw']))).to.deep.equal([]);
   });
+
+  it('finds every line of a block given a variable as its context or items, where a bare name or {{this}} reads it; not of an {{#if}}', () => {
+    const source = [
+      '{{#with db}}', //                              1
+      'file "/a" {', //                               2
+      '  contents = "{{upper password}}"', //        3
+      '}', //                                         4
+      '{{/with}}', //                                 5
+      '{{#each keys as |k|}}x = "{{base64 k}}"', //   6
+      '{{/each}}', //                                 7
+      '{{#if db}}', //                                8
+      'y = "{{other}}"', //                           9
+      '{{/if}}', //                                  10
+      '{{#db}}{{password}}', //                      11
+      '{{/db}}', //                                  12
+      '{{#each list}}{{this}}{{/each}}', //          13
+    ].join('\n');
+    expect(variableLines(source, new Set(['db', 'keys']))).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 11, 12]);
+  });
+
+  it('finds the lines that read every variable at once: this at the top or in an {{#if}}, @root, ..; not this of an {{#each}} item', () => {
+    const source = [
+      '{{#each this}}{{@key}} = "{{base64 this}}"', //   1
+      '{{/each}}', //                                   2
+      'a = "{{upper (lookup @root "pw")}}"', //         3
+      '{{#if x}}b = "{{json this}}"{{/if}}', //         4
+      '{{#each list}}c = "{{this}}"', //                5
+      'd = "{{json ..}}"{{/each}}', //                  6
+      'e = "{{@index}}"', //                            7
+    ].join('\n');
+    expect(variableLines(source, new Set(['pw']))).to.deep.equal([1, 2, 3, 4, 6]);
+  });
 });

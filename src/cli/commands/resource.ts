@@ -97,7 +97,8 @@ export function commandLineResource(operands: string[], usage: string, fromFile:
     const problem = (message: string) => problemAt(at, message);
     const eq = pair.indexOf('=');
     const key = eq < 0 ? pair : pair.slice(0, eq);
-    if (eq < 0) problem(`${JSON.stringify(pair)} is not key=value`);
+    // A line of --values-from is not quoted: it is there because it may hold a secret.
+    if (eq < 0) problem(at === COMMAND_LINE ? `${JSON.stringify(pair)} is not key=value` : 'the line is not key=value (not shown: it may hold a secret)');
     else if (!ATTRIBUTE_KEY.test(key)) problem(`key ${JSON.stringify(key)}: letters, digits, _ and -, starting with a letter or _`);
     else if (key === SENSITIVE_KEY) sensitive = pair.slice(eq + 1) === 'true';
     else if (key === NOOP_KEY) problem('noop=...: give --noop for a resource applied alone');

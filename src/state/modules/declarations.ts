@@ -46,6 +46,8 @@ export interface InstanceDecl {
   sensitiveValues?: string[];
   /** The instance whose module's file declares this one (a module in a module); absent at the tree's level. */
   within?: ModuleMembership;
+  /** Parameters whose lines read a sensitive value, whatever a helper made of it there (taint.ts). */
+  sensitiveParams?: string[];
 }
 
 /** Where an instance's parameter got its value (docs/modules.md): for `govern plan --explain`. */

@@ -60,7 +60,8 @@ export async function expandModules(root: string | undefined, declared: Instance
     const membership: ModuleMembership = { instance: instance.name, source: module.name, dir: module.dir, at: instance.at, params: origins, ...(instance.fromData ? { fromData: true } : {}), ...(instance.within ? { within: instance.within } : {}) };
     const secrets = sensitive.flatMap((name) => leafTexts(vars[name]));
     for (const { file, source } of module.files) {
-      inputs.push({ file, source, vars, marks: true, describe: (message) => `${message} (module "${instance.name}")`, ...(secrets.length > 0 ? { secrets } : {}) });
+      const secretLines = sensitive.length > 0 ? variableLines(source, new Set(sensitive)) : [];
+      inputs.push({ file, source, vars, marks: true, describe: (message) => `${message} (module "${instance.name}")`, ...(secrets.length > 0 ? { secrets, secretLines } : {}) });
       owners.push(membership);
       taints.push(parameterTaints(source, sensitive, vars));
     }

@@ -34,12 +34,13 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
     let where: Location;
     let from: string;
     let origin: Omit<ParamOrigin, 'value'>;
+    let unread = false;
     if (Object.hasOwn(instance.params, v.name)) {
       value = instance.params[v.name];
       where = instance.keyAt[v.name] ?? instance.at;
       from = '';
       origin = { from: 'instance', at: where };
-      if (secretIn(value)) {
+      if (secretIn(value) || instance.sensitiveParams?.includes(v.name)) {
         sensitive.push(v.name);
         origin.sensitive = true;
       }
@@ -55,6 +56,7 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
           sensitive.push(v.name);
           origin.sensitive = true;
         }
+        unread = found.unread === true;
       } else {
         value = v.default;
         where = v.at;
@@ -66,7 +68,8 @@ export function resolveParams(instance: InstanceDecl, variables: readonly Variab
       problems.push({ ...instance.at, message: `${what}: the parameter "${v.name}" is required: set it here, or in data as "${instance.source}/${v.name}"` });
       continue;
     }
-    const bad = valueProblem(v, value);
+    // A preview's <sensitive> for a value it could not decrypt has the value's shape, not its text.
+    const bad = unread ? (hasType(v.type, value) ? undefined : `${JSON.stringify(value)} is not a ${v.type}`) : valueProblem(v, value);
     // A sensitive value stays out of the message.
     if (bad) problems.push({ ...where, message: `${what}: ${v.name}${from}: ${sensitive.includes(v.name) ? `the (sensitive) value is not a valid ${v.type}` : bad}` });
     else {

@@ -3,9 +3,6 @@
 // syntax), in a mount namespace whose /etc is a private overlay, so the machine's groups never
 // change. What is real: the runner, the provider choice from PATH, getent and the account files.
 import { expect } from 'chai';
-import path from 'node:path';
-import { CALL_ENV, parseResult } from '../../../src/shared/protocol.js';
-import { RUNNERS_DIR } from '../../support/cli.js';
 import { AccountsNamespace } from '../accounts/support/fake-busybox.js';
 
 const GROUP = `gvbbm${process.pid % 100000}`;
@@ -15,12 +12,7 @@ describe('group runner, busybox provider (FAKE busybox applets, private /etc)', 
   this.timeout(120_000);
   let ns: AccountsNamespace;
 
-  async function runner(name: 'user' | 'group', args: string[], extra: NodeJS.ProcessEnv = {}) {
-    const env = ns.env(extra);
-    for (const key of CALL_ENV) if (extra[key] === undefined) delete env[key];
-    const r = await ns.run([path.join(RUNNERS_DIR, name), ...args], env);
-    return { code: r.code, ...parseResult(r.stdout), stderr: r.stderr };
-  }
+  const runner: AccountsNamespace['runner'] = (...call) => ns.runner(...call);
 
   before(async function () {
     if (!AccountsNamespace.available()) this.skip();

@@ -6,8 +6,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunReport } from '../../../src/report/types.js';
-import { CALL_ENV, parseResult } from '../../../src/shared/protocol.js';
-import { GOVERN, RUNNERS_DIR, TEST_VAR_DIR } from '../../support/cli.js';
+import { GOVERN, TEST_VAR_DIR } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { AccountsNamespace } from '../accounts/support/fake-busybox.js';
 import { sha512Hash } from './support.js';
@@ -20,12 +19,7 @@ describe('user runner, busybox provider (FAKE busybox applets, private /etc)', f
   this.timeout(120_000);
   let ns: AccountsNamespace;
 
-  async function runner(name: 'user' | 'group', args: string[], extra: NodeJS.ProcessEnv = {}) {
-    const env = ns.env(extra);
-    for (const key of CALL_ENV) if (extra[key] === undefined) delete env[key];
-    const r = await ns.run([path.join(RUNNERS_DIR, name), ...args], env);
-    return { code: r.code, ...parseResult(r.stdout), stderr: r.stderr };
-  }
+  const runner: AccountsNamespace['runner'] = (...call) => ns.runner(...call);
 
   before(async function () {
     if (!AccountsNamespace.available()) this.skip();

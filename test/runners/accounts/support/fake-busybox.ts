@@ -17,6 +17,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type RunResult } from '../../../../src/shared/process.js';
+import { CALL_ENV, parseResult } from '../../../../src/shared/protocol.js';
+import { RUNNERS_DIR } from '../../../support/cli.js';
 
 const APPLET = `#!/bin/sh
 # FAKE busybox account applet (test/runners/accounts/support/fake-busybox.ts)
@@ -116,6 +118,14 @@ export class AccountsNamespace {
 
   run(argv: string[], env: NodeJS.ProcessEnv = this.env()): Promise<RunResult> {
     return runCommand(this.enter, argv, { env, timeoutMs: 120_000 });
+  }
+
+  /** A call of the user or group runner inside the namespace, without the call variables of this process's environment. */
+  async runner(name: 'user' | 'group', args: string[], extra: NodeJS.ProcessEnv = {}) {
+    const env = this.env(extra);
+    for (const key of CALL_ENV) if (extra[key] === undefined) delete env[key];
+    const r = await this.run([path.join(RUNNERS_DIR, name), ...args], env);
+    return { code: r.code, ...parseResult(r.stdout), stderr: r.stderr };
   }
 
   /** The applet calls since the last take, one line each: `adduser [-D] [-u] [4711] [name]`. */
