@@ -13,7 +13,7 @@ import type { Plan } from '../graph/plan.js';
 import { resourceReport, skippedResource } from '../report/build.js';
 import type { ResourceReport } from '../report/types.js';
 import type { Call, CallResult } from './invoke.js';
-import { managedChildren } from './managed-children.js';
+import { isPurging, managedChildren } from './managed-children.js';
 import { NoopPending } from './noop-pending.js';
 
 export interface ApplyOptions {
@@ -41,7 +41,10 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
   // In a real run, what comes after a resource that noop = true kept from changing is checked as a
   // --noop run checks it: what that resource would have made is not there (docs/runners.md).
   const pending = options.noop || plan.resources.some((r) => r.noop === true) ? new NoopPending(graph) : undefined;
-  const managed = managedChildren(byRef.values(), (runner) => options.runners.get(runner)?.description);
+  // What a purge keeps is worked out when the purge is called, after what it is ordered after has
+  // run: a user created earlier in the run has a home by then (docs/runners.md, "Managed children").
+  const purging = new Set(plan.resources.filter(isPurging).map((r) => r.ref));
+  const managedOf = (ref: string) => managedChildren(byRef.values(), (runner) => options.runners.get(runner)?.description).get(ref);
   for (const ref of plan.order) if (waiting.get(ref) === 0) ready.push(ref);
 
   /** Slots in use (at most `jobs`), and per runner, slots and calls under way (a slot's queue may hold several). */
@@ -77,9 +80,15 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
       const { executable } = call;
       const underway = calls.get(executable) ?? 0;
       calls.set(executable, underway + 1);
+      let unknown: Error | undefined;
+      try {
+        if (purging.has(ref)) call.managed = managedOf(ref);
+      } catch (e) {
+        unknown = e as Error;
+      }
       if (underway === 0) options.onStart?.(call);
       else unannounced.set(executable, [...(unannounced.get(executable) ?? []), call]);
-      safeCall(options.call, call).then((result) => {
+      safeCall(unknown ? () => Promise.reject(unknown) : options.call, call).then((result) => {
         const left = calls.get(executable)! - 1;
         calls.set(executable, left);
         if (left < (slots.get(executable) ?? 0)) {
@@ -109,7 +118,6 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
         const call: Call = { resource, executable: options.runners.get(resource.type)!.executable };
         if (pending) call.pending = pending.before(ref);
         if (!options.noop && call.pending?.length) call.heldAfter = heldBack(call.pending, byRef);
-        if (managed.has(ref)) call.managed = managed.get(ref);
         if (running < options.jobs) {
           running++;
           slots.set(call.executable, (slots.get(call.executable) ?? 0) + 1);

@@ -5,14 +5,16 @@ import { DESCRIPTION_FORMAT, RELATIVE_PATH_KINDS, VALUE_TYPES } from '../shared/
 import { didYouMean } from '../shared/suggest.js';
 import { ATTRIBUTE_KEY, RUNNER_NAME, SIGNAL_NAME } from '../shared/validate.js';
 import { parseValue, regexProblem, wholeMatch } from '../shared/values.js';
+import { templateProblems } from '../shared/written-paths.js';
 import { ORDERING_KEYS } from '../state/resource.js';
 
 type Json = Record<string, unknown>;
 
 /** The fields of each part of a description (docs/runners.md documents each). */
-export const TOP_FIELDS = ['govern_runner', 'help', 'persistent', 'name', 'keys', 'rules', 'signals', 'autorequire', 'sources'];
+export const TOP_FIELDS = ['govern_runner', 'help', 'persistent', 'name', 'keys', 'rules', 'signals', 'autorequire', 'writes', 'sources'];
 export const VALUE_FIELDS = ['type', 'values', 'pattern', 'chars', 'what', 'min', 'max', 'clean', 'items'];
 export const KEY_FIELDS = [...VALUE_FIELDS, 'help', 'required', 'default', 'sensitive'];
+export const WRITES_FIELDS = ['path', 'when'];
 export const AUTOREQUIRE_FIELDS = ['runner', 'key', 'parent_of_name', 'name_or_parent', 'systemd_unit_of_name', 'same_key', 'every', 'reverse_when', 'reverse_when_other'];
 
 /** Every problem of the document, each a phrase such as `keys.mode: unknown field "requird"`. */
@@ -89,6 +91,14 @@ export function checkDescription(doc: Json): string[] {
     if (a.key !== undefined) keyList([a.key], `${where}.key`);
     if (a.same_key !== undefined) keyList([a.same_key], `${where}.same_key`);
     for (const c of ['reverse_when', 'reverse_when_other']) if (a[c] !== undefined) condition(a[c], `${where}.${c}`);
+  }
+  for (const [i, entry] of list(doc.writes, 'writes', say).entries()) {
+    const where = `writes[${i}]`;
+    const w = object(entry, where, say) ?? {};
+    fields(w, WRITES_FIELDS, where, say);
+    if (typeof w.path !== 'string') say(`${where}.path`, 'must be a path template');
+    else for (const problem of templateProblems(w.path, keys ? known : undefined)) say(`${where}.path`, problem);
+    if (w.when !== undefined) condition(w.when, `${where}.when`);
   }
   for (const [i, source] of list(doc.sources, 'sources', say).entries()) {
     if (typeof source !== 'string' || !source.startsWith('/')) say(`sources[${i}]`, 'must be an absolute path');

@@ -1,5 +1,5 @@
 // A runner's description as documentation: the table of its keys (and what its rules say about
-// each), the signals it accepts and the ordering it asks for. The docs of the built-in runners
+// each), the signals it accepts, the ordering it asks for and the files it writes. The docs of the built-in runners
 // carry it between two markers; a test checks it is the one their descriptions give today, and
 // `make docs` writes it.
 import { describeCondition } from '../shared/arguments.js';
@@ -39,6 +39,11 @@ export function keysSection(description: RunnerDescription): string {
       const reverse = a.reverse_when_other ? `, and before it when that one has ${describeCondition(a.reverse_when_other)}` : '';
       lines.push(`- after the ${code(a.runner)} resource ${named}${reverse}`);
     }
+    lines.push('');
+  }
+  if (description.writes?.length) {
+    lines.push('Files it writes, which a directory\'s `purge = true` keeps ([runners.md](runners.md#files-a-runner-writes)):', '');
+    for (const w of description.writes) lines.push(`- ${code(w.path)}${w.when ? ` when ${describeCondition(w.when)}` : ''}`);
     lines.push('');
   }
   return lines.join('\n');

@@ -106,6 +106,17 @@ export interface Autorequire {
   readonly reverse_when_other?: Condition;
 }
 
+/**
+ * A file (or directory) the runner writes for a resource, by a template of its name and keys
+ * (docs/runners.md, "Files a runner writes"): `/etc/cron.d/{name}`, `~{user}/.ssh/authorized_keys`.
+ * A directory's purge keeps it.
+ */
+export interface WrittenPath {
+  readonly path: string;
+  /** Only when the resource's keys (as given, or their defaults) meet this condition. */
+  readonly when?: Condition;
+}
+
 export interface RunnerDescription {
   /** What the runner manages, in one line. */
   readonly help?: string;
@@ -119,6 +130,8 @@ export interface RunnerDescription {
   /** The signals it understands in notification mode. Left out: any signal, unchecked. */
   readonly signals?: readonly string[];
   readonly autorequire?: readonly Autorequire[];
+  /** The files it writes besides its name and its `path` keys (a purge keeps them). */
+  readonly writes?: readonly WrittenPath[];
   /**
    * Absolute paths of other files the description comes from (a runner that is a wrapper script
    * around a program): govern describes the runner again when one of them changes.

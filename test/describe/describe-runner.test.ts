@@ -88,4 +88,34 @@ describe('describing a runner', () => {
       'sources[0]: must be an absolute path',
     ]);
   });
+
+  it('checks the files a description says its runner writes: templates of its name, its keys, homes and the environment', () => {
+    const keys = { user: { type: 'string' }, scope: { type: 'enum', values: ['a', 'b'] } };
+    const good = ['/etc/x/{name}', '/etc/y/{name|slash_to_dot}.conf', '~{user}/.ssh/keys', '~/.config/{name}', '{$XDG_CONFIG_HOME}/x/{name}', '*/{name}.asc'];
+    expect(checkDescription({ govern_runner: 1, keys, writes: good.map((path) => ({ path, when: { scope: ['a'] } })) })).to.deep.equal([]);
+    expect(checkDescription({
+      govern_runner: 1,
+      keys,
+      writes: [
+        { path: 'relative/{name}' },
+        { path: '/etc/{usr}' },
+        { path: '/etc/{name|upper}' },
+        { path: '~user/x' },
+        { path: '*/a/{name}' },
+        { path: '/etc/{name' },
+        { path: '/etc/x', when: { scop: ['a'] }, unless: {} },
+        {},
+      ],
+    })).to.deep.equal([
+      'writes[0].path: must start with /, ~/, ~{KEY}/, {$VARIABLE} or */',
+      'writes[1].path: {usr}: "usr" is not one of its keys',
+      'writes[2].path: {name|upper}: unknown filter "upper" (slash_to_dot)',
+      'writes[3].path: ~ is followed by / or by one {KEY} and /',
+      'writes[4].path: */ takes a file name, without /',
+      'writes[5].path: a { without its } (or the other way round)',
+      'writes[6]: unknown field "unless"',
+      'writes[6].when: "scop" is not one of its keys (did you mean "scope"?)',
+      'writes[7].path: must be a path template',
+    ]);
+  });
 });

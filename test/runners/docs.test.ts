@@ -4,9 +4,10 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AUTOREQUIRE_FIELDS, KEY_FIELDS, TOP_FIELDS } from '../../src/describe/check-description.js';
+import { AUTOREQUIRE_FIELDS, KEY_FIELDS, TOP_FIELDS, WRITES_FIELDS } from '../../src/describe/check-description.js';
 import { describeRunner } from '../../src/describe/describe-runner.js';
 import { BEGIN, END, keysSection, withKeysSection } from '../../src/describe/doc-table.js';
+import { PLACEHOLDER_FILTERS } from '../../src/shared/written-paths.js';
 import { VALUE_TYPES } from '../../src/shared/description.js';
 import { govern, ROOT, RUNNERS_DIR } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
@@ -45,7 +46,7 @@ describe('the runners\' documentation', () => {
 
   it('docs/runners.md documents every field of a description, every value type and every rule', () => {
     const doc = read('docs/runners.md');
-    for (const field of [...TOP_FIELDS, ...KEY_FIELDS, ...AUTOREQUIRE_FIELDS, ...VALUE_TYPES, 'exclusive', 'requires', 'when', 'require', 'only_when', 'relative_paths']) {
+    for (const field of [...TOP_FIELDS, ...KEY_FIELDS, ...AUTOREQUIRE_FIELDS, ...WRITES_FIELDS, ...PLACEHOLDER_FILTERS, ...VALUE_TYPES, 'exclusive', 'requires', 'when', 'require', 'only_when', 'relative_paths']) {
       expect(doc.includes(`\`${field}\``) || doc.includes(`{"${field}"`), field).to.equal(true);
     }
   });

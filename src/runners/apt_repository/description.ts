@@ -47,4 +47,7 @@ export const description = {
     { requires: { fingerprint: ['signed_by'] } },
   ],
   signals: ['refresh'],
+  // Debian's directories, and the same names wherever an APT_CONFIG moves them (apt-paths.ts asks
+  // apt-config when it applies; govern cannot while it plans, so these names count in any directory).
+  writes: ['sources.list.d/{name}.sources', 'keyrings/{name}.asc', 'keyrings/{name}.gpg'].flatMap((file) => [{ path: `/etc/apt/${file}` }, { path: `*/${file.split('/')[1]}` }]),
 } as const satisfies RunnerDescription;

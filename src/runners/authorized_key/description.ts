@@ -37,6 +37,8 @@ export const description = {
     { only_when: { ensure: ['present'] }, keys: ['type', 'comment', 'options', 'exclusive'] },
   ],
   signals: ['refresh'],
+  // The user's home as the accounts database gives it, looked up when a purge is called.
+  writes: [{ path: '~{user}/.ssh/authorized_keys' }],
   autorequire: [
     // The user (and so its home) first; a user being removed goes after its keys.
     { runner: 'user', key: 'user', reverse_when_other: { ensure: ['absent'] } },

@@ -51,4 +51,13 @@ export const description = {
   ],
   signals: ['refresh'],
   autorequire: [{ runner: 'user', key: 'user' }],
+  writes: [
+    { path: '/etc/cron.d/{name}', when: { provider: ['cron'] } },
+    ...['{name}.service', '{name}.timer', 'timers.target.wants/{name}.timer'].flatMap((file) => [
+      { path: `/etc/systemd/system/${file}`, when: { provider: ['systemd'], scope: ['system'] } },
+      // The user's unit directory, as the runner finds it: $XDG_CONFIG_HOME/systemd/user, else ~/.config/systemd/user.
+      { path: `{$XDG_CONFIG_HOME}/systemd/user/${file}`, when: { provider: ['systemd'], scope: ['user'] } },
+      { path: `~/.config/systemd/user/${file}`, when: { provider: ['systemd'], scope: ['user'] } },
+    ]),
+  ],
 } as const satisfies RunnerDescription;

@@ -27,4 +27,5 @@ export const description = {
     { only_when: { ensure: ['present'] }, keys: ['baseurl', 'description', 'enabled', 'gpgcheck', 'gpgkey'] },
   ],
   signals: ['refresh'],
+  writes: [{ path: '/etc/yum.repos.d/{name}.repo' }],
 } as const satisfies RunnerDescription;

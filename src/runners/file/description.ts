@@ -45,7 +45,7 @@ export const description = {
     purge: {
       type: 'boolean',
       default: false,
-      help: 'remove what the directory holds that no resource of the tree manages (an entry is managed when a resource names its path or a path below it, by its name or a path key); refused on top-level and system directories (docs/file.md, "Purge")',
+      help: 'remove what the directory holds that no resource of the tree manages (an entry is managed when a resource names its path or a path below it, by its name, a path key or a file its runner writes); refused on top-level and system directories (docs/file.md, "Purge")',
     },
     show_diff: { type: 'boolean', default: true, help: 'give a unified diff when an existing file\'s content changes; false for secrets' },
   },

@@ -24,4 +24,6 @@ export const description = {
   },
   signals: ['refresh'],
   autorequire: [{ runner: 'file', key: 'file' }],
+  // The default file (properties.ts); a `file` given is a path key, kept as such.
+  writes: [{ path: '/etc/modules-load.d/govern-{name}.conf' }],
 } as const satisfies RunnerDescription;

@@ -31,4 +31,6 @@ export const description = {
   ],
   signals: ['refresh'],
   autorequire: [{ runner: 'file', key: 'file' }],
+  // The default drop-in (properties.ts); a `file` given is a path key, kept as such.
+  writes: [{ path: '/etc/sysctl.d/90-govern-{name|slash_to_dot}.conf' }],
 } as const satisfies RunnerDescription;

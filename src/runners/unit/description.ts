@@ -29,4 +29,10 @@ export const description = {
     { only_when: { ensure: ['present'] }, keys: ['content', 'contents', 'source', 'show_diff'] },
   ],
   signals: ['refresh'],
+  writes: [
+    { path: '/etc/systemd/system/{name}', when: { scope: ['system'] } },
+    // The user's unit directory, as the runner finds it: $XDG_CONFIG_HOME/systemd/user, else ~/.config/systemd/user.
+    { path: '{$XDG_CONFIG_HOME}/systemd/user/{name}', when: { scope: ['user'] } },
+    { path: '~/.config/systemd/user/{name}', when: { scope: ['user'] } },
+  ],
 } as const satisfies RunnerDescription;
