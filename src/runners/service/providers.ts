@@ -1,5 +1,6 @@
 // The service providers, in order of preference: systemd for a user scope or when systemd is the
-// init system, runit or OpenRC when it is, FreeBSD's rc.d where sysrc is, else sysv.
+// init system, runit or OpenRC when it is, FreeBSD's rc.d where sysrc is,
+// OpenBSD's where rcctl is, else sysv.
 import fs from 'node:fs';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { chooseProvider, missingTools, type ProviderOption } from '../provider-choice.js';
@@ -10,6 +11,7 @@ import { SysvProvider } from './provider-sysv.js';
 import { RunitProvider } from './provider-runit.js';
 import { OpenrcProvider } from './provider-openrc.js';
 import { FreebsdProvider } from './provider-freebsd.js';
+import { OpenbsdProvider } from './provider-openbsd.js';
 
 /** systemd is the init system when this directory exists (sd_booted(3)). */
 export const SYSTEMD_BOOTED_DIR = '/run/systemd/system';
@@ -53,6 +55,13 @@ export function serviceProviders(
       tools: ['service', 'sysrc'],
       suits: (_props, context) => (missingTools(['sysrc'], context).length === 0 ? 'sysrc is on PATH (FreeBSD)' : undefined),
       create: (_props, context) => new FreebsdProvider(context),
+    },
+    {
+      // OpenBSD's rcctl, in its base system and nowhere else.
+      name: 'openbsd',
+      tools: ['rcctl'],
+      suits: (_props, context) => (missingTools(['rcctl'], context).length === 0 ? 'rcctl is on PATH (OpenBSD)' : undefined),
+      create: (_props, context) => new OpenbsdProvider(context),
     },
     {
       name: 'sysv',
