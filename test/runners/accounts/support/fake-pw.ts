@@ -24,10 +24,10 @@ case $name in -*|'') usage "a name right after $cmd, not '$name'" ;; esac
 case $cmd in
 useradd|usermod)
   set -- "$@" --end
-  args= hash=
+  hash=
   while [ "$1" != --end ]; do
     case $1 in
-      -u|-g|-G|-d|-s|-c) [ "$2" != --end ] || usage "$1 needs a value"; args="$args $(printf '%s' "$1")"; eval "v_\${1#-}=\\$2"; shift 2 ;;
+      -u|-g|-G|-d|-s|-c) [ "$2" != --end ] || usage "$1 needs a value"; eval "v_\${1#-}=\\$2"; shift 2 ;;
       -m) [ $cmd = useradd ] || usage "-m is for useradd here"; m=1; shift ;;
       -H) [ $cmd = usermod ] && [ "$2" = 0 ] || usage "-H 0 (usermod)"; hash=1; shift 2 ;;
       *) usage "unknown option $1" ;;
