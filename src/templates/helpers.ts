@@ -98,7 +98,7 @@ export const pureHelpers: Record<string, HelperFn> = {
     throw new HelperError(`yesno: "${text}" is not a boolean (true/false, yes/no, on/off, 1/0)`);
   },
   quote: (...all) => hclQuote(scalarText('quote', needArgs('quote', all, 1)[0])),
-  /** versioncmp A B [scheme="debian"|"rpm"|"generic"|"pacman"]: -1, 0 or 1 (generic by default). */
+  /** versioncmp A B [scheme="debian"|"rpm"|"generic"|"pacman"|"freebsd"]: -1, 0 or 1 (generic by default). */
   versioncmp: (...all) => {
     const [a, b] = needArgs('versioncmp', all, 2);
     const hash = (all[all.length - 1] as { hash?: Record<string, unknown> }).hash ?? {};

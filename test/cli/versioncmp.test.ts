@@ -38,7 +38,7 @@ describe('govern versioncmp', () => {
       expect(r.stdout).to.equal('');
       expect(r.stderr).to.match(/^govern: /);
     }
-    expect((await govern(['versioncmp', '--scheme', 'semver', '1', '2'])).stderr).to.contain('--scheme must be debian, rpm, generic or pacman, not "semver"');
+    expect((await govern(['versioncmp', '--scheme', 'semver', '1', '2'])).stderr).to.contain('--scheme must be debian, rpm, generic, pacman or freebsd, not "semver"');
   });
 
   it('is a template helper too', async () => {

@@ -10,7 +10,7 @@ export const versioncmpCommand = defineCommand({
   ...described('versioncmp'),
   details:
     'Schemes: debian (Debian Policy, as dpkg --compare-versions), rpm (rpmvercmp with epoch and release),\n' +
-    'pacman (as pacman\'s vercmp), generic (Puppet-style, the default). --ignore-trailing-zeroes (generic only) makes 1.0.0 equal 1.0.\n' +
+    'pacman (as pacman\'s vercmp), freebsd (as pkg version -t), generic (Puppet-style, the default). --ignore-trailing-zeroes (generic only) makes 1.0.0 equal 1.0.\n' +
     'An invalid version is an error (exit 1).',
   options: optionTable([
     { name: 'scheme', kind: 'choice', placeholder: 'SCHEME', choices: VERSION_SCHEMES, default: 'generic', help: 'how versions compare' },

@@ -13,7 +13,7 @@ export const description = {
     system: { type: 'boolean', default: false, help: 'create a system group (gid below GID_MIN); used only when the group is created' },
     members: { type: 'list', items: ACCOUNT_NAME, help: 'the users listed as members; exactly these (members_mode = "add": at least these). Left out: not managed' },
     members_mode: { type: 'enum', values: ['exact', 'add'], default: 'exact', help: 'exact: remove every member not listed; add: only add the listed ones' },
-    provider: { type: 'enum', values: ACCOUNT_PROVIDERS, help: 'the tool: shadow (groupadd, groupmod, gpasswd) or busybox (addgroup, delgroup: Alpine); chosen from the commands on PATH when not given' },
+    provider: { type: 'enum', values: ACCOUNT_PROVIDERS, help: 'the tool: shadow (groupadd, groupmod, gpasswd) or busybox (addgroup, delgroup: Alpine) or pw (FreeBSD); chosen from the commands on PATH when not given' },
   },
   rules: [{ only_when: { ensure: ['present'] }, keys: ['gid', 'system', 'members', 'members_mode'] }],
   signals: [],

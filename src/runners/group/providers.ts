@@ -1,14 +1,16 @@
-// The group providers, in order of preference: shadow-utils, then busybox (accounts/provider-choice.ts).
+// The group providers, in order of preference: shadow-utils, then busybox, then pw (accounts/provider-choice.ts).
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { chooseProvider } from '../provider-choice.js';
 import { accountOption, type AccountProviderName } from '../accounts/provider-choice.js';
 import type { GroupProvider } from './provider.js';
 import { ShadowGroupProvider } from './provider-shadow.js';
 import { BusyboxGroupProvider } from './provider-busybox.js';
+import { PwGroupProvider } from './provider-pw.js';
 
 const OPTIONS = [
   accountOption<GroupProvider, unknown>('shadow', ['groupadd', 'groupmod', 'groupdel', 'gpasswd'], (context) => new ShadowGroupProvider(context)),
   accountOption<GroupProvider, unknown>('busybox', ['addgroup', 'delgroup'], (context) => new BusyboxGroupProvider(context)),
+  accountOption<GroupProvider, unknown>('pw', ['pw'], (context) => new PwGroupProvider(context)),
 ];
 
 export function groupProvider(requested: AccountProviderName | undefined, context: ProviderContext): Promise<GroupProvider> {

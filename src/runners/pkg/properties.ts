@@ -9,7 +9,7 @@ export type Ensure =
   | { kind: 'latest' }
   | { kind: 'version'; version: string };
 
-export type ProviderName = 'apt' | 'dnf' | 'pacman' | 'zypper';
+export type ProviderName = 'apt' | 'dnf' | 'pacman' | 'zypper' | 'pkgng';
 
 export interface PackageProperties {
   /** The package name, as the package manager knows it (`libc6:amd64` works with apt). */

@@ -7,6 +7,7 @@ import type { PackageProvider } from './provider.js';
 import { aptProvider } from './provider-apt.js';
 import { dnfProvider } from './provider-dnf.js';
 import { pacmanProvider } from './provider-pacman.js';
+import { pkgngProvider } from './provider-pkgng.js';
 import { zypperProvider } from './provider-zypper.js';
 
 /** os/family values and their package manager. */
@@ -22,6 +23,7 @@ const FAMILY_PROVIDERS: Record<string, ProviderName> = {
   amazon: 'dnf',
   arch: 'pacman',
   suse: 'zypper',
+  freebsd: 'pkgng',
 };
 
 function option(name: ProviderName, tools: string[], create: (context: ProviderContext) => PackageProvider): ProviderOption<PackageProvider, PackageProperties> {
@@ -45,6 +47,7 @@ export const PACKAGE_PROVIDERS = [
   option('dnf', ['rpm', 'dnf', 'flock'], dnfProvider),
   option('pacman', ['pacman', 'flock'], pacmanProvider),
   option('zypper', ['rpm', 'zypper', 'flock'], zypperProvider),
+  option('pkgng', ['pkg', 'flock'], pkgngProvider),
 ];
 
 export function packageProvider(properties: PackageProperties, context: ProviderContext): Promise<PackageProvider> {

@@ -9,18 +9,18 @@ const SERVICE_NAME_CHARS = `@${PACKAGE_NAME_CHARS}`;
 const RUN_STATES = ['running', 'stopped'] as const;
 
 export const description = {
-  help: 'a service: running or stopped, started at boot or not, with systemd, sysv init, runit or OpenRC',
+  help: 'a service: running or stopped, started at boot or not, with systemd, sysv init, runit, OpenRC, or the BSDs\' rc.d',
   name: {
     type: 'string',
     chars: SERVICE_NAME_CHARS,
     what: 'a service name (letters, digits and . _ + : ~ - @, not starting with -)',
-    help: 'the systemd unit (nginx means nginx.service; getty@tty1 an instance of getty@.service) or the /etc/init.d script (sysv, OpenRC), or the /etc/sv directory (runit)',
+    help: 'the systemd unit (nginx means nginx.service; getty@tty1 an instance of getty@.service) or the /etc/init.d script (sysv, OpenRC), or the /etc/sv directory (runit), or the rc.d script (FreeBSD, OpenBSD)',
   },
   keys: {
     ensure: { type: 'enum', values: RUN_STATES, default: 'running', help: 'the running state' },
     state: { type: 'enum', values: RUN_STATES, help: 'the same as ensure, in the words of govern\'s README' },
     enable: { type: 'boolean', help: 'true: start at boot; false: do not; not given: leave the boot configuration as it is' },
-    provider: { type: 'enum', values: ['systemd', 'sysv', 'runit', 'openrc'], help: 'the init system; chosen from the host when not given (see Providers)' },
+    provider: { type: 'enum', values: ['systemd', 'sysv', 'runit', 'openrc', 'freebsd', 'openbsd'], help: 'the init system; chosen from the host when not given (see Providers)' },
     scope: { type: 'enum', values: ['system', 'user'], default: 'system', help: 'systemd only: user manages the calling user\'s units with systemctl --user' },
   },
   rules: [{ exclusive: ['ensure', 'state'] }, { when: { scope: ['user'] }, values: { provider: ['systemd'] } }],

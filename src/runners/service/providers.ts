@@ -1,14 +1,17 @@
 // The service providers, in order of preference: systemd for a user scope or when systemd is the
-// init system, runit or OpenRC when it is, else sysv.
+// init system, runit or OpenRC when it is, FreeBSD's rc.d where sysrc is,
+// OpenBSD's where rcctl is, else sysv.
 import fs from 'node:fs';
 import type { ProviderContext } from '../../shared/command-runner.js';
-import { chooseProvider, type ProviderOption } from '../provider-choice.js';
+import { chooseProvider, missingTools, type ProviderOption } from '../provider-choice.js';
 import type { ServiceProperties } from './properties.js';
 import type { ServiceProvider } from './provider.js';
 import { SystemdProvider } from './provider-systemd.js';
 import { SysvProvider } from './provider-sysv.js';
 import { RunitProvider } from './provider-runit.js';
 import { OpenrcProvider } from './provider-openrc.js';
+import { FreebsdProvider } from './provider-freebsd.js';
+import { OpenbsdProvider } from './provider-openbsd.js';
 
 /** systemd is the init system when this directory exists (sd_booted(3)). */
 export const SYSTEMD_BOOTED_DIR = '/run/systemd/system';
@@ -45,6 +48,20 @@ export function serviceProviders(
       tools: ['rc-service', 'rc-update'],
       suits: () => (openrcBooted() ? 'OpenRC is the init system' : undefined),
       create: (_props, context) => new OpenrcProvider(context),
+    },
+    {
+      // FreeBSD's rc.d: sysrc is in its base system and nowhere else (Debian has a service(8) of its own).
+      name: 'freebsd',
+      tools: ['service', 'sysrc'],
+      suits: (_props, context) => (missingTools(['sysrc'], context).length === 0 ? 'sysrc is on PATH (FreeBSD)' : undefined),
+      create: (_props, context) => new FreebsdProvider(context),
+    },
+    {
+      // OpenBSD's rcctl, in its base system and nowhere else.
+      name: 'openbsd',
+      tools: ['rcctl'],
+      suits: (_props, context) => (missingTools(['rcctl'], context).length === 0 ? 'rcctl is on PATH (OpenBSD)' : undefined),
+      create: (_props, context) => new OpenbsdProvider(context),
     },
     {
       name: 'sysv',

@@ -28,7 +28,7 @@ export const description = {
     comment: { type: 'string', pattern: `${PASSWD_FIELD}*`, what: 'a text without ":" or control characters (a line break, a tab)', help: 'the GECOS field (full name)' },
     system: { type: 'boolean', default: false, help: 'create a system account (uid below UID_MIN, no aging); used only when the user is created' },
     password: { ...PASSWORD, help: 'the password as a crypt(3) hash (openssl passwd -6, mkpasswd); never shown, never on a command line' },
-    provider: { type: 'enum', values: ACCOUNT_PROVIDERS, help: 'the tool: shadow (useradd, usermod, userdel) or busybox (adduser, deluser: Alpine); chosen from the commands on PATH when not given' },
+    provider: { type: 'enum', values: ACCOUNT_PROVIDERS, help: 'the tool: shadow (useradd, usermod, userdel) or busybox (adduser, deluser: Alpine) or pw (FreeBSD); chosen from the commands on PATH when not given' },
   },
   // group and groups stay allowed for absent: there they only order the removal, before the groups'.
   rules: [{ only_when: { ensure: ['present'] }, keys: ['uid', 'home', 'shell', 'comment', 'system', 'password'] }],

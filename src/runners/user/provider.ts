@@ -12,4 +12,6 @@ export interface UserProvider {
   create(desired: DesiredUser): Promise<void>;
   modify(desired: DesiredUser, changes: Change[], current: ExistingUser): Promise<void>;
   remove(name: string, removeHome: boolean): Promise<void>;
+  /** The password hash, where the tool reads it itself (pw: no shadow database for getent); else getent shadow. */
+  passwordHash?(name: string): Promise<string | undefined>;
 }

@@ -1,11 +1,18 @@
 // The user as it is, for every provider: passwd and group through getent, the shadow entry only
-// when a password is managed, and the processes running as the user.
+// when a password is managed (through the provider where it reads the hash itself: pw), and the
+// processes running as the user.
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { allGroups, passwdEntryOf, shadowHash, type GroupEntry } from '../accounts/database.js';
 import { processesOf } from '../accounts/processes.js';
 import type { CurrentUser } from './decide.js';
 
-export async function readUser(context: ProviderContext, name: string, withPassword: boolean, groups: GroupEntry[]): Promise<CurrentUser> {
+export async function readUser(
+  context: ProviderContext,
+  name: string,
+  withPassword: boolean,
+  groups: GroupEntry[],
+  readHash: (name: string) => Promise<string | undefined> = (n) => shadowHash(context, n),
+): Promise<CurrentUser> {
   const entry = await passwdEntryOf(context, name);
   if (!entry) return { exists: false };
   return {
@@ -17,7 +24,7 @@ export async function readUser(context: ProviderContext, name: string, withPassw
     home: entry.home,
     shell: entry.shell,
     comment: entry.comment,
-    password: withPassword ? await shadowHash(context, name) : undefined,
+    password: withPassword ? await readHash(name) : undefined,
     processes: processesOf(entry.uid),
   };
 }

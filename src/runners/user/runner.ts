@@ -22,7 +22,10 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const context = providerContext(request.env, request.log);
   let groups = await allGroups(context);
   const desired = resolve(props, groups, request);
-  const read = async () => readUser(context, props.name, props.password !== undefined, groups);
+  // A managed password is read by the provider where it reads hashes itself (pw), so it is chosen first then.
+  const early = props.password !== undefined ? await userProvider(props.provider, context) : undefined;
+  const readHash = early?.passwordHash?.bind(early);
+  const read = async () => readUser(context, props.name, props.password !== undefined, groups, readHash);
   const current = await read();
   if (!current.exists && props.ensure === 'present' && !desired.group) {
     // useradd refuses to create a user whose name a group already has (USERGROUPS_ENAB): it joins it.
@@ -32,7 +35,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
 
   const plan = decide(desired, current);
   // Chosen only when there is something to do, and asked in noop too whether it can do it.
-  const provider = plan.changed ? await userProvider(props.provider, context) : undefined;
+  const provider = plan.changed ? (early ?? (await userProvider(props.provider, context))) : undefined;
   const refused = plan.action.kind === 'modify' ? provider?.refuses(plan.action.changes) : undefined;
   if (refused) throw new UserError(`user ${props.name}: cannot apply ${plan.summary}: ${refused}`);
   const warning = props.ensure === 'present' ? shellWarning(props.shell) : undefined;

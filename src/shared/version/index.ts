@@ -4,16 +4,18 @@
 //   rpm     - rpmvercmp on epoch, version and release, with modern rpm's ~ and ^
 //   generic - the Puppet-style VersionCmp(a, b, ignoreTrailingZeroes)
 //   pacman  - libalpm's vercmp on epoch, pkgver and pkgrel (Arch Linux)
+//   freebsd - FreeBSD's pkg version -t on PORTVERSION_PORTREVISION,PORTEPOCH
 import { compareDebian } from './debian.js';
 import { UserError } from '../errors.js';
+import { checkFreebsdVersion, compareFreebsd } from './freebsd.js';
 import { compareGeneric } from './generic.js';
 import { checkPacmanVersion, comparePacman } from './pacman.js';
 import { compareRpm } from './rpm.js';
 
 
-export type VersionScheme = 'debian' | 'rpm' | 'generic' | 'pacman';
+export type VersionScheme = 'debian' | 'rpm' | 'generic' | 'pacman' | 'freebsd';
 
-export const VERSION_SCHEMES: readonly VersionScheme[] = ['debian', 'rpm', 'generic', 'pacman'];
+export const VERSION_SCHEMES: readonly VersionScheme[] = ['debian', 'rpm', 'generic', 'pacman', 'freebsd'];
 
 export type Ordering = -1 | 0 | 1;
 
@@ -36,6 +38,10 @@ export function compareVersions(scheme: VersionScheme, a: string, b: string, opt
       checkPacmanVersion(a);
       checkPacmanVersion(b);
       return comparePacman(a, b);
+    case 'freebsd':
+      checkFreebsdVersion(a);
+      checkFreebsdVersion(b);
+      return compareFreebsd(a, b);
     case 'generic':
       return compareGeneric(a, b, options.ignoreTrailingZeroes ?? false);
     default:

@@ -17,7 +17,7 @@ describe('account provider choice', () => {
   it('names what each provider needs when none is on PATH', async () => {
     const error = await userProvider(undefined, context('/nonexistent')).catch((e: unknown) => e as Error);
     expect((error as Error).message).to.equal(
-      'no supported user account tool found on PATH (shadow needs useradd, usermod, userdel and chpasswd; busybox needs adduser, deluser, addgroup, delgroup and chpasswd)',
+      'no supported user account tool found on PATH (shadow needs useradd, usermod, userdel and chpasswd; busybox needs adduser, deluser, addgroup, delgroup and chpasswd; pw needs pw)',
     );
   });
 

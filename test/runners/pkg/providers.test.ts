@@ -33,7 +33,7 @@ describe('pkg provider choice', () => {
   it('with no package tools on PATH: a clear error', async () => {
     const r = await runner('pkg', ['vim', 'ensure=present'], { env: { PATH: pathWith([]) } });
     expect(r.code).to.equal(1);
-    expect(parseResult(r.stdout).message).to.match(/^no supported package manager found on PATH \(apt needs dpkg-query, apt-get, apt-cache and flock; dnf needs rpm, dnf and flock; pacman needs pacman and flock; zypper needs rpm, zypper and flock\)$/);
+    expect(parseResult(r.stdout).message).to.match(/^no supported package manager found on PATH \(apt needs dpkg-query, apt-get, apt-cache and flock; dnf needs rpm, dnf and flock; pacman needs pacman and flock; zypper needs rpm, zypper and flock; pkgng needs pkg and flock\)$/);
   });
 
   it('provider = "dnf" without dnf: names the missing tools', async () => {

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { runCommand, type RunResult } from '../../../../src/shared/process.js';
 import { CALL_ENV, parseResult } from '../../../../src/shared/protocol.js';
 import { RUNNERS_DIR } from '../../../support/cli.js';
+import { PW } from './fake-pw.js';
 
 const APPLET = `#!/bin/sh
 # FAKE busybox account applet (test/runners/accounts/support/fake-busybox.ts)
@@ -92,17 +93,18 @@ mount -t overlay overlay -o "lowerdir=/etc,upperdir=$0/etc.upper,workdir=$0/etc.
 exec "$@"' "$R" "$@"
 `;
 
-/** A private copy of /etc (an overlay) and the fake applets on a PATH without shadow-utils. */
+/** A private copy of /etc (an overlay) and the fake applets (busybox's, or pw: fake-pw.ts) on a PATH without shadow-utils. */
 export class AccountsNamespace {
   readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-busybox-'));
   readonly bin = path.join(this.dir, 'bin');
   readonly log = path.join(this.dir, 'applets.log');
   private readonly enter = path.join(this.dir, 'enter');
 
-  constructor() {
+  constructor(fakes: 'busybox' | 'pw' = 'busybox') {
     for (const d of ['bin', 'etc.upper', 'etc.work', 'home']) fs.mkdirSync(path.join(this.dir, d));
-    fs.writeFileSync(path.join(this.bin, 'busybox-accounts'), APPLET, { mode: 0o755 });
-    for (const applet of ['adduser', 'deluser', 'addgroup', 'delgroup', 'chpasswd']) fs.symlinkSync('busybox-accounts', path.join(this.bin, applet));
+    if (fakes === 'pw') fs.writeFileSync(path.join(this.bin, 'pw'), PW, { mode: 0o755 });
+    else fs.writeFileSync(path.join(this.bin, 'busybox-accounts'), APPLET, { mode: 0o755 });
+    if (fakes === 'busybox') for (const applet of ['adduser', 'deluser', 'addgroup', 'delgroup', 'chpasswd']) fs.symlinkSync('busybox-accounts', path.join(this.bin, applet));
     fs.writeFileSync(this.enter, ENTER, { mode: 0o755 });
     fs.writeFileSync(this.log, '');
   }
