@@ -36,17 +36,30 @@ export function normalizeFingerprint(text: string): string {
   return text.replace(/\s+/g, '').replace(/^0x/i, '').toUpperCase();
 }
 
+/**
+ * Every armor block of the file, decoded and joined: apt (apt-key's dearmor) decodes each block
+ * from a line starting -----BEGIN, whatever its type, so a key in a second block must be read too.
+ */
 function dearmor(text: string, what: string): Buffer {
-  const begin = text.indexOf(ARMOR_BEGIN);
-  const end = text.indexOf(ARMOR_END, begin);
-  if (end < 0) throw new UserError(`${what}: the armored key has no "${ARMOR_END}" line`);
+  const blocks: Buffer[] = [];
+  let body: string[] | undefined;
+  for (const line of text.split('\n').map((l) => l.trim())) {
+    if (line.startsWith('-----BEGIN')) {
+      if (body !== undefined) throw new UserError(`${what}: an armor block begins before the one before it ends`);
+      body = [];
+    }
+    else if (line.startsWith('-----END')) {
+      if (body !== undefined) blocks.push(decodeBody(body, what));
+      body = undefined;
+    } else if (body !== undefined) body.push(line);
+  }
+  if (body !== undefined || blocks.length === 0) throw new UserError(`${what}: the armored key has no "${ARMOR_END}" line`);
+  return Buffer.concat(blocks);
+}
+
+function decodeBody(lines: string[], what: string): Buffer {
   // Armor headers ("Comment: ...") hold ": ", which base64 never does; the "=XXXX" line is the checksum.
-  const body = text
-    .slice(begin + ARMOR_BEGIN.length, end)
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !/^[A-Za-z-]+: /.test(l) && !/^=[A-Za-z0-9+/]{4}$/.test(l));
-  const joined = body.join('');
+  const joined = lines.filter((l) => l !== '' && !/^[A-Za-z-]+: /.test(l) && !/^=[A-Za-z0-9+/]{4}$/.test(l)).join('');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(joined)) throw new UserError(`${what}: the armored key is not valid base64`);
   return Buffer.from(joined, 'base64');
 }

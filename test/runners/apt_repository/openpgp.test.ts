@@ -30,6 +30,20 @@ describe('apt_repository: OpenPGP keys', function () {
     expect(readKeyFile(binary, 'k').fingerprints).to.deep.equal([a.fingerprint, b.fingerprint]);
   });
 
+  it('reads every armor block of a file, as apt and gpg do: a second block cannot bring a key unchecked', () => {
+    const two = Buffer.from(`${a.armored}${b.armored}`);
+    const shown = execFileSync('gpg', ['--batch', '--show-keys', '--with-colons'], { input: two, env: { ...process.env, GNUPGHOME: a.home } })
+      .toString()
+      .split('\n')
+      .filter((l) => l.startsWith('fpr:'))
+      .map((l) => l.split(':')[9]);
+    expect(readKeyFile(two, 'k')).to.deep.equal({ armored: true, fingerprints: [a.fingerprint, b.fingerprint] });
+    expect(shown).to.include.members([a.fingerprint, b.fingerprint]);
+    // A block of another type is decoded by apt all the same (apt-key's dearmor takes every BEGIN).
+    const disguised = Buffer.from(`${a.armored}${b.armored.replace(/PUBLIC KEY BLOCK/g, 'MESSAGE')}`);
+    expect(readKeyFile(disguised, 'k').fingerprints).to.deep.equal([a.fingerprint, b.fingerprint]);
+  });
+
   it('refuses a secret key, armored or not, and what is not a key', async () => {
     const armored = gpg(a, ['--armor', '--export-secret-keys', a.fingerprint]);
     expect(() => readKeyFile(armored, 'k')).to.throw('k holds a secret key: give the public key only');
