@@ -7,7 +7,7 @@ import { runCommand } from '../shared/process.js';
 import { connectFleet } from './connection.js';
 import { hostInbox } from './publish.js';
 import type { SignatureCheck } from './request-signature.js';
-import { ensureRunAfter } from './run-after.js';
+import { RunFollower } from './run-after.js';
 import { parseRunRequest, runSubject, type RunReply, type RunRequest } from './run-request.js';
 import type { FleetSettings } from './settings.js';
 
@@ -34,10 +34,16 @@ export async function listen(o: ListenOptions): Promise<Listening> {
   const nc: NatsConnection = await connectFleet(o.settings, { clientName: `govern listen ${o.host}`, inboxPrefix: hostInbox(o.host), forever: true });
   const subject = runSubject(o.host);
   let closing = false;
+  let latest = '';
+  const follower = new RunFollower({ start: () => startRun(o), stopped: () => closing, warn: (text) => o.log.warn(`request ${latest}: ${text}`) });
+  const follow = (id: string, sinceMs: number) => {
+    latest = id;
+    void follower.after(sinceMs);
+  };
   nc.subscribe(subject, {
     callback: (err, msg) => {
       if (err) return o.log.warn(`listening on ${subject}: ${err.message}`);
-      answer(o, subject, msg.string(), () => closing)
+      answer(o, subject, msg.string(), follow)
         .then((reply) => msg.respond(JSON.stringify(reply)))
         .catch((e: Error) => o.log.warn(`answering on ${subject}: ${e.message}`));
     },
@@ -65,7 +71,7 @@ export async function listen(o: ListenOptions): Promise<Listening> {
  * then or later (a run already under way may not include what the request is about), and the
  * listener sees to it that such a run follows (run-after.ts).
  */
-async function answer(o: ListenOptions, subject: string, data: string, stopped: () => boolean): Promise<RunReply> {
+async function answer(o: ListenOptions, subject: string, data: string, follow: (id: string, sinceMs: number) => void): Promise<RunReply> {
   const since = new Date().toISOString();
   let request: RunRequest;
   try {
@@ -83,7 +89,7 @@ async function answer(o: ListenOptions, subject: string, data: string, stopped: 
   o.log.info(`run requested by ${request.by} (request ${request.id}${request.key ? `, signed by ${request.key}` : ''}): ${o.runCommand.join(' ')}`);
   const problem = await startRun(o);
   if (problem === undefined) {
-    void ensureRunAfter({ sinceMs: Date.parse(since), start: () => startRun(o), stopped, warn: (text) => o.log.warn(`request ${request.id}: ${text}`) });
+    follow(request.id, Date.parse(since));
     return { accepted: true, since };
   }
   const reason = `could not start its run: ${problem}`;

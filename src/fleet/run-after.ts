@@ -48,6 +48,34 @@ export async function ensureRunAfter(o: RunAfterOptions): Promise<void> {
   }
 }
 
+/**
+ * The listener's follow-ups, one at a time: a run that began after the latest request began after
+ * every earlier one too, so a request that comes while one is followed moves its target on rather
+ * than starting runs of its own (requests sent again and again would each ask for starts for hours).
+ */
+export class RunFollower {
+  private sinceMs = -Infinity;
+  private following = false;
+
+  constructor(private readonly o: Omit<RunAfterOptions, 'sinceMs'>) {}
+
+  /** Follows a request that came at `sinceMs`; resolves when the follow-up it joined has ended. */
+  async after(sinceMs: number): Promise<void> {
+    this.sinceMs = Math.max(this.sinceMs, sinceMs);
+    if (this.following) return;
+    this.following = true;
+    try {
+      for (;;) {
+        const target = this.sinceMs;
+        await ensureRunAfter({ ...this.o, sinceMs: target });
+        if (this.sinceMs === target || this.o.stopped()) return;
+      }
+    } finally {
+      this.following = false;
+    }
+  }
+}
+
 function readHolder(file: string): LockHolder | undefined {
   try {
     const holder = JSON.parse(fs.readFileSync(file, 'utf8')) as LockHolder;

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ensureRunAfter } from '../../src/fleet/run-after.js';
+import { ensureRunAfter, RunFollower } from '../../src/fleet/run-after.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const record = (dir: string, pid: number, startedAt: number) => writeFile(path.join(dir, 'run.lock'), `${JSON.stringify({ pid, started_at: new Date(startedAt).toISOString() })}\n`, 0o600);
@@ -44,6 +44,28 @@ describe('fleet: a run after the request (govern listen)', () => {
     await new Promise((resolve) => older.once('exit', resolve));
     await following;
     expect(starts).to.equal(2);
+  });
+
+  it('requests that come while one is followed join its follow-up: one start at a time, until a run begun after the last holds the lock', async () => {
+    const dir = tempDir();
+    const starts: number[] = [];
+    const follower = new RunFollower({
+      start: async () => {
+        // The third start asked is the one that runs.
+        if (starts.push(Date.now()) === 3) record(dir, process.pid, Date.now());
+        return undefined;
+      },
+      everyMs: 20,
+      stopped: () => false,
+      warn: () => undefined,
+      lockDir: dir,
+    });
+    const first = Date.now();
+    const followed = [follower.after(first), follower.after(first + 1), follower.after(first + 2)];
+    await Promise.all(followed);
+    expect(starts).to.have.length(3);
+    // Each after a wait of its own (20 ms, then 40), not three at once, one for each request.
+    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1], `start ${i + 1}`).to.be.at.least(15);
   });
 
   it('stops at a start that fails, with its reason; and when told to stop', async () => {

@@ -36,17 +36,34 @@ export function normalizeFingerprint(text: string): string {
   return text.replace(/\s+/g, '').replace(/^0x/i, '').toUpperCase();
 }
 
+/**
+ * The armor undone as apt undoes it (apt-key's dearmor), line for line, so that the keys checked are
+ * the keys apt will trust: every block from a line starting -----BEGIN (whatever its type) to one
+ * starting -----END, its data the lines after the block's first empty line that start with neither
+ * `=` (the checksum) nor `-`, all blocks joined. A line apt would not decode is not read either: one
+ * read here and not by apt could shift what follows it into another packet.
+ */
 function dearmor(text: string, what: string): Buffer {
-  const begin = text.indexOf(ARMOR_BEGIN);
-  const end = text.indexOf(ARMOR_END, begin);
-  if (end < 0) throw new UserError(`${what}: the armored key has no "${ARMOR_END}" line`);
-  // Armor headers ("Comment: ...") hold ": ", which base64 never does; the "=XXXX" line is the checksum.
-  const body = text
-    .slice(begin + ARMOR_BEGIN.length, end)
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !/^[A-Za-z-]+: /.test(l) && !/^=[A-Za-z0-9+/]{4}$/.test(l));
-  const joined = body.join('');
+  const blocks: Buffer[] = [];
+  let state: 'out' | 'headers' | 'data' = 'out';
+  let data: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('-----BEGIN')) {
+      if (state !== 'out') throw new UserError(`${what}: an armor block begins before the one before it ends`);
+      [state, data] = ['headers', []];
+    } else if (line.startsWith('-----END')) {
+      if (state !== 'out') blocks.push(decodeData(data, what));
+      state = 'out';
+    } else if (state === 'headers' && line === '') state = 'data';
+    else if (state === 'data' && /^[^=-]/.test(line)) data.push(line);
+  }
+  if (state !== 'out') throw new UserError(`${what}: the armored key has no "${ARMOR_END}" line`);
+  if (blocks.length === 0) throw new UserError(`${what}: no armor block begins at the start of a line (-----BEGIN PGP PUBLIC KEY BLOCK-----)`);
+  return Buffer.concat(blocks);
+}
+
+function decodeData(lines: string[], what: string): Buffer {
+  const joined = lines.join('');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(joined)) throw new UserError(`${what}: the armored key is not valid base64`);
   return Buffer.from(joined, 'base64');
 }

@@ -30,9 +30,19 @@ function commandOf(job: CronJob): string {
   return command.replace(/\\%/g, '%');
 }
 
+/**
+ * The shell, by its absolute path: ExecStart= reads a leading -, @, :, + or ! of its first word as a
+ * prefix even inside quotes (`+/bin/sh` would run the command as root whatever User= says).
+ */
+function shellOf(job: CronJob): string {
+  const shell = job.environment.find((e) => e.startsWith('SHELL='))?.slice('SHELL='.length) || '/bin/sh';
+  if (!shell.startsWith('/')) throw new UserError(`environment: SHELL=${shell} is not an absolute path, which a timer's service needs (ExecStart= would read a leading -, @, :, + or ! as a prefix changing how the command runs)`);
+  return shell;
+}
+
 export function timerUnits(job: CronJob): TimerUnits {
   const header = cronHeader(job.name);
-  const shell = job.environment.find((e) => e.startsWith('SHELL='))?.slice('SHELL='.length) || '/bin/sh';
+  const shell = shellOf(job);
   const calendar = job.special !== undefined ? [specialCalendar(job.special)] : onCalendar(job.fields);
   const service = [
     header,

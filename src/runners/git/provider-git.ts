@@ -108,13 +108,17 @@ export class Git {
     return sha;
   }
 
-  /** Checks out the commit fetch() found: a branch as a local branch on the remote's, else detached. */
+  /**
+   * Checks out the commit fetch() found, that commit and not what its branch names by now (the one
+   * verified, when it was): a branch as a local branch following the remote's, else detached.
+   */
   async checkout(sha: string, force = this.p.force): Promise<void> {
     const rev = this.p.revision;
     const forced = force ? ['--force'] : [];
     const branch = rev !== undefined && (await this.out(['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${rev}`])) !== undefined;
-    if (branch) await this.run(['checkout', '--quiet', ...forced, '-B', rev, `origin/${rev}`]);
-    else await this.run(['checkout', '--quiet', ...forced, '--detach', sha]);
+    if (!branch) return this.run(['checkout', '--quiet', ...forced, '--detach', sha]);
+    await this.run(['checkout', '--quiet', ...forced, '-B', rev, sha]);
+    await this.run(['branch', '--quiet', `--set-upstream-to=origin/${rev}`, rev]);
   }
 
   /** Whether a commit is signed by a key of the allowed signers file (the rule of govern pull). */

@@ -15,7 +15,7 @@ export interface Mounted {
   options: string;
 }
 
-/** Options whose device is not what /proc/self/mountinfo shows as the source (a directory, a file). */
+/** Options whose device is not what /proc/self/mountinfo shows as the source (a directory, a file; loop=/dev/loopN too). */
 const DEVICE_NOT_SHOWN = ['bind', 'rbind', 'loop'];
 
 export interface MountPlan {
@@ -43,7 +43,7 @@ export function decideMount(desired: MountProperties, fstabText: string, mounted
       if (mounted.fstype !== entry.fstype && entry.fstype !== 'auto') {
         throw new UserError(`${dir} is mounted from ${mounted.device} (${mounted.fstype}), not a ${entry.fstype} file system: unmount it first (ensure = "unmounted")`);
       }
-      const compared = device !== undefined && !entry.options.split(',').some((o) => DEVICE_NOT_SHOWN.includes(o));
+      const compared = device !== undefined && !entry.options.split(',').some((o) => DEVICE_NOT_SHOWN.includes(o.replace(/=.*/, '')));
       if (compared && mounted.device !== device) {
         throw new UserError(`${dir} is mounted from ${mounted.device}, not from ${entry.device}: unmount it first (ensure = "unmounted")`);
       }

@@ -30,7 +30,8 @@ const TAG_DIRECTORIES: Record<string, string> = { UUID: 'by-uuid', LABEL: 'by-la
 /**
  * A device as /proc/self/mountinfo shows it: a tag (UUID=...) or a link under /dev resolved to the
  * block device; other sources (tmpfs, server:/export) as they are. Undefined when a tag or a /dev
- * path names no device here (the kernel's /dev/root): then it cannot be compared.
+ * path names no device here (the kernel's /dev/root), or for an image file (shown as the loop
+ * device mounted from it): then it cannot be compared.
  */
 export function shownDevice(device: string): string | undefined {
   const tag = /^([A-Z]+)=(.+)$/.exec(device);
@@ -38,7 +39,9 @@ export function shownDevice(device: string): string | undefined {
     const link = path.join('/dev/disk', TAG_DIRECTORIES[tag[1]], tag[2].replace(/\//g, '\\x2f'));
     return realPath(link);
   }
-  return device.startsWith('/dev/') ? realPath(device) : device;
+  if (device.startsWith('/dev/')) return realPath(device);
+  // A file system image: mount(8) sets up a loop device for it, which is what the kernel shows.
+  return fs.statSync(device, { throwIfNoEntry: false })?.isFile() ? undefined : device;
 }
 
 function realPath(file: string): string | undefined {

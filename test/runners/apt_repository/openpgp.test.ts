@@ -30,6 +30,31 @@ describe('apt_repository: OpenPGP keys', function () {
     expect(readKeyFile(binary, 'k').fingerprints).to.deep.equal([a.fingerprint, b.fingerprint]);
   });
 
+  it('reads every armor block of a file, as apt and gpg do: a second block cannot bring a key unchecked', () => {
+    const two = Buffer.from(`${a.armored}${b.armored}`);
+    const shown = execFileSync('gpg', ['--batch', '--show-keys', '--with-colons'], { input: two, env: { ...process.env, GNUPGHOME: a.home } })
+      .toString()
+      .split('\n')
+      .filter((l) => l.startsWith('fpr:'))
+      .map((l) => l.split(':')[9]);
+    expect(readKeyFile(two, 'k')).to.deep.equal({ armored: true, fingerprints: [a.fingerprint, b.fingerprint] });
+    expect(shown).to.include.members([a.fingerprint, b.fingerprint]);
+    // A block of another type is decoded by apt all the same (apt-key's dearmor takes every BEGIN).
+    const disguised = Buffer.from(`${a.armored}${b.armored.replace(/PUBLIC KEY BLOCK/g, 'MESSAGE')}`);
+    expect(readKeyFile(disguised, 'k').fingerprints).to.deep.equal([a.fingerprint, b.fingerprint]);
+  });
+
+  it('reads an armor block as apt does: a line before its empty line is a header, never data that could hide a key inside another packet', () => {
+    // The first line, read as data, would be the header of a user ID packet holding all of b's key.
+    const hidden = gpg(b, ['--export', b.fingerprint]);
+    const length = hidden.length - 192;
+    const header = Buffer.from([0xcd, (length >> 8) + 192, length & 0xff]).toString('base64');
+    const wrapped = hidden.toString('base64').replace(/.{1,64}/g, (l) => `${l}\n`);
+    const crafted = Buffer.from(`${a.armored}-----BEGIN PGP PUBLIC KEY BLOCK-----\n${header}\n\n${wrapped}-----END PGP PUBLIC KEY BLOCK-----\n`);
+    expect(readKeyFile(crafted, 'k').fingerprints).to.deep.equal([a.fingerprint, b.fingerprint]);
+    expect(() => readKeyFile(Buffer.from(a.armored.replace(/^/gm, '  ')), 'k')).to.throw('k: no armor block begins at the start of a line');
+  });
+
   it('refuses a secret key, armored or not, and what is not a key', async () => {
     const armored = gpg(a, ['--armor', '--export-secret-keys', a.fingerprint]);
     expect(() => readKeyFile(armored, 'k')).to.throw('k holds a secret key: give the public key only');

@@ -67,4 +67,10 @@ describe('the units of a cron job\'s systemd form', () => {
     expect(units.service).to.contain('ExecStart=/bin/bash -c "x"');
     expect(() => timerUnits(job({ command: 'mail -s hi root%body' }))).to.throw('a % that is not written \\% is cron\'s standard input');
   });
+
+  it('a SHELL that is not an absolute path is refused: a leading + (or -, @, :, !) would be read by systemd as a prefix of ExecStart=, even quoted', () => {
+    for (const shell of ['+/bin/sh', '-/bin/sh', '!/bin/sh', 'sh']) {
+      expect(() => timerUnits(job({ user: 'backup', environment: [`SHELL=${shell}`], provider: 'systemd' })), shell).to.throw(`environment: SHELL=${shell} is not an absolute path`);
+    }
+  });
 });

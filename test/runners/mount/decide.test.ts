@@ -89,6 +89,8 @@ describe('mount decision against the mounted file system', () => {
     expect(decideMount(want(), LISTED, up, undefined).changed).to.equal(false);
     const bind = { ...entry, device: '/srv/data', fstype: 'none', options: 'bind' };
     expect(decideMount(want({ entry: bind }), `${TABLE}/srv/data\t/srv/x\tnone\tbind\t0\t0\n`, { ...up, fstype: 'none', device: '/dev/sda1' }, '/srv/data').changed).to.equal(false);
+    const loop = { ...entry, device: '/srv/disk.img', fstype: 'ext2', options: 'loop=/dev/loop7' };
+    expect(decideMount(want({ entry: loop }), `${TABLE}/srv/disk.img\t/srv/x\text2\tloop=/dev/loop7\t0\t0\n`, { ...up, fstype: 'ext2', device: '/dev/loop7', options: 'rw' }, '/srv/disk.img').changed).to.equal(false);
   });
 });
 

@@ -65,6 +65,18 @@ for (const mode of MODES) {
       expect(fs.readFileSync(fstab, 'utf8')).to.equal('# the test\'s table\n');
     });
 
+    it('a file system image mounted (on a loop device mount(8) sets up, with or without loop): no change on the second run', async () => {
+      for (const options of ['defaults', 'loop']) {
+        const image = path.join(path.dirname(dir), `image-${options}`);
+        fs.writeFileSync(image, Buffer.alloc(4 << 20));
+        execFileSync('mkfs.ext2', ['-q', image]);
+        const ext2 = ['device=' + image, 'fstype=ext2', `options=${options}`];
+        expect(await mount(ext2), options).to.include({ ok: true, changed: true });
+        expect(await mount(ext2), options).to.include({ ok: true, changed: false, message: `${dir} mounted; ${dir} in ${fstab}` });
+        execFileSync('umount', [dir]);
+      }
+    });
+
     it('a mount point reached through a symbolic link is refused, before anything', async () => {
       const link = path.join(path.dirname(dir), 'link');
       fs.symlinkSync(dir, link);
