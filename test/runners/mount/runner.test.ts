@@ -65,7 +65,8 @@ for (const mode of MODES) {
       expect(fs.readFileSync(fstab, 'utf8')).to.equal('# the test\'s table\n');
     });
 
-    it('a file system image mounted (on a loop device mount(8) sets up, with or without loop): no change on the second run', async () => {
+    it('a file system image mounted (on a loop device mount(8) sets up, with or without loop): no change on the second run (skipped where no loop device can be attached)', async function () {
+      if (!loopDeviceFree()) this.skip();
       for (const options of ['defaults', 'loop']) {
         const image = path.join(path.dirname(dir), `image-${options}`);
         fs.writeFileSync(image, Buffer.alloc(4 << 20));
@@ -102,4 +103,14 @@ for (const mode of MODES) {
       expect(r.message).to.equal('name "relative" is not a clean absolute path on one line (it must start with "/"); unknown key "optoins" (did you mean "options"?); fstype "tmp fs" is not a file system type such as ext4 (character space is not allowed); device is required for ensure = "mounted"');
     });
   });
+}
+
+/** Whether mount(8) could attach an image here: a machine (or container) without loop devices cannot. */
+function loopDeviceFree(): boolean {
+  try {
+    execFileSync('losetup', ['--find'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
