@@ -34,9 +34,15 @@ interface Outcome {
 async function inNamespace(mode: string, over: string, overMode: string, setup: string[], tree: string, dir: string, keep: string[]): Promise<Outcome> {
   const out = tempDir('govern-purge-writes-');
   const states = writeFile(path.join(out, 'states', 'tree.hcl'), tree);
+  // A checkout under the directory the tmpfs covers (as under /root) is bound back over it, so
+  // that govern and its runners are still there.
+  const repo = path.dirname(path.dirname(GOVERN));
+  const hidden = repo === over || repo.startsWith(`${over}/`);
   const script = [
     'set -e',
+    ...(hidden ? [`mkdir "$OUT/checkout"`, `mount --bind ${repo} "$OUT/checkout"`] : []),
     `mount -t tmpfs -o mode=${overMode} tmpfs ${over}`,
+    ...(hidden ? [`mkdir -p ${repo}`, `mount --bind "$OUT/checkout" ${repo}`] : []),
     ...setup,
     '"$GOVERN_BIN" run --noop --json --runner-mode "$MODE" "$STATES" > "$OUT/noop.json" || true',
     `ls -A ${dir} > "$OUT/after-noop"`,

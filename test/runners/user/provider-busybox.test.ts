@@ -92,14 +92,14 @@ describe('user runner, busybox provider (FAKE busybox applets, private /etc)', f
       );
       const once = async () => {
         const r = await ns.run([GOVERN, 'run', dir, '--json', '--runner-mode', mode], ns.env({ GOVERN_VAR_DIR: TEST_VAR_DIR }));
-        expect(r.code, r.stderr).to.equal(0);
+        expect(r.code, r.stderr + r.stdout).to.equal(0);
         return JSON.parse(r.stdout) as RunReport;
       };
       expect((await once()).summary).to.include({ changed: 2 });
       expect(ns.takeCalls()).to.deep.equal([`addgroup [-g] [46200] [${GROUP}${mode[0]}]`, `adduser [-D] [-G] [${GROUP}${mode[0]}] [-H] [-S] [${USER}${mode[0]}]`]);
       expect((await ns.entry('passwd', `${USER}${mode[0]}`))![6]).to.equal('/bin/false'); // busybox's shell for a system user
       expect((await once()).summary).to.include({ changed: 0, unchanged: 2 });
-      writeFile(path.join(dir, 'accounts.hcl'), `user "${USER}${mode[0]}" {\n  ensure = "absent"\n}\ngroup "${GROUP}${mode[0]}" {\n  ensure = "absent"\n}\n`);
+      writeFile(path.join(dir, 'accounts.hcl'), `user "${USER}${mode[0]}" {\n  ensure = "absent"\n}\ngroup "${GROUP}${mode[0]}" {\n  ensure = "absent"\n  after = ["user:${USER}${mode[0]}"]\n}\n`);
       expect((await once()).summary).to.include({ changed: 2 });
       expect(ns.takeCalls()).to.deep.equal([`deluser [${USER}${mode[0]}]`, `delgroup [${GROUP}${mode[0]}]`]);
     });

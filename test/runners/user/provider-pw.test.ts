@@ -95,14 +95,14 @@ describe('user runner, pw provider (FAKE FreeBSD pw, private /etc)', function ()
       writeFile(path.join(dir, 'accounts.hcl'), `group "${g}" {\n  gid = 46420\n}\nuser "${u}" {\n  uid   = 46421\n  group = "${g}"\n}\n`);
       const once = async () => {
         const r = await ns.run([GOVERN, 'run', dir, '--json', '--runner-mode', mode], ns.env({ GOVERN_VAR_DIR: TEST_VAR_DIR }));
-        expect(r.code, r.stderr).to.equal(0);
+        expect(r.code, r.stderr + r.stdout).to.equal(0);
         return JSON.parse(r.stdout) as RunReport;
       };
       expect((await once()).summary).to.include({ changed: 2 });
       expect(ns.takeCalls()).to.deep.equal([`pw [groupadd] [${g}] [-g] [46420]`, `pw [useradd] [${u}] [-u] [46421] [-g] [${g}]`]);
       expect((await ns.entry('passwd', u))!.slice(5)).to.deep.equal([`/home/${u}`, '/bin/sh']); // pw's defaults
       expect((await once()).summary).to.include({ changed: 0, unchanged: 2 });
-      writeFile(path.join(dir, 'accounts.hcl'), `user "${u}" {\n  ensure = "absent"\n}\ngroup "${g}" {\n  ensure = "absent"\n}\n`);
+      writeFile(path.join(dir, 'accounts.hcl'), `user "${u}" {\n  ensure = "absent"\n}\ngroup "${g}" {\n  ensure = "absent"\n  after = ["user:${u}"]\n}\n`);
       expect((await once()).summary).to.include({ changed: 2 });
       expect(ns.takeCalls()).to.deep.equal([`pw [userdel] [${u}]`, `pw [groupdel] [${g}]`]);
     });
