@@ -8,11 +8,11 @@
 // order while it works on the previous one, when that resource is ready: the runner handles them in
 // the same order, so only the wait for each answer goes away.
 import { MinHeap } from '../graph/min-heap.js';
-import type { KnownRunner } from '../describe/plan-resources.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
 import type { Plan } from '../graph/plan.js';
 import { resourceReport, skippedResource } from '../report/build.js';
 import type { ResourceReport } from '../report/types.js';
-import type { Call, CallResult } from './invoke.js';
+import type { Call, CallResult } from '../state/runner-call.js';
 import { isPurging, managedChildren } from './managed-children.js';
 import { NoopPending } from './noop-pending.js';
 

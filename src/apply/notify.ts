@@ -1,12 +1,12 @@
 // The notification phase (after every resource is applied): each notifier that changed sends its
 // signals; the same (resource, signal) is sent once, in apply order of the receivers. In noop mode
 // they are reported, not sent; to a receiver that failed, was skipped or is not selected, never.
-import type { KnownRunner } from '../describe/plan-resources.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
 import type { Notification, Plan } from '../graph/plan.js';
 import { sentNotification, unsentNotification, type PendingNotification } from '../report/build.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { safeCall } from './apply.js';
-import type { Call, CallResult } from './invoke.js';
+import type { Call, CallResult } from '../state/runner-call.js';
 
 export interface NotifyOptions {
   noop: boolean;

@@ -5,7 +5,7 @@
 // a notification from the resource to itself, so that nothing is left undone when the run ends.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { KnownRunner } from '../describe/plan-resources.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
 import type { Plan } from '../graph/plan.js';
 import type { PendingNotification } from '../report/build.js';
 import type { ResourceReport } from '../report/types.js';

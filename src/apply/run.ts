@@ -3,14 +3,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { KnownRunner } from '../describe/plan-resources.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
 import type { Plan } from '../graph/plan.js';
 import type { PhaseClock } from '../report/timing.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { interruptedBy } from '../shared/interrupt.js';
 import { tooLongArgument } from '../shared/protocol.js';
 import { applyPlan } from './apply.js';
-import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
+import { callArgv, callEnv, type Call, type CallResult } from '../state/runner-call.js';
+import { invokeRunner, runnerProcessEnv, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
 import { runEndRequests } from './run-end.js';
 import { RunnerPool } from './persistent-pool.js';

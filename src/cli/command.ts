@@ -1,6 +1,6 @@
 // A govern command: its usage, its option table, and what it does with the resolved options.
 import { defaultStateTree } from '../config/paths.js';
-import { priorityWriter, type Priority } from '../journal/priority.js';
+import { priorityWriter, type Priority } from '../output/priority.js';
 import { UserError } from '../shared/errors.js';
 import { terminalLine } from '../shared/terminal-text.js';
 import { resolveOptions, type CommandLine, type OptionSpec, type Options } from './options.js';

@@ -4,7 +4,8 @@
 import { UserError } from '../shared/errors.js';
 import { treeRoot, type SearchPaths } from '../config/paths.js';
 import type { LocalFacts } from '../facts/local-facts.js';
-import { planResources, type KnownRunner } from '../describe/plan-resources.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
+import { planResources } from '../describe/plan-resources.js';
 import type { Plan } from '../graph/plan.js';
 import { selectResources, unknownTags } from '../graph/select.js';
 import type { PhaseClock } from '../report/timing.js';
@@ -16,7 +17,7 @@ import { revealWith, type Unreadable } from '../secrets/reveal.js';
 import { expandModules } from '../state/modules/expand.js';
 import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
 import type { FactSources } from '../templates/fact-sources.js';
-import { renderResourceTemplates } from '../templates/resource-templates.js';
+import { renderResourceTemplates } from '../state/resource-templates.js';
 import { warn } from './command.js';
 import { factsOptions, identityOptions, localFacts, runnersOptions, templatesOptions } from './common-options.js';
 import { optionTable, type Options } from './options.js';

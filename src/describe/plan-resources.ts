@@ -13,14 +13,8 @@ import { DescriptionCache } from './cache.js';
 import { checkRelativePaths } from './check-relative-paths.js';
 import { checkResources } from './check-resources.js';
 import { checkArgumentSizes } from './check-sizes.js';
-import { describeRunner } from './describe-runner.js';
+import { describeRunner, type KnownRunner } from './describe-runner.js';
 import { findRunners } from './find-runners.js';
-
-export interface KnownRunner {
-  executable: string;
-  /** Undefined: the runner does not describe itself, and its resources are passed to it unchecked. */
-  description?: RunnerDescription;
-}
 
 export interface PlanOptions {
   /** The runners directories, highest priority first. */

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { runEndRequests } from '../../src/apply/run-end.js';
-import type { KnownRunner } from '../../src/describe/plan-resources.js';
+import type { KnownRunner } from '../../src/describe/describe-runner.js';
 import type { Plan } from '../../src/graph/plan.js';
 import type { ResourceReport } from '../../src/report/types.js';
 import { RUN_END_REQUESTS } from '../../src/shared/protocol.js';

@@ -7,7 +7,7 @@ import { HIERARCHY_FILE, keyPathProblem } from '../../data/hierarchy.js';
 import type { Explanation } from '../../data/lookup.js';
 import type { AttrValue } from '../../shared/protocol.js';
 import { UserError } from '../../shared/errors.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, out, warn } from '../command.js';
 import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable } from '../options.js';

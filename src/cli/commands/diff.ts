@@ -9,7 +9,7 @@ import { compareHost, groupChanges, type ResourceChange } from '../../preview/co
 import { formatGroups } from '../../preview/diff-text.js';
 import { extractCommit, repositoryOf, resolveCommit, withTempDir } from '../../preview/revision.js';
 import { UserError } from '../../shared/errors.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, out, printError } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';

@@ -4,7 +4,7 @@ import { treeRoot } from '../../config/paths.js';
 import type { LocalFacts } from '../../facts/local-facts.js';
 import { formatFactJson, formatFactLines } from '../../facts/format.js';
 import { UserError } from '../../shared/errors.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, out, warn } from '../command.js';
 import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable, type Options } from '../options.js';

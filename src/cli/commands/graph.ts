@@ -3,7 +3,7 @@ import { defaultStateTree } from '../../config/paths.js';
 import { toDot } from '../../graph/dot.js';
 import { pulledTree } from '../../pull/store.js';
 import { PhaseClock } from '../../report/timing.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, out, treeOperand } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';

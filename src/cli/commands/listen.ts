@@ -6,7 +6,7 @@ import { listen } from '../../fleet/listener.js';
 import { readAllowedKeys, SignatureCheck } from '../../fleet/request-signature.js';
 import { UserError } from '../../shared/errors.js';
 import { onInterrupt } from '../../shared/interrupt.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, note, warn } from '../command.js';
 import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
 import { fleetOptions, fleetSettings } from '../fleet-options.js';

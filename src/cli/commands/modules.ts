@@ -9,7 +9,7 @@ import { parseFiles, renderStateFiles } from '../../state/load.js';
 import { MODULES_DIR, type VariableDecl } from '../../state/modules/declarations.js';
 import { expandModules } from '../../state/modules/expand.js';
 import { moduleNames, readModule, type ModuleSource } from '../../state/modules/module-tree.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, out } from '../command.js';
 import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable } from '../options.js';

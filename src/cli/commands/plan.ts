@@ -5,7 +5,7 @@ import { defaultStateTree } from '../../config/paths.js';
 import { formatHostPlan } from '../../preview/plan-text.js';
 import { pulledTree } from '../../pull/store.js';
 import { UserError } from '../../shared/errors.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, out, printError, treeOperand } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';

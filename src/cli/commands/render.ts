@@ -13,7 +13,7 @@ import { moduleNames } from '../../state/modules/module-tree.js';
 import { locateTemplate, partialLookup } from '../../templates/locate.js';
 import { renderTemplates } from '../../templates/render.js';
 import { readSourceFile } from '../../shared/source-file.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, out, theOperand } from '../command.js';
 import { factsOptions, helpOptions, identityOptions, localFacts, templatesOptions } from '../common-options.js';
 import { optionTable } from '../options.js';

@@ -3,7 +3,7 @@ import { RunSession } from '../../apply/run.js';
 import { forecastRunners, rememberRunners } from '../../apply/runner-forecast.js';
 import { defaultStateTree, governExecutable, treeRoot } from '../../config/paths.js';
 import { LocalFacts } from '../../facts/local-facts.js';
-import { priorityWriter, summaryPriority } from '../../journal/priority.js';
+import { priorityWriter, summaryPriority } from '../../output/priority.js';
 import { acquireRunLock } from '../../lock/run-lock.js';
 import { pulledTree } from '../../pull/store.js';
 import { recordRun } from '../../record/record.js';
@@ -17,14 +17,14 @@ import type { NotificationReport, ResourceReport, RunMeta, RunReport } from '../
 import { UserError } from '../../shared/errors.js';
 import { interruptedBy, onInterrupt } from '../../shared/interrupt.js';
 import { KILL_GRACE_MS } from '../../shared/process.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, note, out, printError, treeOperand, warn } from '../command.js';
 import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
 import { fleetSettings } from '../fleet-options.js';
 import { optionTable, type CommandLine, type Options } from '../options.js';
 import { planningInputs, planningOptions, planTree, type Planned, type PlanningInputs } from '../planning.js';
 import { trackManaged } from '../managed-tracking.js';
-import { textPrinter, useColour } from '../text-output.js';
+import { textPrinter, useColour } from '../../output/text-output.js';
 
 /** How a run applies and reports; `govern resource` takes them too. */
 export const applyOptions = optionTable([

@@ -7,7 +7,7 @@ import { didYouMean } from '../../shared/suggest.js';
 import { DEFAULT_IDENTITY } from '../../secrets/reveal.js';
 import { promptHidden } from '../../secrets/prompt.js';
 import { rekeyTree, secretReaders, setSecret, showSecret } from '../../secrets/tree-secrets.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { defineCommand, out, warn } from '../command.js';
 import { helpOptions, identityOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
