@@ -8,11 +8,13 @@ import type { Explanation } from '../../data/lookup.js';
 import type { AttrValue } from '../../shared/protocol.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
-import { defineCommand, out, warn } from '../command.js';
+import { defineCommand } from '../command.js';
+import { out, warn } from '../../output/writers.js';
 import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { remoteFactOptions, remoteFacts } from '../remote-options.js';
-import { readTreeData, treeAndOperands, treeSearchPaths } from '../tree-data.js';
+import { readTreeData } from '../../plan/data.js';
+import { treeAndOperands, treeSearchPaths } from '../tree-data.js';
 
 export const dataCommand = defineCommand({
   ...described('data'),

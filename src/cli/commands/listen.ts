@@ -7,7 +7,8 @@ import { readAllowedKeys, SignatureCheck } from '../../fleet/request-signature.j
 import { UserError } from '../../shared/errors.js';
 import { onInterrupt } from '../../shared/interrupt.js';
 import { described } from '../command-names.js';
-import { defineCommand, note, warn } from '../command.js';
+import { defineCommand } from '../command.js';
+import { note, warn } from '../../output/writers.js';
 import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
 import { fleetOptions, fleetSettings } from '../fleet-options.js';
 import { optionTable, type Options } from '../options.js';

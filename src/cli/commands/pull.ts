@@ -7,7 +7,8 @@ import { pull, PullFailure, type PullRequest, type PullResult } from '../../pull
 import { writeLastPull, type PullRecord } from '../../record/last-pull.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
-import { defineCommand, out, warn } from '../command.js';
+import { defineCommand } from '../command.js';
+import { out, warn } from '../../output/writers.js';
 import { helpOptions, varDirOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 

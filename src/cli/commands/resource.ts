@@ -10,11 +10,14 @@ import { planResources } from '../../describe/plan-resources.js';
 import { NOOP_KEY, ORDERING_KEYS, rref, SENSITIVE_KEY, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type Resource } from '../../state/resource.js';
 import type { KnownRunner } from '../../describe/describe-runner.js';
 import { described } from '../command-names.js';
-import { defineCommand, warn } from '../command.js';
+import { defineCommand } from '../command.js';
+import { warn } from '../../output/writers.js';
 import { factsOptions, helpOptions, identityOptions, runnersOptions, searchPaths, templatesOptions } from '../common-options.js';
 import { inventoryOptions } from '../inventory-options.js';
 import { optionTable, type CommandLine } from '../options.js';
-import { cacheOptions, type PlanningInputs, type Planned } from '../planning.js';
+import type { Planned } from '../../plan/plan-tree.js';
+import type { PlanSettings } from '../../plan/settings.js';
+import { cacheOptions } from '../planning-options.js';
 import { remoteFactOptions } from '../remote-options.js';
 import { LocalFacts } from '../../facts/local-facts.js';
 import { errorReport } from '../../report/build.js';
@@ -65,7 +68,7 @@ export const resourceCommand = defineCommand({
     const fromFile = o.valuesFrom !== undefined ? await readValuesFile(o.valuesFrom) : [];
     const resource = commandLineResource(operands, this.usage, fromFile);
     const onCommandLine = new Set(operands.slice(2).map((pair) => pair.split('=')[0]));
-    const plan = async (inputs: PlanningInputs, clock: PhaseClock): Promise<Planned> => {
+    const plan = async (inputs: PlanSettings, clock: PhaseClock): Promise<Planned> => {
       const planned = await clock.time('plan', () => planResources([resource], { runnerDirs: inputs.paths.runners, cache: inputs.cache }));
       for (const message of secretsOnCommandLine(resource, onCommandLine, planned.runners)) warn(message);
       return planned;

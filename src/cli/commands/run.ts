@@ -18,12 +18,15 @@ import { UserError } from '../../shared/errors.js';
 import { interruptedBy, onInterrupt } from '../../shared/interrupt.js';
 import { KILL_GRACE_MS } from '../../shared/process.js';
 import { described } from '../command-names.js';
-import { defineCommand, note, out, printError, treeOperand, warn } from '../command.js';
+import { defineCommand, treeOperand } from '../command.js';
+import { note, out, printError, warn } from '../../output/writers.js';
 import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
 import { fleetSettings } from '../fleet-options.js';
 import { optionTable, type CommandLine, type Options } from '../options.js';
-import { planningInputs, planningOptions, planTree, type Planned, type PlanningInputs } from '../planning.js';
-import { trackManaged } from '../managed-tracking.js';
+import { planTree, type Planned } from '../../plan/plan-tree.js';
+import type { PlanSettings } from '../../plan/settings.js';
+import { trackManaged } from '../../run/managed-tracking.js';
+import { planningOptions, planSettings } from '../planning-options.js';
 import { textPrinter, useColour } from '../../output/text-output.js';
 
 /** How a run applies and reports; `govern resource` takes them too. */
@@ -123,7 +126,7 @@ export interface RunSource {
   target: string;
   /** The report's `state`, when not the target (the resource's RREF). */
   state?: string;
-  plan(inputs: PlanningInputs, clock: PhaseClock): Promise<Planned>;
+  plan(inputs: PlanSettings, clock: PhaseClock): Promise<Planned>;
   /**
    * An ad hoc resource: its run is not the tree's, so it is neither recorded (last-run.json, the
    * metrics, the fleet) nor compared with what the tree manages (docs/runners.md "govern resource").
@@ -148,7 +151,7 @@ export async function lockedRun(o: ResolvedRunOptions, source: RunSource): Promi
   // A tree from govern pull is resolved once, under the run lock (no pull prunes it meanwhile), so
   // the whole run reads one commit even if a pull switches the tree while it runs.
   const pulled = source.adHoc ? undefined : pulledTree(target);
-  const inputs = planningInputs(pulled?.path ?? target, o);
+  const inputs = planSettings(pulled?.path ?? target, o);
   const meta = async (): Promise<RunMeta> => ({ ...(await runMeta(source.state ?? target, o.noop, inputs.facts)), ...(pulled ? { commit: pulled.commit } : {}) });
   let report: RunReport;
   let code: number;
@@ -196,7 +199,7 @@ export async function lockedRun(o: ResolvedRunOptions, source: RunSource): Promi
 }
 
 /** After the record, when a fleet is configured: never changes the run's exit status (src/fleet/after-run.ts). */
-async function publish(o: ResolvedRunOptions, report: RunReport, inputs: PlanningInputs | undefined, source: RunSource): Promise<void> {
+async function publish(o: ResolvedRunOptions, report: RunReport, inputs: PlanSettings | undefined, source: RunSource): Promise<void> {
   const settings = fleetSettings(o);
   if (o.noop || source.adHoc || settings === undefined) return;
   const { publishAfterRun } = await import('../../fleet/after-run.js');
@@ -217,7 +220,7 @@ function record(o: ResolvedRunOptions, report: RunReport, source: RunSource): bo
 
 async function runTree(
   o: ResolvedRunOptions,
-  inputs: PlanningInputs,
+  inputs: PlanSettings,
   clock: PhaseClock,
   meta: () => Promise<RunMeta>,
   session: RunSession,

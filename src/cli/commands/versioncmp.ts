@@ -2,7 +2,8 @@
 import { UserError } from '../../shared/errors.js';
 import { compareVersions, VERSION_SCHEMES } from '../../shared/version/index.js';
 import { described } from '../command-names.js';
-import { defineCommand, out } from '../command.js';
+import { defineCommand } from '../command.js';
+import { out } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 
