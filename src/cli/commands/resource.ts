@@ -25,7 +25,8 @@ import { reportJson } from '../../report/json.js';
 import { runMeta } from '../../report/meta.js';
 import { PhaseClock, sinceStart } from '../../report/timing.js';
 import { readValuesFile, type GivenArgument } from '../values-file.js';
-import { applyOptions, lockedRun, underRunLock, type ResolvedRunOptions } from './run.js';
+import { lockedRun, underRunLock } from '../../run/run.js';
+import { applyOptions, runSettings, type ResolvedRunOptions } from '../run-options.js';
 
 export const resourceOptions = optionTable([
   {
@@ -75,7 +76,7 @@ export const resourceCommand = defineCommand({
     };
     // What only a tree's run reads (selection, the record) is empty here.
     const options: ResolvedRunOptions = { ...o, tags: [], skipTags: [], forget: [], metricsFile: undefined, varDir: '' };
-    return underRunLock(o, () => lockedRun(options, { target: '', state: resource.ref, plan, adHoc: true }));
+    return underRunLock(o, () => lockedRun(runSettings(options), { target: '', state: resource.ref, plan, adHoc: true }));
   },
   // Options that cannot be read: with --json, still a JSON document, as govern run gives.
   async errorDocument(e: unknown, line: CommandLine) {
