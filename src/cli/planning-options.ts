@@ -3,7 +3,7 @@
 // take the same options, so one can replace the other on a command line.
 import { treeRoot } from '../config/paths.js';
 import type { PlanSettings } from '../plan/settings.js';
-import { defaultCacheDir, noCache, openParseCache } from '../state/parse-cache.js';
+import { defaultCacheDir, noCache, openRunnerCache } from '../state/runner-cache.js';
 import { factsOptions, identityOptions, localFacts, runnersOptions, templatesOptions } from './common-options.js';
 import { factSources, inventoryOptions } from './inventory-options.js';
 import { optionTable, type Options } from './options.js';
@@ -33,7 +33,7 @@ export function planSettings(target: string, o: PlanningOptions): PlanSettings {
     paths,
     facts,
     sources: factSources(o, facts),
-    cache: o.noCache ? noCache : openParseCache(o.cacheDir ?? defaultCacheDir()),
+    cache: o.noCache ? noCache : openRunnerCache(o.cacheDir ?? defaultCacheDir()),
     identity: o.identity,
     tags: o.tags,
     skipTags: o.skipTags,

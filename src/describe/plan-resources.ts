@@ -6,7 +6,7 @@ import { refusedSignal } from '../shared/arguments.js';
 import type { RunnerDescription } from '../shared/description.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { buildPlan, type Plan } from '../graph/plan.js';
-import type { ParseCache } from '../state/parse-cache.js';
+import type { RunnerCache } from '../state/runner-cache.js';
 import type { Resource } from '../state/resource.js';
 import { autorequireEdges, removedWhileNeeded } from './autorequire.js';
 import { DescriptionCache } from './cache.js';
@@ -20,7 +20,7 @@ export interface PlanOptions {
   /** The runners directories, highest priority first. */
   runnerDirs: string[];
   /** Where runners' descriptions are kept between runs. */
-  cache: ParseCache;
+  cache: RunnerCache;
   /** The environment runners are asked in (the caller's). */
   env?: NodeJS.ProcessEnv;
 }

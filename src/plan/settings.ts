@@ -3,7 +3,7 @@
 import type { SearchPaths } from '../config/paths.js';
 import type { LocalFacts } from '../facts/local-facts.js';
 import type { Unreadable } from '../secrets/reveal.js';
-import type { ParseCache } from '../state/parse-cache.js';
+import type { RunnerCache } from '../state/runner-cache.js';
 import type { FactSources } from '../templates/fact-sources.js';
 
 export interface PlanSettings {
@@ -12,7 +12,7 @@ export interface PlanSettings {
   paths: SearchPaths;
   facts: LocalFacts;
   sources: FactSources;
-  cache: ParseCache;
+  cache: RunnerCache;
   /** The age identity or SSH key that decrypts the tree's secrets; undefined: the host's key. */
   identity?: string;
   /** The selection (--tags, --skip-tags): tags entries, runner names or RREFs. */
