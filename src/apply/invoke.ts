@@ -1,4 +1,4 @@
-// Invokes a runner for one resource, exactly per the runner protocol (DESIGN.md): argv without a
+// Invokes a runner for one resource, exactly per the runner protocol (docs/runners.md): argv without a
 // shell, the GOVERN_* environment, result lines from stdout, everything else kept as log.
 import { LOG_KEEP_BYTES } from '../shared/bounded-output.js';
 import { parseResult } from '../shared/protocol.js';

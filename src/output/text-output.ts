@@ -3,7 +3,7 @@
 // entry with the priority the journal gives it when the output goes there (priority.ts).
 import type { Call } from '../state/runner-call.js';
 import { sends } from '../apply/notify.js';
-import type { Notification, Plan } from '../graph/plan.js';
+import type { Notification, ResourceGraph } from '../graph/resource-graph.js';
 import { statusPriority, type Priority } from './priority.js';
 import { invocationLines, notificationLines, resourceLines, type TextView } from '../report/text.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
@@ -22,7 +22,7 @@ export interface RunListener {
   onNotification(report: NotificationReport): void;
 }
 
-export function textPrinter(plan: Plan, view: TextView, write: (text: string, priority: Priority) => void): RunListener {
+export function textPrinter(plan: ResourceGraph, view: TextView, write: (text: string, priority: Priority) => void): RunListener {
   const print = (lines: string[], priority: Priority) => {
     if (lines.length > 0) write(lines.map((l) => `${l}\n`).join(''), priority);
   };

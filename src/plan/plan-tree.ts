@@ -4,8 +4,8 @@
 import { UserError } from '../shared/errors.js';
 import { treeRoot } from '../config/paths.js';
 import type { KnownRunner } from '../describe/describe-runner.js';
-import { planResources } from '../describe/plan-resources.js';
-import type { Plan } from '../graph/plan.js';
+import { buildGraph } from '../describe/build-graph.js';
+import type { ResourceGraph } from '../graph/resource-graph.js';
 import { selectResources, unknownTags } from '../graph/select.js';
 import type { PhaseClock } from '../report/timing.js';
 import { PlanningSecrets } from '../shared/planning-secrets.js';
@@ -20,8 +20,8 @@ import { warn } from '../output/writers.js';
 import { readTreeData } from './data.js';
 import type { PlanSettings } from './settings.js';
 
-export interface Planned {
-  plan: Plan;
+export interface PlannedTree {
+  plan: ResourceGraph;
   /** Each runner the tree uses: its executable and what it describes itself as. */
   runners: Map<string, KnownRunner>;
   /** The resources to apply; undefined for all. */
@@ -31,7 +31,7 @@ export interface Planned {
 }
 
 /** Every problem of planning is masked with every secret planning met before it leaves here. */
-export async function planTree(settings: PlanSettings, clock: PhaseClock): Promise<Planned> {
+export async function planTree(settings: PlanSettings, clock: PhaseClock): Promise<PlannedTree> {
   const secrets = new PlanningSecrets();
   try {
     return await planMasked(settings, clock, secrets);
@@ -40,7 +40,7 @@ export async function planTree(settings: PlanSettings, clock: PhaseClock): Promi
   }
 }
 
-async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets): Promise<Planned> {
+async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets): Promise<PlannedTree> {
   const { local, remote } = settings.sources;
   // Facts are loaded between render passes: their time is the facts phase.
   const timed: FactSources = {
@@ -75,7 +75,7 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
   resources.forEach((r) => secrets.addResource(r));
   return clock.time('plan', async () => {
-    const { plan, runners } = await planResources(resources, { runnerDirs: settings.paths.runners, cache: settings.cache });
+    const { plan, runners } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache });
     const filter = { tags: settings.tags, skipTags: settings.skipTags };
     const unknown = unknownTags(plan.resources, filter).map((tag) => `no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
     const selected = selectResources(plan.resources, filter);

@@ -10,7 +10,7 @@ import { acquireRunLock } from '../lock/run-lock.js';
 import { priorityWriter, summaryPriority } from '../output/priority.js';
 import { textPrinter, useColour, type ColourChoice } from '../output/text-output.js';
 import { note, out, printError, warn } from '../output/writers.js';
-import type { Planned } from '../plan/plan-tree.js';
+import type { PlannedTree } from '../plan/plan-tree.js';
 import type { PlanSettings } from '../plan/settings.js';
 import { pulledTree } from '../pull/store.js';
 import { recordRun } from '../record/record.js';
@@ -59,7 +59,7 @@ export interface RunSource {
   target: string;
   /** The report's `state`, when not the target (the resource's RREF). */
   state?: string;
-  plan(inputs: PlanSettings, clock: PhaseClock): Promise<Planned>;
+  plan(inputs: PlanSettings, clock: PhaseClock): Promise<PlannedTree>;
   /**
    * An ad hoc resource: its run is not the tree's, so it is neither recorded (last-run.json, the
    * metrics, the fleet) nor compared with what the tree manages (docs/runners.md "govern resource").

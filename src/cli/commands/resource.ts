@@ -6,7 +6,7 @@ import { listWords } from '../../shared/arguments.js';
 import { UserError, type Location, type Problem } from '../../shared/errors.js';
 import type { AttrValue } from '../../shared/protocol.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../../shared/validate.js';
-import { planResources } from '../../describe/plan-resources.js';
+import { buildGraph } from '../../describe/build-graph.js';
 import { NOOP_KEY, ORDERING_KEYS, rref, SENSITIVE_KEY, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type Resource } from '../../state/resource.js';
 import type { KnownRunner } from '../../describe/describe-runner.js';
 import { described } from '../command-names.js';
@@ -15,7 +15,7 @@ import { warn } from '../../output/writers.js';
 import { factsOptions, helpOptions, identityOptions, runnersOptions, searchPaths, templatesOptions } from '../common-options.js';
 import { inventoryOptions } from '../inventory-options.js';
 import { optionTable, type CommandLine } from '../options.js';
-import type { Planned } from '../../plan/plan-tree.js';
+import type { PlannedTree } from '../../plan/plan-tree.js';
 import type { PlanSettings } from '../../plan/settings.js';
 import { cacheOptions } from '../planning-options.js';
 import { remoteFactOptions } from '../remote-options.js';
@@ -69,8 +69,8 @@ export const resourceCommand = defineCommand({
     const fromFile = o.valuesFrom !== undefined ? await readValuesFile(o.valuesFrom) : [];
     const resource = commandLineResource(operands, this.usage, fromFile);
     const onCommandLine = new Set(operands.slice(2).map((pair) => pair.split('=')[0]));
-    const plan = async (inputs: PlanSettings, clock: PhaseClock): Promise<Planned> => {
-      const planned = await clock.time('plan', () => planResources([resource], { runnerDirs: inputs.paths.runners, cache: inputs.cache }));
+    const plan = async (inputs: PlanSettings, clock: PhaseClock): Promise<PlannedTree> => {
+      const planned = await clock.time('plan', () => buildGraph([resource], { runnerDirs: inputs.paths.runners, cache: inputs.cache }));
       for (const message of secretsOnCommandLine(resource, onCommandLine, planned.runners)) warn(message);
       return planned;
     };
