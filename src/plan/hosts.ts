@@ -5,14 +5,14 @@
 import path from 'node:path';
 import { treeRoot } from '../config/paths.js';
 import { readSnapshot, snapshotFiles, SnapshotFacts, SnapshotHostFacts, snapshotHost, type Snapshot } from '../facts/snapshot.js';
-import { planView, type ResourceView } from '../preview/view.js';
+import { previewView, type ResourceView } from '../preview/view.js';
 import { PhaseClock } from '../report/timing.js';
 import { UserError } from '../shared/errors.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { planTree } from './plan-tree.js';
 import type { PlanSettings } from './settings.js';
 
-export interface HostPlan {
+export interface HostPreview {
   /** The host's name; `localhost` when planned from this host's own facts. */
   host: string;
   /** Where the facts came from: the snapshot file, or the fleet's inventory. */
@@ -40,11 +40,11 @@ export function snapshotSettings(inputs: PlanSettings, snapshot: Snapshot, other
 }
 
 /** Plans the tree for one host; a failure of planning is the plan's errors, not an exception. */
-export async function planHost(inputs: PlanSettings, host: string, facts?: string): Promise<HostPlan> {
+export async function planHost(inputs: PlanSettings, host: string, facts?: string): Promise<HostPreview> {
   const root = treeRoot(inputs.target) ?? path.dirname(inputs.target);
   try {
     const { plan, selected } = await planTree(inputs, new PhaseClock());
-    return { host, facts, resources: planView(plan, path.resolve(root), selected) };
+    return { host, facts, resources: previewView(plan, path.resolve(root), selected) };
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { host, facts, errors: e.message.split('\n').map((line) => relativeTo(line, path.resolve(root))) };

@@ -87,6 +87,6 @@ export function resourceView(r: Resource, order: number, root: string, selected?
 }
 
 /** Every resource of the plan, in apply order. */
-export function planView(plan: ResourceGraph, root: string, selected?: Set<string>): ResourceView[] {
+export function previewView(plan: ResourceGraph, root: string, selected?: Set<string>): ResourceView[] {
   return plan.order.map((ref, i) => resourceView(plan.byRef.get(ref)!, i + 1, root, selected));
 }

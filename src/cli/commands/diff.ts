@@ -14,7 +14,7 @@ import { defineCommand } from '../command.js';
 import { out, printError } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { planHost, snapshotSettings, type HostPlan } from '../../plan/hosts.js';
+import { planHost, snapshotSettings, type HostPreview } from '../../plan/hosts.js';
 import type { PlanSettings } from '../../plan/settings.js';
 import { planningOptions } from '../planning-options.js';
 import { previewHosts, previewSettings } from '../preview-options.js';
@@ -53,7 +53,7 @@ export const diffCommand = defineCommand({
       const byHost = new Map<string, ResourceChange[]>();
       const errors: string[] = [];
       for (let i = 0; i < before.length; i++) {
-        const plans: HostPlan[] = [await planHost(before[i].inputs, before[i].host), await planHost(after[i].inputs, after[i].host)];
+        const plans: HostPreview[] = [await planHost(before[i].inputs, before[i].host), await planHost(after[i].inputs, after[i].host)];
         plans.forEach((p, side) => (p.errors ?? []).forEach((e) => errors.push(`${p.host}: at ${[rev1, rev2][side]}: ${e}`)));
         if (plans[0].resources && plans[1].resources) byHost.set(before[i].host, compareHost(plans[0].resources, plans[1].resources, [rev1, rev2]));
       }

@@ -2,7 +2,7 @@
 // from the host's facts without the host: no runner is asked about any machine's state.
 import os from 'node:os';
 import { defaultStateTree } from '../../config/paths.js';
-import { formatHostPlan } from '../../preview/plan-text.js';
+import { formatHostPreview } from '../../preview/plan-text.js';
 import { pulledTree } from '../../pull/store.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
@@ -11,7 +11,7 @@ import { out, printError } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { explainPlanned } from '../../plan/explain.js';
-import { planHost, snapshotSettings, type HostPlan } from '../../plan/hosts.js';
+import { planHost, snapshotSettings, type HostPreview } from '../../plan/hosts.js';
 import { planningOptions, type PlanningOptions } from '../planning-options.js';
 import { previewHosts, previewSettings, type PreviewHosts } from '../preview-options.js';
 
@@ -37,12 +37,12 @@ export const planCommand = defineCommand({
     const target = pulledTree(given)?.path ?? given;
     const hosts = await previewHosts(o, o.host, false);
     if (o.explain !== undefined) return explain(o, target, o.explain, hosts);
-    const plans: HostPlan[] = [];
+    const plans: HostPreview[] = [];
     if (hosts === undefined) plans.push(await planHost(previewSettings(target, o), os.hostname()));
     else for (const snapshot of hosts.snapshots) plans.push(await planHost(snapshotSettings(previewSettings(target, o), snapshot, hosts.others), snapshot.host, snapshot.source));
     if (o.json) await out(JSON.stringify({ hosts: plans }, null, 2) + '\n');
     else {
-      await out(plans.map(formatHostPlan).join('\n'));
+      await out(plans.map(formatHostPreview).join('\n'));
       for (const p of plans) for (const e of p.errors ?? []) printError(new UserError(plans.length > 1 ? `${p.host}: ${e}` : e));
     }
     return plans.some((p) => p.errors) ? 1 : 0;
