@@ -18,6 +18,10 @@ export interface Level {
   /** As rendered: `roles/web`. */
   name: string;
   at: Location;
+  /** `{ name = "...", required = true }`: a host for which this level has no file is an error. */
+  required?: boolean;
+  /** `{ name = "...", optional = true }`: no warning when a level named from facts has no file. */
+  optional?: boolean;
 }
 
 export interface Hierarchy {
@@ -61,15 +65,36 @@ export function readHierarchy(parsed: HclFile, where: (renderedLine: number) => 
 }
 
 function readLevels(value: AttrValue, at: Location, levels: Level[], problem: (message: string) => void): void {
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
-    problem('levels must be a list of data file names, most specific first, such as ["roles/{{fact "role"}}", "common"]');
+  if (!Array.isArray(value)) {
+    problem(LEVELS_SHAPE);
     return;
   }
-  for (const name of value as string[]) {
-    const why = levelProblem(name);
+  for (const entry of value) {
+    const level = levelEntry(entry, problem);
+    if (level === undefined) continue;
+    const why = levelProblem(level.name);
     if (why) problem(why);
-    else levels.push({ name, at });
+    else levels.push({ ...level, at });
   }
+}
+
+const LEVELS_SHAPE = 'levels must be a list of data file names, most specific first, such as ["roles/{{fact "role"}}", "common"]; a level that must have a file is written { name = "roles/{{fact "role"}}", required = true }';
+const LEVEL_KEYS = ['name', 'required', 'optional'];
+
+/** A level as written: its name, or `{ name = ..., required = true }` / `{ name = ..., optional = true }`. */
+function levelEntry(entry: AttrValue, problem: (message: string) => void): Omit<Level, 'at'> | undefined {
+  if (typeof entry === 'string') return { name: entry };
+  if (!isDataMap(entry) || typeof entry.name !== 'string') {
+    problem(LEVELS_SHAPE);
+    return undefined;
+  }
+  const unknown = Object.keys(entry).filter((key) => !LEVEL_KEYS.includes(key));
+  for (const key of unknown) problem(`level "${entry.name}": unknown key "${key}"${didYouMean(key, LEVEL_KEYS)} (a level is { name = "...", required = true } or { name = "...", optional = true })`);
+  const flags = ['required', 'optional'].filter((key) => entry[key] !== undefined && typeof entry[key] !== 'boolean');
+  for (const key of flags) problem(`level "${entry.name}": ${key} is true or false`);
+  if (entry.required === true && entry.optional === true) problem(`level "${entry.name}": required and optional at once: choose one`);
+  if (unknown.length > 0 || flags.length > 0) return undefined;
+  return { name: entry.name, ...(entry.required === true ? { required: true } : {}), ...(entry.optional === true ? { optional: true } : {}) };
 }
 
 function levelProblem(name: string): string | undefined {

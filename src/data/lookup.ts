@@ -41,6 +41,8 @@ export class TreeData implements DataSource {
   constructor(
     private readonly hierarchy: Hierarchy,
     private readonly loaded: readonly LoadedLevel[],
+    /** What the data phase warns of: a level named from facts with no file (load.ts). */
+    readonly warnings: readonly string[] = [],
   ) {
     this.levels = loaded.map((level) => level.name);
   }
@@ -84,6 +86,24 @@ export class TreeData implements DataSource {
     const used = strategy === 'first' ? hits.slice(0, 1) : hits;
     const result = used.length === 0 ? undefined : { value: mergeValues(strategy, used.map((h) => h.value)), origins: used.map((h) => h.origin) };
     return { key, strategy, steps, result };
+  }
+
+  /**
+   * The keys one step below `prefix` (`web` gives `server_name` for `web/server_name` written whole
+   * or `web: { server_name: ... }`), each with where it is written, in level order.
+   */
+  keysUnder(prefix: string): { key: string; at: string }[] {
+    const found: { key: string; at: string }[] = [];
+    for (const { data } of this.loaded) {
+      if (!data) continue;
+      const at = (top: string) => `${data.file}${data.lines.has(top) ? `:${data.lines.get(top)}` : ''}`;
+      for (const top of Object.keys(data.values)) {
+        if (top.startsWith(`${prefix}/`)) found.push({ key: top.slice(prefix.length + 1).split('/')[0], at: at(top) });
+      }
+      const nested = data.values[prefix];
+      if (Object.hasOwn(data.values, prefix) && isDataMap(nested)) for (const key of Object.keys(nested)) found.push({ key, at: at(prefix) });
+    }
+    return found;
   }
 
   /** Every key path a file of the hierarchy sets at its top level, in level order. */

@@ -33,5 +33,5 @@ export async function readTreeData(root: string | undefined, sources: FactSource
     if (!(e instanceof UserError)) throw e;
     throw new UserError(e.problems.map((p) => lines.relocate(p)));
   }
-  return loadTreeData(root!, parsed, (line) => lines.where(line));
+  return loadTreeData(root!, parsed, (line) => lines.where(line), source);
 }

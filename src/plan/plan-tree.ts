@@ -54,6 +54,13 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
   // Encrypted values are decrypted when a template reads them, with the host's identity (docs/secrets.md).
   data?.revealValues(revealWith(settings.identity, settings.unreadableSecrets));
   timed.data = data;
+  // Warned of before anything can fail: a level named from a misspelt fact is often why a key is missing.
+  const warned = new Set<string>();
+  const warnOnce = (message: string) => {
+    if (!warned.has(message)) warn(message);
+    warned.add(message);
+  };
+  data?.warnings.forEach(warnOnce);
   const texts = await clock.time('render', () => renderStateFiles(settings.target, timed));
   const tree = await clock.time('parse', async () => parseFiles(texts, secrets));
   // Module instances become state files of their own, rendered with their parameters; the instances
@@ -66,6 +73,7 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
     const expanded = await clock.time('parse', async () => parseFiles(round.texts, secrets, parsed.length));
     parsed.push(...expanded.resources);
     problems.push(...round.problems, ...expanded.problems);
+    round.warnings.forEach(warnOnce);
     if (expanded.instances.length === 0) break;
     expansion = await clock.time('render', () => expandModules(root, expanded.instances, data, timed, round.taken));
   }

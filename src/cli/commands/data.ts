@@ -37,6 +37,7 @@ export const dataCommand = defineCommand({
     const paths = treeSearchPaths(o, root);
     const data = await readTreeData(root, { local: localFacts(o, paths), remote: remoteFacts(o) });
     if (data === undefined) throw new UserError(`${root}: no ${HIERARCHY_FILE} here, so no data (docs/data.md)`);
+    for (const message of data.warnings) warn(message);
     const wanted = keys.length > 0 ? keys : data.topKeys().sort();
     let missing = false;
     const explanations: Explanation[] = [];

@@ -14,12 +14,14 @@ import { renderWithLines, type TemplateInput } from '../../templates/render.js';
 import type { StateFileText } from '../load.js';
 import { instancePath, type InstanceDecl, type ModuleMembership } from './declarations.js';
 import { moduleNames, readModule, type ModuleSource } from './module-tree.js';
-import { resolveParams } from './params.js';
+import { resolveParams, unknownDataParams } from './params.js';
 
 export interface Expansion {
   texts: StateFileText[];
   instances: InstanceDecl[];
   problems: Problem[];
+  /** Data keys under a module's name that are none of its parameters (a typo would be silent). */
+  warnings: string[];
   /** Every instance name taken so far: the next round (the instances these texts declare) goes on from it. */
   taken: Map<string, InstanceDecl>;
 }
@@ -36,9 +38,10 @@ export const MAX_MODULE_DEPTH = 8;
  */
 export async function expandModules(root: string | undefined, declared: InstanceDecl[], data: TreeData | undefined, sources: FactSources, taken?: Map<string, InstanceDecl>): Promise<Expansion> {
   const problems: Problem[] = [];
+  const warnings: string[] = [];
   const names = taken ?? new Map<string, InstanceDecl>();
   const instances = uniqueInstances([...(taken ? [] : dataInstances(data, problems)), ...declared.filter((i) => nestingAllowed(i, problems))], names, problems);
-  if (instances.length === 0 || root === undefined) return { texts: [], instances, problems, taken: names };
+  if (instances.length === 0 || root === undefined) return { texts: [], instances, problems, warnings, taken: names };
   const moduleDirs = moduleNames(root);
   const modules = new Map<string, ModuleSource | undefined>();
   const inputs: TemplateInput[] = [];
@@ -51,9 +54,11 @@ export async function expandModules(root: string | undefined, declared: Instance
       problems.push({ ...instance.at, message: `module "${instance.name}": "${instance.source}" is not a module of this tree${didYouMean(instance.source, moduleDirs)} (${known})` });
       continue;
     }
-    if (!modules.has(instance.source)) modules.set(instance.source, readOnce(root, instance.source, problems));
+    const first = !modules.has(instance.source);
+    if (first) modules.set(instance.source, readOnce(root, instance.source, problems));
     const module = modules.get(instance.source);
     if (!module) continue;
+    if (first) warnings.push(...unknownDataParams(instance.source, module.variables, data));
     const { vars, problems: paramProblems, sensitive, origins } = resolveParams(instance, module.variables, data);
     problems.push(...paramProblems);
     if (paramProblems.length > 0) continue;
@@ -66,7 +71,7 @@ export async function expandModules(root: string | undefined, declared: Instance
       taints.push(parameterTaints(source, sensitive, vars));
     }
   }
-  if (problems.length > 0) return { texts: [], instances, problems, taken: names };
+  if (problems.length > 0) return { texts: [], instances, problems, warnings, taken: names };
   const rendered = await renderWithLines(inputs, sources);
   const texts = inputs.map((input, i) => ({
     file: input.file,
@@ -76,7 +81,7 @@ export async function expandModules(root: string | undefined, declared: Instance
     sensitiveFacts: [...rendered[i].sensitiveFacts, ...taints[i]],
     module: owners[i],
   }));
-  return { texts, instances, problems, taken: names };
+  return { texts, instances, problems, warnings, taken: names };
 }
 
 /** A module in a module: not its own module again (a loop), and not deeper than MAX_MODULE_DEPTH. */

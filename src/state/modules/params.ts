@@ -1,6 +1,7 @@
 // An instance's parameters: each one the instance sets, else the data hierarchy's `MODULE/PARAM`,
 // else the declared default (Puppet's automatic parameter lookup), checked against its type and
 // allowed values. Every problem names where the value was written: the instance, or the data level.
+import type { TreeData } from '../../data/lookup.js';
 import type { DataOrigin, DataSource } from '../../data/source.js';
 import type { Location, Problem } from '../../shared/errors.js';
 import type { AttrValue } from '../../shared/protocol.js';
@@ -109,4 +110,16 @@ export function hasType(type: ParamType, value: AttrValue): boolean {
     case 'map':
       return value !== null && typeof value === 'object' && !Array.isArray(value);
   }
+}
+
+/**
+ * A data key under a module's name that is none of its parameters (`web/servr_name`): a warning with
+ * the parameter it most likely means, since a typo there would otherwise leave the default in place.
+ */
+export function unknownDataParams(source: string, variables: readonly VariableDecl[], data: TreeData | undefined): string[] {
+  if (!data) return [];
+  const names = variables.map((v) => v.name);
+  return data.keysUnder(source)
+    .filter(({ key }) => !names.includes(key))
+    .map(({ key, at }) => `${at}: data "${source}/${key}" is no parameter of module "${source}"${didYouMean(key, names)} (its parameters: ${names.join(', ') || 'none'})`);
 }
