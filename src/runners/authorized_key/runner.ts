@@ -7,6 +7,7 @@ import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { passwdEntryOf } from '../accounts/database.js';
 import { applyOnlyRunner } from '../apply-only.js';
+import { pendingNote, pendingResource } from '../noop-pending.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { symlinkError } from '../file/errors.js';
 import { posixProvider } from '../file/provider-posix.js';
@@ -25,7 +26,12 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const user = await passwdEntryOf(providerContext(request.env, request.log), props.user);
   if (!user) {
     if (props.ensure === 'absent') return { changed: false, message: `user ${props.user} does not exist: key absent` };
-    throw new UserError(`unknown user "${props.user}" (getent passwd ${props.user} found no entry)`);
+    // In noop, a user an earlier resource would create has no keys yet: the key would be added.
+    const creator = pendingResource(request, `user:${props.user}`);
+    if (!creator) throw new UserError(`unknown user "${props.user}" (getent passwd ${props.user} found no entry)`);
+    const plan = decideKeys({ ensure: props.ensure, key: props.key, line: props.line, exclusive: props.exclusive }, []);
+    const note = pendingNote([{ what: `user "${props.user}"`, ref: creator }]);
+    return { changed: plan.changed, message: `${plan.changed ? plan.parts.map((p) => `Would have ${p}`).join('; ') : keysMessage(plan, true)} (${note})` };
   }
   const sshDir = path.join(user.home, '.ssh');
   const file = path.join(sshDir, 'authorized_keys');

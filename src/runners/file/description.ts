@@ -72,5 +72,7 @@ export const description = {
     // The owner and group first; when they are being removed, the file first.
     { runner: 'user', key: 'owner', reverse_when_other: { ensure: ['absent'] } },
     { runner: 'group', key: 'group', reverse_when_other: { ensure: ['absent'] } },
+    // A group no group resource makes may be the one useradd makes for the user of its name.
+    { runner: 'user', key: 'group', reverse_when_other: { ensure: ['absent'] } },
   ],
 } as const satisfies RunnerDescription;
