@@ -61,12 +61,13 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
     warned.add(message);
   };
   data?.warnings.forEach(warnOnce);
-  const texts = await clock.time('render', () => renderStateFiles(settings.target, timed));
-  const tree = await clock.time('parse', async () => parseFiles(texts, secrets));
+  // A file that does not render is left out, and its problems told with every other file's.
+  const rendered = await clock.time('render', () => renderStateFiles(settings.target, timed));
+  const tree = await clock.time('parse', async () => parseFiles(rendered.texts, secrets));
   // Module instances become state files of their own, rendered with their parameters; the instances
   // those declare (modules in modules) in the next round, until none is left (docs/modules.md).
   const parsed = [...tree.resources];
-  const problems = [...tree.problems];
+  const problems = [...rendered.problems, ...tree.problems];
   let expansion = await clock.time('render', () => expandModules(root, tree.instances, data, timed));
   for (;;) {
     const round = expansion;

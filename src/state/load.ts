@@ -6,7 +6,7 @@ import type { PlanningSecrets } from '../shared/planning-secrets.js';
 import { maskText } from '../shared/sensitive.js';
 import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
-import { renderWithLines, type TemplateInput } from '../templates/render.js';
+import { renderEach, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../shared/source-file.js';
 import { listStateFiles } from './files.js';
 import { instancePath, type InstanceDecl, type ModuleMembership } from './modules/declarations.js';
@@ -34,7 +34,8 @@ export interface ParsedFiles {
   problems: Problem[];
 }
 
-export async function renderStateFiles(target: string, facts: FactSources): Promise<StateFileText[]> {
+/** Every state file rendered that can be; the problems of those that cannot, to report with the others'. */
+export async function renderStateFiles(target: string, facts: FactSources): Promise<{ texts: StateFileText[]; problems: Problem[] }> {
   const inputs: TemplateInput[] = [];
   const problems: Problem[] = [];
   for (const file of listStateFiles(target)) {
@@ -46,8 +47,12 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
     }
   }
   if (problems.length > 0) throw new UserError(problems);
-  const rendered = await renderWithLines(inputs, facts);
-  return inputs.map((input, i) => ({ ...input, rendered: rendered[i].text, sourceLines: rendered[i].sourceLines, sensitiveFacts: rendered[i].sensitiveFacts }));
+  const { outputs, problems: failed } = await renderEach(inputs, facts);
+  const texts = inputs.flatMap((input, i) => {
+    const rendered = outputs[i];
+    return rendered ? [{ ...input, rendered: rendered.text, sourceLines: rendered.sourceLines, sensitiveFacts: rendered.sensitiveFacts }] : [];
+  });
+  return { texts, problems: failed };
 }
 
 /**

@@ -13,6 +13,7 @@ import { HelperError, type HelperFn } from './helpers.js';
 import { markSourceLines, straightShape, type StraightShape } from './line-marks.js';
 import { straightRenderer, type StraightRender } from './straight-render.js';
 import { linesNaming, onlyUsed, usedNames } from './used-names.js';
+import { closeBraceHint, undefinedNameMessage } from './message-words.js';
 
 /** Loaded when a template first needs it: a command that renders nothing (help, status) does not pay for it. */
 let loaded: typeof HandlebarsModule | undefined;
@@ -123,7 +124,8 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
     if (e instanceof RangeError) throw tooDeep(file, source);
     const open = /got 'EOF'/.test((e as Error).message) ? unclosedBlock(source) : undefined;
     if (open) throw new TemplateError({ file, line: open.line, message: `template syntax error: {{#${open.name}}} opened on line ${open.line} is never closed (no {{/${open.name}}} before the end of the template)` });
-    throw new TemplateError({ file, line: parseErrorLine(e), message: `template syntax error: ${firstLine(e)}` });
+    const line = parseErrorLine(e);
+    throw new TemplateError({ file, line, message: `template syntax error: ${closeBraceHint((e as Error).message, source, line) ?? firstLine(e)}` });
   }
   return handlebars().compile(ast, { strict: true, noEscape: true }) as unknown as TemplateFn;
 }
@@ -167,7 +169,7 @@ function asTemplateError(e: unknown, file: string, source: string): TemplateErro
   if (e instanceof RangeError) return tooDeep(file, source);
   const err = e as Error & { lineNumber?: number };
   const line = err.lineNumber ?? (err as Error & { templateLine?: number }).templateLine;
-  const message = err.message.replace(/ - \d+:\d+$/, '').replace(/ not defined in \[object Object\]/, ' is not defined');
+  const message = undefinedNameMessage(err.message.replace(/ - \d+:\d+$/, ''), source, line);
   return new TemplateError({ file, line, message });
 }
 

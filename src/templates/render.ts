@@ -49,10 +49,14 @@ const HELPER_NAMES = [...Object.keys(pureHelpers), 'fact', 'hostfact', 'hosts', 
  */
 const compiledOnce = new Map<string, { source: string; template: CompiledTemplate }>();
 
-export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
-  const problems: Problem[] = [];
-  const compiled: CompiledTemplate[] = [];
-  for (const input of inputs) {
+/**
+ * Compiles every template it can: one that does not compile is undefined, its problems at its index,
+ * so that the others still render and every problem of every file is told at once.
+ */
+function compileAll(inputs: TemplateInput[]): { compiled: (CompiledTemplate | undefined)[]; problems: Problem[][] } {
+  const problems: Problem[][] = inputs.map(() => []);
+  const compiled: (CompiledTemplate | undefined)[] = [];
+  for (const [i, input] of inputs.entries()) {
     try {
       const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false, straight: input.marks ?? false } : { partials: input.partials };
       const shape = input.vars ? `vars\0${input.marks ?? false}\0${Object.keys(input.vars).join('\0')}` : 'plain';
@@ -63,11 +67,11 @@ export function compileAll(inputs: TemplateInput[]): CompiledTemplate[] {
       compiled.push(template);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
-      problems.push(...e.problems.map((p) => described(p, input)));
+      compiled.push(undefined);
+      problems[i].push(...e.problems.map((p) => described(p, input)));
     }
   }
-  if (problems.length > 0) throw new UserError(problems);
-  return compiled;
+  return { compiled, problems };
 }
 
 /** `{{log}}` lines go to stderr unless the caller takes them. */
@@ -83,7 +87,17 @@ export async function renderTemplates(inputs: TemplateInput[], sources: FactSour
  * are given to onLog after the last pass only (earlier passes are thrown away, and would repeat them).
  */
 export async function renderWithLines(inputs: TemplateInput[], sources: FactSources, onLog: (line: string) => void = toStderr): Promise<RenderedText[]> {
-  const compiled = compileAll(inputs);
+  const { outputs, problems } = await renderEach(inputs, sources, onLog);
+  if (problems.length > 0) throw new UserError(problems);
+  return outputs as RenderedText[];
+}
+
+/**
+ * Renders every template it can: one that fails is undefined in outputs, and problems holds what
+ * every one that failed says, in input order (the state phase goes on to read the others' problems).
+ */
+export async function renderEach(inputs: TemplateInput[], sources: FactSources, onLog: (line: string) => void = toStderr): Promise<{ outputs: (RenderedText | undefined)[]; problems: Problem[] }> {
+  const { compiled, problems: compileProblems } = compileAll(inputs);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const pending = new PendingFacts();
     let used: FactUse[] = [];
@@ -92,11 +106,12 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
       ...factHelpers(sources, pending, (use) => isSensitiveFact(use.name) && used.push(use)),
       ...dataHelpers(sources.data, (use) => used.push(use)),
     });
-    const outputs: RenderedText[] = [];
-    const problems: Problem[] = [];
+    const outputs: (RenderedText | undefined)[] = inputs.map(() => undefined);
+    const problems = compileProblems.map((list) => [...list]);
     const logs: string[] = [];
     const secretValues: string[] = [];
     for (const [i, template] of compiled.entries()) {
+      if (template === undefined) continue;
       used = [];
       const logsBefore = logs.length;
       const mask = inputs[i].mask ?? ((text: string) => text);
@@ -111,7 +126,7 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
           logs.length = logsBefore;
           lines = unmarkLines(template.straight!.marked().render(helpers, log, inputs[i].vars));
         }
-        outputs.push({ ...lines, sensitiveFacts: used });
+        outputs[i] = { ...lines, sensitiveFacts: used };
         secretValues.push(...used.map((use) => use.value), ...(inputs[i].secrets ?? []));
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
@@ -119,15 +134,14 @@ export async function renderWithLines(inputs: TemplateInput[], sources: FactSour
         const secrets = [...used.map((use) => use.value), ...(inputs[i].secrets ?? [])].filter((value) => value !== '');
         secretValues.push(...secrets);
         const secretLines = new Set([...used.map((use) => use.line), ...(inputs[i].secretLines ?? [])]);
-        problems.push(...e.problems.map((p) => described({ ...p, message: p.line !== undefined && secretLines.has(p.line) ? hiddenMessage(p.message) : maskText(p.message, secrets) }, inputs[i])));
+        problems[i].push(...e.problems.map((p) => described({ ...p, message: p.line !== undefined && secretLines.has(p.line) ? hiddenMessage(p.message) : maskText(p.message, secrets) }, inputs[i])));
       }
     }
     if (pending.empty) {
       // A log line may show a secret fact, of its own template or of another one (a variable).
       const secrets = [...new Set(secretValues.filter((value) => value !== ''))].sort((a, b) => b.length - a.length);
       logs.forEach((line) => onLog(maskText(line, secrets)));
-      if (problems.length > 0) throw new UserError(problems);
-      return outputs;
+      return { outputs, problems: problems.flat() };
     }
     await Promise.all([sources.local.load(pending.local), sources.remote?.load(pending.remote), pending.inventory ? sources.inventory?.load() : undefined]);
   }

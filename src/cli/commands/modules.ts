@@ -42,7 +42,9 @@ export const modulesCommand = defineCommand({
     const sources = { local: localFacts(o, paths), remote: remoteFacts(o) };
     const data = await readTreeData(root, sources);
     for (const message of [...(data?.warnings ?? []), ...unknownDataParams(name, module.variables, data)]) warn(message);
-    const parsed = parseFiles(await renderStateFiles(root, { ...sources, data }));
+    const rendered = await renderStateFiles(root, { ...sources, data });
+    if (rendered.problems.length > 0) throw new UserError(rendered.problems);
+    const parsed = parseFiles(rendered.texts);
     const { instances } = await expandModules(undefined, parsed.instances, data, sources);
     const mine = instances.filter((i) => i.source === name);
     const where = mine.map((i) => `  ${i.name}  ${formatLocation(relative(root, i.at))}${i.fromData ? ' (data "modules")' : ''}\n`);
