@@ -11,6 +11,7 @@ import type { Resource } from '../state/resource.js';
 import { autorequireEdges, removedWhileNeeded } from './autorequire.js';
 import { DescriptionCache } from './cache.js';
 import { checkRelativePaths } from './check-relative-paths.js';
+import { dropAbsentOnlyKeys } from './absent-keys.js';
 import { checkResources } from './check-resources.js';
 import { checkArgumentSizes } from './check-sizes.js';
 import { describeRunner, type KnownRunner } from './describe-runner.js';
@@ -29,6 +30,8 @@ export interface DescribedGraph {
   plan: ResourceGraph;
   /** Block type -> its runner. */
   runners: Map<string, KnownRunner>;
+  /** What planning left out and why, for -v (absent-keys.ts). */
+  notes: string[];
 }
 
 export async function buildGraph(resources: Resource[], options: BuildGraphOptions): Promise<DescribedGraph> {
@@ -45,6 +48,7 @@ export async function buildGraph(resources: Resource[], options: BuildGraphOptio
   });
   const descriptionOf = (type: string) => runners.get(type)?.description;
   markSecretKeys(resources, descriptionOf);
+  const notes = dropAbsentOnlyKeys(resources, descriptionOf);
   problems.push(
     ...checkResources(resources, descriptionOf),
     ...checkRelativePaths(resources, descriptionOf),
@@ -63,7 +67,7 @@ export async function buildGraph(resources: Resource[], options: BuildGraphOptio
     problems.push(...e.problems);
   }
   if (problems.length > 0 || !plan) throw new UserError(inFileOrder(problems));
-  return { plan, runners };
+  return { plan, runners, notes };
 }
 
 /** A key its runner describes as `sensitive` is hidden wherever govern would show it, and kept off command lines. */

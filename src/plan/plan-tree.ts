@@ -28,6 +28,8 @@ export interface PlannedTree {
   selected?: Set<string>;
   /** The tree's data, for what explains a plan (undefined without hierarchy.hcl). */
   data?: TreeData;
+  /** What planning left out and why, shown under -v (keys of an absent resource that only matter when present). */
+  notes?: string[];
 }
 
 /** Every problem of planning is masked with every secret planning met before it leaves here. */
@@ -84,7 +86,7 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
   resources.forEach((r) => secrets.addResource(r));
   return clock.time('plan', async () => {
-    const { plan, runners } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache });
+    const { plan, runners, notes } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache });
     const filter = { tags: settings.tags, skipTags: settings.skipTags };
     const unknown = unknownTags(plan.resources, filter).map((tag) => `no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
     const selected = selectResources(plan.resources, filter);
@@ -94,6 +96,6 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
       throw new UserError([...unknown, `--tags ${filter.tags.join(',')}${filter.skipTags.length > 0 ? ` --skip-tags ${filter.skipTags.join(',')}` : ''} selects no resource of the tree`].map((message) => ({ message })));
     }
     for (const message of unknown) warn(message);
-    return { plan, runners, selected, data };
+    return { plan, runners, selected, data, notes };
   });
 }

@@ -160,7 +160,8 @@ async function runTree(
   applied: Applied,
   source: RunSource,
 ): Promise<{ report: RunReport; code: number }> {
-  const { plan, runners, selected } = await source.plan(inputs, clock);
+  const { plan, runners, selected, notes } = await source.plan(inputs, clock);
+  if (o.verbose > 0) for (const message of notes ?? []) note(message);
   const managed = source.adHoc ? { dropped: [], save: () => {} } : trackManaged(o.varDir, source.target, plan.resources, o.forget);
   const persistent = [...runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable);
   if (!source.adHoc) rememberRunners(inputs.cache, inputs.target, persistent);
