@@ -74,3 +74,13 @@ export async function putHosts(url: string, hosts: { name: string; facts: Record
     await nc.close();
   }
 }
+
+/** Puts a value as it is (what a host with its own client could publish under its key). */
+export async function putRaw(url: string, bucket: string, key: string, value: string): Promise<void> {
+  const nc = await connect({ servers: url });
+  try {
+    await (await new Kvm(nc).create(bucket, { history: 1 })).put(key, value);
+  } finally {
+    await nc.close();
+  }
+}
