@@ -14,7 +14,7 @@ import { govern, GOVERN, shRunner, TEST_VAR_DIR } from '../support/cli.js';
 import { processAlive } from '../support/proc.js';
 import { writeFile } from '../support/tmp.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
-import { fleet, fleetHost, putHosts, readKey, type FleetHost } from './support.js';
+import { fleet, fleetHost, putHosts, readKey, stderrOf, type FleetHost } from './support.js';
 
 const GOOD = { 'a.hcl': 'pkg "a" {\n  changed = true\n}\n' };
 const BAD = { 'a.hcl': 'pkg "a" {\n  fail = true\n}\n' };
@@ -43,17 +43,10 @@ async function listener(host: FleetHost, url: string, runCommand?: string, extra
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   listeners.push(child);
-  let stderr = '';
-  const waiting: { text: string; resolve(): void }[] = [];
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (chunk: string) => {
-    stderr += chunk;
-    for (const w of waiting.filter((w) => stderr.includes(w.text))) w.resolve();
-  });
-  const said = (text: string) => new Promise<void>((resolve) => (stderr.includes(text) ? resolve() : waiting.push({ text, resolve })));
+  const { said, text } = stderrOf(child);
   await Promise.race([
     said(`listening on govern.run.${host.name} at `),
-    new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`govern listen exited (${code}): ${stderr}`)))),
+    new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`govern listen exited (${code}): ${text()}`)))),
   ]);
   return { child, said };
 }

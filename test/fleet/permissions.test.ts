@@ -16,7 +16,7 @@ import { runCommand } from '../../src/shared/process.js';
 import { govern, GOVERN, ROOT, TEST_VAR_DIR } from '../support/cli.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
 import { writeFile } from '../support/tmp.js';
-import { fleetHost } from './support.js';
+import { fleetHost, stderrOf } from './support.js';
 
 const EXAMPLE = path.join(ROOT, 'examples', 'fleet', 'nats-server.conf');
 
@@ -155,14 +155,7 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
       env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let stderr = '';
-    const waiting: { text: string; resolve(): void }[] = [];
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      stderr += chunk;
-      for (const w of waiting.filter((w) => stderr.includes(w.text))) w.resolve();
-    });
-    const said = (text: string) => new Promise<void>((resolve) => (stderr.includes(text) ? resolve() : waiting.push({ text, resolve })));
+    const { said, text } = stderrOf(child);
     try {
       await said('listening on govern.run.db1 at ');
       // web1, with the documented permissions: its own facts key holds a run request, signed with
@@ -196,7 +189,7 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
         await ops.close();
       }
       expect(fs.readFileSync(started, 'utf8')).to.equal('started\n');
-      expect(stderr).to.not.include('request forged');
+      expect(text()).to.not.include('request forged');
     } finally {
       await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : (child.once('exit', resolve), child.kill('SIGTERM'))));
     }
