@@ -99,9 +99,12 @@ async function ask(nc: NatsConnection, host: string, timeoutMs: number, sign: Si
   const request = sign ? sign(plain, host) : plain;
   try {
     const answer = await nc.request(runSubject(host), JSON.stringify(request), { timeout: timeoutMs });
-    const reply = answer.json<RunReply>();
-    if (reply.accepted) return { since: reply.since };
-    return reply.start_failed ? reply.reason : `refused: ${reply.reason}`;
+    // The answer is another host's text: checked, and bounded before it is printed.
+    const reply = answer.json<Partial<RunReply> & { since?: unknown; reason?: unknown }>();
+    if (reply?.accepted === true) return typeof reply.since === 'string' && Number.isFinite(Date.parse(reply.since)) ? { since: reply.since } : {};
+    if (reply?.accepted !== false || typeof reply.reason !== 'string') return 'answered with what is not a govern reply';
+    const reason = reply.reason.length > 500 ? `${reply.reason.slice(0, 500)}...` : reply.reason;
+    return 'start_failed' in reply && reply.start_failed === true ? reason : `refused: ${reason}`;
   } catch (e) {
     const text = (e as Error).message;
     return /no responders/i.test(text) ? 'not listening (no govern listen answered)' : `did not answer: ${text}`;

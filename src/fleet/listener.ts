@@ -49,11 +49,21 @@ export async function listen(o: ListenOptions): Promise<Listening> {
     latest = id;
     void follower.after(sinceMs);
   };
+  // Said at most once a minute, with a count: a consumer delivering here without end must not fill the journal.
+  let ignoredSince = 0;
+  let lastSaid = -Infinity;
+  const ignored = (why: string) => {
+    ignoredSince++;
+    if (Date.now() - lastSaid < 60_000) return;
+    o.log.warn(`ignored a message on ${subject} that is no request (${why})${ignoredSince > 1 ? `, and ${ignoredSince - 1} more since the last such line` : ''}`);
+    lastSaid = Date.now();
+    ignoredSince = 0;
+  };
   nc.subscribe(subject, {
     callback: (err, msg) => {
       if (err) return o.log.warn(`listening on ${subject}: ${err.message}`);
       // A request has a reply subject of its sender's; a message a stream's consumer delivered here has none, or the stream's.
-      if (!msg.reply || msg.reply.startsWith('$JS.')) return o.log.warn(`ignored a message on ${subject} that is no request (${msg.reply ? 'delivered by a JetStream consumer' : 'no reply subject'})`);
+      if (!msg.reply || msg.reply.startsWith('$JS.')) return ignored(msg.reply ? 'delivered by a JetStream consumer' : 'no reply subject');
       answer(o, subject, msg.string(), { start, follow, following: () => follower.busy })
         .then((reply) => msg.respond(JSON.stringify(reply)))
         .catch((e: Error) => o.log.warn(`answering on ${subject}: ${e.message}`));

@@ -293,4 +293,23 @@ describe('govern fleet run and govern listen', function () {
     // The first request's start, and at most one more for those that came after that run began.
     expect(starts.length).to.be.within(1, 2);
   });
+
+  it("a listener's answer is another host's text: checked, bounded and escaped before it is printed", async () => {
+    await putHosts(nats.url, [{ name: 'web1', facts: { role: 'web' } }, { name: 'web2', facts: { role: 'web' } }]);
+    // Not govern listen: what a host that answers as it likes could send.
+    const nc = await connect({ servers: nats.url });
+    try {
+      nc.subscribe('govern.run.web1', { callback: (_, m) => void m.respond(JSON.stringify({ accepted: false, reason: `\x1b]0;pwned\x07${'x'.repeat(100_000)}` })) });
+      nc.subscribe('govern.run.web2', { callback: (_, m) => void m.respond(JSON.stringify({ accepted: 'yes' })) });
+      await nc.flush();
+      const r = await fleetRun(nats.url, ['--where', 'role=web']);
+      expect(r.code).to.equal(2);
+      expect(r.stdout).to.not.include('\x1b');
+      expect(r.stdout).to.match(/^web1: FAILED: refused: \\x1b\]0;pwned\\x07x{490}\.\.\.$/m);
+      expect(r.stdout).to.include('web2: FAILED: answered with what is not a govern reply\n');
+      expect(r.stdout.length).to.be.below(2_000);
+    } finally {
+      await nc.close();
+    }
+  });
 });
