@@ -290,8 +290,10 @@ describe('govern fleet run and govern listen', function () {
     }
     const starts = fs.readFileSync(log, 'utf8').split('\n').filter((l) => l !== '');
     expect(starts).to.not.include('overlap');
-    // The first request's start, and at most one more for those that came after that run began.
-    expect(starts.length).to.be.within(1, 2);
+    // The first request's start, then only the follow-up's, each asked again after a wait twice as
+    // long while no run that began after the last request holds the lock (on a busy machine a run
+    // may take a few seconds to get there): a handful at most, not one per request.
+    expect(starts.length).to.be.within(1, 4);
   });
 
   it("a listener's answer is another host's text: checked, bounded and escaped before it is printed", async () => {
