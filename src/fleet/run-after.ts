@@ -59,6 +59,11 @@ export class RunFollower {
 
   constructor(private readonly o: Omit<RunAfterOptions, 'sinceMs'>) {}
 
+  /** A follow-up is under way: a request now joins it. */
+  get busy(): boolean {
+    return this.following;
+  }
+
   /** Follows a request that came at `sinceMs`; resolves when the follow-up it joined has ended. */
   async after(sinceMs: number): Promise<void> {
     this.sinceMs = Math.max(this.sinceMs, sinceMs);
