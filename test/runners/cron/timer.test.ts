@@ -11,7 +11,7 @@ import { callRunner, MODES } from '../../support/runner-modes.js';
 import { tempDir } from '../../support/tmp.js';
 import { UserManager } from '../service/support/user-manager.js';
 
-describe('cron runner, provider = "systemd" (real systemd --user manager)', function () {
+describe('cron runner, provider = "systemd" (real systemd --user manager) #once', function () {
   this.timeout(180_000);
   const manager = new UserManager();
   before(() => manager.start());

@@ -74,7 +74,7 @@ function rows(F: string): Row[] {
   ];
 }
 
-describe('line runner: the decision table, real files', function () {
+describe('line runner: the decision table, real files #once', function () {
   this.timeout(120_000);
 
   for (const mode of MODES) {

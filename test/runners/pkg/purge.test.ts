@@ -16,7 +16,7 @@ async function pkg(args: string[], noop = false) {
   return { code: r.code, ...parseResult(r.stdout), stderr: r.stderr };
 }
 
-describe('pkg runner: ensure = "purged" (real apt and dpkg, local repository)', function () {
+describe('pkg runner: ensure = "purged" (real apt and dpkg, local repository) #once', function () {
   this.timeout(300_000);
   let repo: AptTestRepo;
 

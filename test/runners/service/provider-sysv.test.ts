@@ -15,7 +15,7 @@ const NAME = 'govern-test-sysv';
 const BOOT_START = ['rc2.d/S01', 'rc3.d/S01', 'rc4.d/S01', 'rc5.d/S01'].map((l) => l + NAME);
 const BOOT_KILL = ['rc2.d/K01', 'rc3.d/K01', 'rc4.d/K01', 'rc5.d/K01'].map((l) => l + NAME);
 
-describe('service runner, sysv provider (real init script)', function () {
+describe('service runner, sysv provider (real init script) #once', function () {
   this.timeout(60_000);
   let script: SysvScript;
 

@@ -11,7 +11,7 @@ const KEY = 'kernel.printk_ratelimit';
 const LIVE = '/proc/sys/kernel/printk_ratelimit';
 
 for (const mode of MODES) {
-  describe(`sysctl runner (${mode}, the real /proc/sys)`, function () {
+  describe(`sysctl runner (${mode}, the real /proc/sys) #once`, function () {
     this.timeout(60_000);
     let original: string;
     before(() => (original = fs.readFileSync(LIVE, 'utf8').trim()));
