@@ -59,7 +59,7 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
   let contents: string[];
   let files: string[];
   let localLayout: string[];
-  hostExclusive('deb');
+  hostExclusive();
 
   before(async function () {
     const status = await packageStatus();

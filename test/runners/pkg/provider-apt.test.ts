@@ -11,6 +11,7 @@ import { govern, runner } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { lockFile, privateLockDir } from '../../../src/runners/pkg/tools.js';
 import { AptTestRepo, dpkgLeftovers, dpkgStatus, have, must, scratchDir } from './repos.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const HELLO = 'govern-test-hello';
 const CONF = 'govern-test-conf';
@@ -22,6 +23,7 @@ async function pkg(args: string[], options: { noop?: boolean } = {}) {
 }
 
 describe('pkg runner with apt (real dpkg and apt-get, local repository)', function () {
+  hostExclusive();
   this.timeout(300_000);
   let repo: AptTestRepo;
 

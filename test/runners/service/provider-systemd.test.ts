@@ -10,6 +10,7 @@ import { SystemdProvider } from '../../../src/runners/service/provider-systemd.j
 import { processAlive } from '../../support/proc.js';
 import { applied, runService } from './helpers.js';
 import { UserManager } from './support/user-manager.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 function recorder(answer: Partial<RunResult> = {}) {
   const commands: string[][] = [];
@@ -56,6 +57,7 @@ describe('service runner, systemd provider command lines (recorded, not run) #on
 const UNIT = 'govern-test-systemd';
 
 describe('service runner, systemd provider (real systemd --user manager) #once', function () {
+  hostExclusive();
   this.timeout(120_000);
   const manager = new UserManager();
   let logDir: string;
