@@ -15,7 +15,7 @@ MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYS
 # Debian 12's packages keep units in /lib/systemd/system (packaging/build-deb sets it).
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 
-.PHONY: all build test test-all test-node18 demo install uninstall deb bench clean docs
+.PHONY: all build check-deps test test-all test-node18 demo install uninstall deb bench clean docs
 
 all: build
 
@@ -29,6 +29,10 @@ build: node_modules/.package-lock.json
 	npx tsc -p tsconfig.json
 	node scripts/bundle.js
 
+# The flow of src/ (.dependency-cruiser.cjs, docs/architecture.md): no import against it, no cycle.
+check-deps: node_modules/.package-lock.json
+	npx depcruise --config .dependency-cruiser.cjs src
+
 # The suite in two passes (docs/testing.md): every test with the defaults (persistent runners, one
 # job), then, with one-shot runners and four jobs, the tests that start govern: those whose title
 # has no `#once` (a test only calls runners or govern's code in-process, which never read
@@ -38,10 +42,11 @@ MODES_PASS  = GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4
 test: test-all
 	$(MODES_PASS) npx mocha --grep '#once' --invert
 
-# The first pass alone: every test, with the defaults.
+# The first pass alone (and the dependency check): every test, with the defaults.
 test-all:
 	scripts/setup-debian test
 	$(MAKE) build
+	$(MAKE) check-deps
 	npx mocha
 
 # CI's second pass (.ci/run): the tests of the modes pass, on Debian 12's own Node.js 18
