@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { compareHost, groupChanges, summaryLine, type ResourceChange } from '../../src/preview/compare.js';
 import { formatGroups } from '../../src/preview/diff-text.js';
-import { formatHostPlan } from '../../src/preview/plan-text.js';
+import { formatHostPreview } from '../../src/preview/plan-text.js';
 import { SENSITIVE } from '../../src/shared/sensitive.js';
 import { HIDDEN_VALUES, type ResourceView } from '../../src/preview/view.js';
 
@@ -69,12 +69,12 @@ describe('preview: comparing two plans of a host #once', () => {
 describe('preview: a host\'s plan as text #once', () => {
   it('lists each resource in order with its keys as JSON, its module, tags and links', () => {
     const r = view('file:/etc/motd', { contents: 'hi\nthere\n' }, { order: 2, at: 'site.hcl:3', module: 'base', tags: ['motd'], subscribe: ['pkg:a'], skipped: true });
-    expect(formatHostPlan({ host: 'web1', facts: 'web1.json', resources: [r] })).to.equal(
+    expect(formatHostPreview({ host: 'web1', facts: 'web1.json', resources: [r] })).to.equal(
       'host web1 (facts: web1.json): 1 resource\n  2. file:/etc/motd (site.hcl:3) [skipped by --tags/--skip-tags]\n       module: base\n       contents = "hi\\nthere\\n"\n       tags: motd\n       subscribe: pkg:a\n',
     );
   });
 
   it('says planning failed, with every error, when there are no resources', () => {
-    expect(formatHostPlan({ host: 'db1', errors: ['a.hcl:1: bad', 'b.hcl:2: worse'] })).to.equal('host db1: planning failed\n  a.hcl:1: bad\n  b.hcl:2: worse\n');
+    expect(formatHostPreview({ host: 'db1', errors: ['a.hcl:1: bad', 'b.hcl:2: worse'] })).to.equal('host db1: planning failed\n  a.hcl:1: bad\n  b.hcl:2: worse\n');
   });
 });
