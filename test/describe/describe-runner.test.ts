@@ -13,7 +13,7 @@ function describing(dir: string, name: string, document: unknown): string {
   return shRunner(dir, name, `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && { cat <<'EOF'\n${JSON.stringify(document)}\nEOF\nexit 0; }\necho "message=applied $1"`);
 }
 
-describe('describing a runner', () => {
+describe('describing a runner #once', () => {
   for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git', 'apt_repository', 'dnf_repository']) {
     it(`the built-in ${runner} runner describes itself, persistent, with a valid description and its sources`, async () => {
       const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);

@@ -16,8 +16,10 @@ import { writeFile } from '../support/tmp.js';
 import { putHosts, readKey } from '../fleet/support.js';
 import { tree } from '../support/state-tree.js';
 import { UserManager } from '../runners/service/support/user-manager.js';
+import { hostExclusive } from '../support/host-lock.js';
 
 describe('govern-listen.service', function () {
+  hostExclusive();
   this.timeout(600_000);
   let prefix: string;
   const installed = (name: string) => fs.readFileSync(path.join(prefix, 'lib/systemd/system', name), 'utf8');

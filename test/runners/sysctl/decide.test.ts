@@ -15,7 +15,7 @@ const row = (p: SysctlProperties, live: string | undefined, file: WholeFileCurre
   return [plan.changed, plan.setLive, plan.file?.action, sysctlMessage(plan, false), sysctlMessage(plan, true)];
 };
 
-describe('sysctl decision', () => {
+describe('sysctl decision #once', () => {
   it('both right: nothing, and the message says both', () => {
     expect(row(want(), '1\n', persisted('1'))).to.deep.equal([false, undefined, 'none', `live value 1; persisted in ${FILE}`, `live value 1; persisted in ${FILE}`]);
   });

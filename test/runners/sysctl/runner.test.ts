@@ -6,12 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { callRunner, MODES } from '../../support/runner-modes.js';
 import { tempDir } from '../../support/tmp.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const KEY = 'kernel.printk_ratelimit';
 const LIVE = '/proc/sys/kernel/printk_ratelimit';
 
 for (const mode of MODES) {
-  describe(`sysctl runner (${mode}, the real /proc/sys)`, function () {
+  describe(`sysctl runner (${mode}, the real /proc/sys) #once`, function () {
+    hostExclusive();
     this.timeout(60_000);
     let original: string;
     before(() => (original = fs.readFileSync(LIVE, 'utf8').trim()));
