@@ -14,7 +14,7 @@ import { DATA_DIR } from './hierarchy.js';
 
 /** Loaded when a JSON or YAML data file is first read: a tree without one does not pay for it. */
 let loaded: typeof Yaml | undefined;
-function yaml(): typeof Yaml {
+export function yaml(): typeof Yaml {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (loaded ??= require('yaml') as typeof Yaml);
 }
