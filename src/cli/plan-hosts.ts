@@ -6,6 +6,7 @@ import path from 'node:path';
 import { treeRoot } from '../config/paths.js';
 import { byName } from '../facts/inventory.js';
 import { readSnapshot, snapshotFiles, SnapshotFacts, SnapshotHostFacts, snapshotHost, type Snapshot } from '../facts/snapshot.js';
+import { secretReads, type SecretRead } from '../preview/secret-changes.js';
 import { planView, type ResourceView } from '../preview/view.js';
 import { PhaseClock } from '../report/timing.js';
 import { UserError } from '../shared/errors.js';
@@ -22,6 +23,8 @@ export interface HostPlan {
   resources?: ResourceView[];
   /** Every problem planning found, one line each (`file:line: message`), masked. */
   errors?: string[];
+  /** The encrypted values the plan read, as written. */
+  secrets?: SecretRead[];
 }
 
 /** The snapshots to plan for: every one of FILE|DIR, or the one of `host` in it. */
@@ -94,8 +97,8 @@ export function snapshotInputs(target: string, o: PlanningOptions, snapshot: Sna
 export async function planHost(inputs: PlanningInputs, host: string, facts?: string): Promise<HostPlan> {
   const root = treeRoot(inputs.target) ?? path.dirname(inputs.target);
   try {
-    const { plan, selected } = await planTree(inputs, new PhaseClock());
-    return { host, facts, resources: planView(plan, path.resolve(root), selected) };
+    const { plan, selected, data } = await planTree(inputs, new PhaseClock());
+    return { host, facts, resources: planView(plan, path.resolve(root), selected), secrets: secretReads(data, path.resolve(root), host) };
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { host, facts, errors: e.message.split('\n').map((line) => relativeTo(line, path.resolve(root))) };

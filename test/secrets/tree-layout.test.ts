@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GOVERN, govern } from '../support/cli.js';
+import { repository, snapshots } from '../support/preview.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import { ageKey, sshKey, type TestKey } from './keys.js';
 
@@ -185,4 +186,52 @@ describe('secrets in the layout of docs/secrets.md', () => {
       expect(fs.readdirSync(t.out)).to.deep.equal([]);
     });
   }
+
+  it('diff says that a value was rotated, and which host reads a value it is no longer a recipient of', async () => {
+    const t = setup();
+    fs.rmSync(path.join(t.tree, 'facts.d'), { recursive: true });
+    const facts = snapshots({ db1: { role: 'db', hostname: 'db1' }, web1: { role: 'web', hostname: 'web1' } });
+    writeFile(path.join(t.tree, 'site.hcl'), fs.readFileSync(path.join(t.tree, 'site.hcl'), 'utf8').replace('{{data "db/password"}}', '{{data "db/password" default=""}}'));
+    const repo = repository(t.tree);
+    expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db,admins'], 'pw1').code).to.equal(0);
+    const first = repo.commit({}, 'first');
+    expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db,admins'], 'pw2').code).to.equal(0);
+    const rotated = repo.commit({}, 'rotate');
+    // As in CI: no identity that reads the values, so both sides of the file are <sensitive>.
+    const diff = (from: string) => govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), from, 'HEAD'], { cwd: t.tree });
+    const rotation = await diff(first);
+    expect(rotation.stdout, rotation.stderr).to.equal('encrypted value changed (data/roles/db.hcl:1, db/password) on 1 host: db1\n');
+    expect(rotation.code).to.equal(2);
+
+    // db1 leaves the group (and the value is encrypted again), while its role still reads the value.
+    writeFile(path.join(t.tree, 'recipients.hcl'), recipients(t, ['web1']));
+    const rekey = await govern(['secret', 'rekey'], { cwd: t.tree, env: { ...process.env, GOVERN_IDENTITY: t.k.alice.identity } });
+    expect(rekey.code, rekey.stderr).to.equal(0);
+    repo.commit({}, 'db1 leaves');
+    const left = await diff(rotated);
+    expect(left.code).to.equal(2);
+    expect(left.stdout).to.contain('db1 reads db/password but is no longer among its recipients (data/roles/db.hcl:1): its run will fail on 1 host: db1\n');
+    const json = await govern(['diff', '--no-cache', '--json', '--facts', facts, '--identity', path.join(t.dir, 'none'), rotated, 'HEAD'], { cwd: t.tree });
+    expect(JSON.parse(json.stdout).secrets).to.deep.equal([
+      { note: 'encrypted value changed (data/roles/db.hcl:1, db/password)', hosts: ['db1'] },
+      { note: 'db1 reads db/password but is no longer among its recipients (data/roles/db.hcl:1): its run will fail', hosts: ['db1'] },
+    ]);
+    const none = await diff('HEAD');
+    expect(none.stdout).to.equal('no change on 2 hosts\n');
+  });
+
+  it('diff shows a change of a value\'s names, such as one written into its label by hand', async () => {
+    const t = setup();
+    fs.rmSync(path.join(t.tree, 'facts.d'), { recursive: true });
+    const facts = snapshots({ db1: { role: 'db', hostname: 'db1' } });
+    const repo = repository(t.tree);
+    expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db,admins'], 'pw1').code).to.equal(0);
+    const first = repo.commit({}, 'first');
+    const file = path.join(t.tree, 'data/roles/db.hcl');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('to=db+admins,', 'to=db+admins+web,'));
+    repo.commit({}, 'harmless-looking');
+    const r = await govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), first, 'HEAD'], { cwd: t.tree });
+    expect(r.code).to.equal(2);
+    expect(r.stdout).to.equal('recipients of db/password changed (data/roles/db.hcl:1): db+admins -> db+admins+web on 1 host: db1\n');
+  });
 });
