@@ -234,4 +234,23 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect(r.code).to.equal(2);
     expect(r.stdout).to.equal('recipients of db/password changed (data/roles/db.hcl:1): db+admins -> db+admins+web on 1 host: db1\n');
   });
+
+  it('an encrypted value outside data/ (inline, in a template, as a module default) is an error where it is written', async () => {
+    const t = setup();
+    expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db,admins'], 'pw1').code).to.equal(0);
+    const enc = /"(ENC\[age,[^"]+)"/.exec(fs.readFileSync(path.join(t.tree, 'data/roles/db.hcl'), 'utf8'))![1];
+    const file = (name: string, body: string) => `file "${t.out}/${name}" {\n  ensure = "present"\n  owner  = "root"\n  group  = "root"\n  mode   = "0600"\n${body}}\n`;
+    writeFile(path.join(t.tree, 'site.hcl'), file('inline', `  contents = "pw=${enc}"\n`) + file('templated', '  template = "./app.conf"\n') + 'module "app" {\n  source = "app"\n}\n');
+    writeFile(path.join(t.tree, 'app.conf'), `password: ${enc}\n`);
+    writeFile(path.join(t.tree, 'modules/app/variables.hcl'), `variable "pw" {\n  type    = "string"\n  default = "${enc}"\n}\n`);
+    writeFile(path.join(t.tree, 'modules/app/main.hcl'), file('module', '  contents = "{{pw}}"\n'));
+    for (const command of ['plan', 'run']) {
+      const r = await govern([command, '--no-cache', t.tree, '--identity', t.k.db1.identity]);
+      expect(r.code, r.stdout).to.equal(1);
+      expect(r.stderr).to.contain(`site.hcl:6: file:${t.out}/inline: contents holds an encrypted value (ENC[age,...]) that would be used as its ciphertext: an encrypted value belongs in a data file under data/`);
+      expect(r.stderr, r.stderr).to.contain(`file:${t.out}/templated: contents holds an encrypted value`);
+      expect(r.stderr, r.stderr).to.contain(`modules/app/main.hcl:6: file:${t.out}/module: contents holds an encrypted value`);
+    }
+    expect(fs.readdirSync(t.out)).to.deep.equal([]);
+  });
 });
