@@ -1,4 +1,5 @@
 // A govern command: its usage, its option table, and what it does with the resolved options.
+import { maskSecrets } from '../shared/secret-texts.js';
 import { defaultStateTree } from '../config/paths.js';
 import { priorityWriter, type Priority } from '../journal/priority.js';
 import { UserError } from '../shared/errors.js';
@@ -36,7 +37,7 @@ export function defineCommand<const T extends readonly OptionSpec[]>(spec: Comma
 /** Writes to stdout and waits until it is flushed (large outputs to a pipe). */
 export function out(text: string): Promise<void> {
   return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
+    if (process.stdout.write(maskSecrets(text))) resolve();
     else process.stdout.once('drain', () => resolve());
   });
 }

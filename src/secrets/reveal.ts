@@ -5,6 +5,7 @@
 // where not every host's identity is: there a value it cannot decrypt stands for `<sensitive>`.
 import type { DataFound } from '../data/source.js';
 import { UserError } from '../shared/errors.js';
+import { addSecretText } from '../shared/secret-texts.js';
 import { SENSITIVE } from '../shared/sensitive.js';
 import { decrypter } from './age.js';
 import { holdsEncrypted, mapEncrypted, parseEncrypted } from './format.js';
@@ -56,6 +57,7 @@ export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unre
         } catch (e) {
           throw new SecretValueError(key, found.origins, (e as Error).message);
         }
+        if (revealed !== SENSITIVE) addSecretText(revealed);
         plain.set(text, revealed);
       }
       if (unread.has(text)) placeholder = true;

@@ -253,4 +253,32 @@ describe('secrets in the layout of docs/secrets.md', () => {
     }
     expect(fs.readdirSync(t.out)).to.deep.equal([]);
   });
+
+  it('a decrypted value in a resource\'s name, a tag or a command\'s environment, or a secret fact a command prints, is <sensitive> in every output and the record', async () => {
+    const t = setup();
+    const SECRET = 'Zq7-decrypted-Vx';
+    const FACT = 'Fact-s3cret-Wy';
+    expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db,admins'], SECRET).code).to.equal(0);
+    writeFile(path.join(t.tree, 'facts.d/secret/token'), FACT);
+    writeFile(path.join(t.tree, 'site.hcl'), [
+      `exec "echo {{data "db/password"}}" {\n  tags = ["t-{{data "db/password"}}"]\n}\n`,
+      `exec "fails" {\n  command     = "sh -c 'echo PW=$PW {{fact "secret/token"}}; exit 3'"\n  environment = ["PW={{data "db/password"}}"]\n}\n`,
+    ].join(''));
+    const varDir = path.join(t.dir, 'var');
+    const outputs = [
+      await govern(['plan', '--no-cache', t.tree, '--identity', t.k.db1.identity]),
+      await govern(['plan', '--no-cache', '--json', t.tree, '--identity', t.k.db1.identity]),
+      await govern(['graph', '--no-cache', t.tree, '--identity', t.k.db1.identity]),
+      await govern(['run', '--no-cache', '-vv', '--var-dir', varDir, t.tree, '--identity', t.k.db1.identity]),
+      await govern(['run', '--no-cache', '--json', '--var-dir', varDir, t.tree, '--identity', t.k.db1.identity]),
+    ];
+    expect(outputs[3].code, outputs[3].stderr).to.equal(1);
+    expect(outputs[3].stdout).to.contain('exec:echo <sensitive>');
+    expect(outputs[3].stdout).to.contain('stdout: <sensitive> <sensitive>');
+    const record = fs.readFileSync(path.join(varDir, 'last-run.json'), 'utf8');
+    for (const text of [...outputs.flatMap((r) => [r.stdout, r.stderr]), record]) {
+      expect(text).not.to.include(SECRET);
+      expect(text).not.to.include(FACT);
+    }
+  });
 });
