@@ -20,6 +20,8 @@ export interface SecretRead {
   to: string[];
   /** Whether the host is among the members of those names (undefined: no recipients.hcl to tell). */
   member?: boolean;
+  /** The hosts and people those names reach in recipients.hcl (undefined: no recipients.hcl). */
+  members?: string[];
 }
 
 export interface SecretNote {
@@ -37,7 +39,10 @@ export function secretReads(data: TreeData | undefined, root: string, host: stri
     const texts = encryptedTexts(found.value);
     const to = [...new Set(texts.flatMap((text) => labelOf(text)))];
     const read: SecretRead = { key, at: found.origins.map((o) => locationText(o, root)).join(', '), texts, to };
-    if (recipients) read.member = expandMembers(recipients, to).includes(host);
+    if (recipients) {
+      read.members = expandMembers(recipients, to).sort();
+      read.member = read.members.includes(host);
+    }
     return read;
   });
 }
@@ -74,6 +79,11 @@ export function secretNotes(host: string, before: readonly SecretRead[], after: 
     const was = old.get(now.key);
     if (was && ciphertexts(was) !== ciphertexts(now)) notes.push(`encrypted value changed (${now.at}, ${now.key})`);
     if (was && was.to.join('+') !== now.to.join('+')) notes.push(`recipients of ${now.key} changed (${now.at}): ${was.to.join('+')} -> ${now.to.join('+')}`);
+    if (was?.members && now.members) {
+      const added = now.members.filter((m) => !was.members!.includes(m));
+      const removed = was.members.filter((m) => !now.members!.includes(m));
+      if (added.length + removed.length > 0) notes.push(`readers of ${now.key} changed (${now.at}): ${[...(added.length > 0 ? [`adds ${added.join(', ')}`] : []), ...(removed.length > 0 ? [`removes ${removed.join(', ')}`] : [])].join('; ')}`);
+    }
     // What was so at both revisions is no change of this diff (the run at the first one fails already).
     if (now.member === false && was?.member !== false) notes.push(`${host} reads ${now.key} but is ${was?.member === true ? 'no longer' : 'not'} among its recipients (${now.at}): its run will fail`);
   }

@@ -214,6 +214,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     const json = await govern(['diff', '--no-cache', '--json', '--facts', facts, '--identity', path.join(t.dir, 'none'), rotated, 'HEAD'], { cwd: t.tree });
     expect(JSON.parse(json.stdout).secrets).to.deep.equal([
       { note: 'encrypted value changed (data/roles/db.hcl:1, db/password)', hosts: ['db1'] },
+      { note: 'readers of db/password changed (data/roles/db.hcl:1): removes db1', hosts: ['db1'] },
       { note: 'db1 reads db/password but is no longer among its recipients (data/roles/db.hcl:1): its run will fail', hosts: ['db1'] },
     ]);
     const none = await diff('HEAD');
@@ -224,6 +225,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     const t = setup();
     fs.rmSync(path.join(t.tree, 'facts.d'), { recursive: true });
     const facts = snapshots({ db1: { role: 'db', hostname: 'db1' } });
+    writeFile(path.join(t.tree, 'recipients.hcl'), recipients(t, ['db1']));
     const repo = repository(t.tree);
     expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db,admins'], 'pw1').code).to.equal(0);
     const first = repo.commit({}, 'first');
@@ -232,7 +234,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     repo.commit({}, 'harmless-looking');
     const r = await govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), first, 'HEAD'], { cwd: t.tree });
     expect(r.code).to.equal(2);
-    expect(r.stdout).to.equal('recipients of db/password changed (data/roles/db.hcl:1): db+admins -> db+admins+web on 1 host: db1\n');
+    expect(r.stdout).to.equal('recipients of db/password changed (data/roles/db.hcl:1): db+admins -> db+admins+web on 1 host: db1\nreaders of db/password changed (data/roles/db.hcl:1): adds web1 on 1 host: db1\n');
   });
 
   it('an encrypted value outside data/ (inline, in a template, as a module default) is an error where it is written', async () => {
