@@ -82,7 +82,7 @@ export class TreeData implements DataSource {
         continue;
       }
       const found = findKey(level.data, key);
-      const line = found && level.data.lines.get(found.top);
+      const line = found && keyLine(level.data, key, found.top);
       steps.push({ level: level.name, file: level.data.file, found: found !== undefined, ...(found ? { value: found.value, line } : {}) });
       if (!found) continue;
       const why = unmergeable(strategy, found.value);
@@ -99,6 +99,11 @@ export class TreeData implements DataSource {
   topKeys(): string[] {
     return [...new Set(this.loaded.flatMap((level) => Object.keys(level.data?.values ?? {})))];
   }
+}
+
+/** The line of a key path found in a file: the nested key's own line where the file tells it. */
+export function keyLine(data: DataFile, key: string, top: string): number | undefined {
+  return data.keyLines?.get(key) ?? data.lines.get(top);
 }
 
 /** A key path in a file: the top-level key written whole (`"nginx_site/port"` in JSON), else dug into nested maps. */

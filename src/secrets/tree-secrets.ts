@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseDataText } from '../data/data-files.js';
 import { DATA_DIR, HIERARCHY_FILE } from '../data/hierarchy.js';
-import { findKey } from '../data/lookup.js';
+import { findKey, keyLine } from '../data/lookup.js';
 import { writeFileAtomic } from '../shared/atomic-file.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { AgeError, decrypter, encrypt, ownAgeKeys } from './age.js';
@@ -48,7 +48,7 @@ export function encryptedAt(file: string, key: string): { value: string; line?: 
   const data = parseDataText(file, fs.readFileSync(file, 'utf8'));
   const found = findKey(data, key);
   if (found === undefined) throw new UserError({ file, message: `no key "${key}"` });
-  const line = data.lines.get(found.top);
+  const line = keyLine(data, key, found.top);
   if (!isEncrypted(found.value)) throw new UserError({ file, line, message: `"${key}" is not an encrypted value (ENC[age,...])` });
   return { value: found.value, ...(line !== undefined ? { line } : {}) };
 }

@@ -109,7 +109,7 @@ describe('data in templates and govern data', () => {
         '',
         'ntp/servers (merge "unique"):',
         `  1. hosts/web1  ${d('hosts/web1.json')}: no such key`,
-        `  2. roles/web  ${d('roles/web.yaml')}:1: ["web.pool","common.pool"]  <- merged`,
+        `  2. roles/web  ${d('roles/web.yaml')}:2: ["web.pool","common.pool"]  <- merged`,
         `  3. common  ${d('common.hcl')}:1: ["common.pool"]  <- merged`,
         '  => ["web.pool","common.pool"] (from roles/web, common)',
         '',

@@ -154,7 +154,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     writeFile(path.join(t.tree, 'data/roles/db.hcl'), `db = {\n  password = "ENC[age,to=db,${ciphertext.toString('base64')}]"\n}\n`);
     const show = await govern(['secret', 'show', 'data/roles/db.hcl', 'db/password', '--identity', t.k.db1.identity], { cwd: t.tree });
     expect(show.code).to.equal(1);
-    expect(show.stderr).to.contain('data/roles/db.hcl:1: "db/password": cannot decrypt with the identity');
+    expect(show.stderr).to.contain('data/roles/db.hcl:2: "db/password": cannot decrypt with the identity');
     expect(show.stderr).to.contain('the decrypted value is not UTF-8 text');
   });
 
@@ -178,11 +178,11 @@ describe('secrets in the layout of docs/secrets.md', () => {
       const run = await govern(['run', '--no-cache', t.tree, '--identity', identity]);
       expect(run.code).to.equal(1);
       expect(run.stderr).not.to.match(/internal error|    at /);
-      expect(run.stderr).to.contain(`${file}:1: data "app/pw": `);
+      expect(run.stderr).to.contain(`${file}:2: data "app/pw": `);
       const show = await govern(['secret', 'show', file, 'app/pw', '--identity', identity]);
       expect(show.code).to.equal(1);
       expect(show.stderr).not.to.match(/internal error|    at /);
-      expect(show.stderr).to.contain(`${file}:1: "app/pw": `);
+      expect(show.stderr).to.contain(`${file}:2: "app/pw": `);
       expect(fs.readdirSync(t.out)).to.deep.equal([]);
     });
   }
@@ -200,7 +200,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     // As in CI: no identity that reads the values, so both sides of the file are <sensitive>.
     const diff = (from: string) => govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), from, 'HEAD'], { cwd: t.tree });
     const rotation = await diff(first);
-    expect(rotation.stdout, rotation.stderr).to.equal('encrypted value changed (data/roles/db.hcl:1, db/password) on 1 host: db1\n');
+    expect(rotation.stdout, rotation.stderr).to.equal('encrypted value changed (data/roles/db.hcl:3, db/password) on 1 host: db1\n');
     expect(rotation.code).to.equal(2);
 
     // db1 leaves the group (and the value is encrypted again), while its role still reads the value.
@@ -210,12 +210,12 @@ describe('secrets in the layout of docs/secrets.md', () => {
     repo.commit({}, 'db1 leaves');
     const left = await diff(rotated);
     expect(left.code).to.equal(2);
-    expect(left.stdout).to.contain('db1 reads db/password but is no longer among its recipients (data/roles/db.hcl:1): its run will fail on 1 host: db1\n');
+    expect(left.stdout).to.contain('db1 reads db/password but is no longer among its recipients (data/roles/db.hcl:3): its run will fail on 1 host: db1\n');
     const json = await govern(['diff', '--no-cache', '--json', '--facts', facts, '--identity', path.join(t.dir, 'none'), rotated, 'HEAD'], { cwd: t.tree });
     expect(JSON.parse(json.stdout).secrets).to.deep.equal([
-      { note: 'encrypted value changed (data/roles/db.hcl:1, db/password)', hosts: ['db1'] },
-      { note: 'readers of db/password changed (data/roles/db.hcl:1): removes db1', hosts: ['db1'] },
-      { note: 'db1 reads db/password but is no longer among its recipients (data/roles/db.hcl:1): its run will fail', hosts: ['db1'] },
+      { note: 'encrypted value changed (data/roles/db.hcl:3, db/password)', hosts: ['db1'] },
+      { note: 'readers of db/password changed (data/roles/db.hcl:3): removes db1', hosts: ['db1'] },
+      { note: 'db1 reads db/password but is no longer among its recipients (data/roles/db.hcl:3): its run will fail', hosts: ['db1'] },
     ]);
     const none = await diff('HEAD');
     expect(none.stdout).to.equal('no change on 2 hosts\n');
@@ -234,7 +234,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     repo.commit({}, 'harmless-looking');
     const r = await govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), first, 'HEAD'], { cwd: t.tree });
     expect(r.code).to.equal(2);
-    expect(r.stdout).to.equal('recipients of db/password changed (data/roles/db.hcl:1): db+admins -> db+admins+web on 1 host: db1\nreaders of db/password changed (data/roles/db.hcl:1): adds web1 on 1 host: db1\n');
+    expect(r.stdout).to.equal('recipients of db/password changed (data/roles/db.hcl:3): db+admins -> db+admins+web on 1 host: db1\nreaders of db/password changed (data/roles/db.hcl:3): adds web1 on 1 host: db1\n');
   });
 
   it('an encrypted value outside data/ (inline, in a template, as a module default) is an error where it is written', async () => {
