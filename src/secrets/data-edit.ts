@@ -4,6 +4,7 @@
 // `git diff` shows the one value. A new top-level key goes at the end; JSON is written again whole
 // when a key is added. The result is parsed before it replaces the file (atomically).
 import fs from 'node:fs';
+import path from 'node:path';
 import type * as Yaml from 'yaml';
 import { parseDataText, yaml } from '../data/data-files.js';
 import { findKey } from '../data/lookup.js';
@@ -96,7 +97,13 @@ export function setDataValue(file: string, key: string, value: string): void {
   const check = findKey(parseDataText(file, after), key);
   if (check?.value !== value) throw new Error(`${file}: setting "${key}" would not read back as written (a bug: the file is left as it was)`);
   const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o644;
-  writeFileAtomic(file, after, mode);
+  try {
+    // A new host's or role's file: its directory under data/ may not exist yet.
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
+    writeFileAtomic(file, after, mode);
+  } catch (e) {
+    throw new UserError({ file, message: `cannot write the file: ${(e as Error).message}` });
+  }
 }
 
 /** Every string value of a data file's values with its key path. */

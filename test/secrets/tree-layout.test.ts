@@ -58,6 +58,12 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect(fs.readFileSync(path.join(t.out, 'db.conf'), 'utf8')).to.equal('password=S3cret-db\n');
     const shown = await govern(['secret', 'show', 'data/roles/db.hcl', 'db/password', '--identity', t.k.alice.identity], { cwd: t.tree });
     expect(shown.stdout, shown.stderr).to.equal('S3cret-db');
+    // A new host's file, in a directory of data/ that does not exist yet.
+    expect(set(t.tree, ['data/hosts/web1.yaml', 'token', '--to', 'web1'], 'w1')).to.deep.equal({ code: 0, stderr: '' });
+    expect(fs.readFileSync(path.join(t.tree, 'data/hosts/web1.yaml'), 'utf8')).to.match(/^token: "ENC\[age,to=web1,/);
+    const outside = set(t.tree, ['common.hcl', 'x', '--to', 'web1'], 'v');
+    expect(outside.code).to.equal(1);
+    expect(outside.stderr).to.contain('common.hcl: not a data file of a tree');
   });
 
   it('the other places of a tree (modules.hcl, modules.lock, tests/) are not read as state files either', async () => {
