@@ -1,11 +1,11 @@
-// The planning `govern run` and `govern graph` share: facts -> render -> parse -> graph, the
-// runners each resource needs, and the selection by tags; every phase timed. Both commands take
-// the same planning options, so one can replace the other on a command line.
+// Planning a tree, as every command that plans does it (run, resource, graph, plan, diff): the named
+// steps data, render, parse, modules, contents, describe and graph, selection, each timed, over
+// settings resolved once from the command line (settings.ts, docs/architecture.md).
 import { UserError } from '../shared/errors.js';
-import { treeRoot, type SearchPaths } from '../config/paths.js';
-import type { LocalFacts } from '../facts/local-facts.js';
-import { planResources, type KnownRunner } from '../describe/plan-resources.js';
-import type { Plan } from '../graph/plan.js';
+import { treeRoot } from '../config/paths.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
+import { buildGraph } from '../describe/build-graph.js';
+import type { ResourceGraph } from '../graph/resource-graph.js';
 import { selectResources, unknownTags } from '../graph/select.js';
 import type { PhaseClock } from '../report/timing.js';
 import { PlanningSecrets } from '../shared/planning-secrets.js';
@@ -13,46 +13,16 @@ import { didYouMean } from '../shared/suggest.js';
 import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
 import type { TreeData } from '../data/lookup.js';
 import { misplacedEncrypted } from '../secrets/misplaced.js';
-import { revealWith, type Unreadable } from '../secrets/reveal.js';
+import { revealWith } from '../secrets/reveal.js';
 import { expandModules } from '../state/modules/expand.js';
-import { defaultCacheDir, noCache, openParseCache, type ParseCache } from '../state/parse-cache.js';
 import type { FactSources } from '../templates/fact-sources.js';
-import { renderResourceTemplates } from '../templates/resource-templates.js';
-import { warn } from './command.js';
-import { factsOptions, identityOptions, localFacts, runnersOptions, templatesOptions } from './common-options.js';
-import { optionTable, type Options } from './options.js';
-import { factSources, inventoryOptions } from './inventory-options.js';
-import { remoteFactOptions } from './remote-options.js';
-import { readTreeData, treeSearchPaths } from './tree-data.js';
+import { renderResourceTemplates } from '../state/resource-templates.js';
+import { warn } from '../output/writers.js';
+import { readTreeData } from './data.js';
+import type { PlanSettings } from './settings.js';
 
-export const cacheOptions = optionTable([
-  { name: 'cache-dir', kind: 'text', placeholder: 'DIR', env: 'GOVERN_CACHE_DIR', help: 'where runners\' descriptions are kept between runs: as root /var/cache/govern, else ~/.cache/govern' },
-  { name: 'no-cache', kind: 'flag', help: 'ask every runner to describe itself again, and keep nothing' },
-]);
-
-export const selectionOptions = optionTable([
-  { name: 'tags', kind: 'list', placeholder: 'TAGS', help: 'apply only resources with one of these tags (a tags entry, a runner name or an RREF; comma-separated)' },
-  { name: 'skip-tags', kind: 'list', placeholder: 'TAGS', help: 'leave out resources with one of these tags' },
-]);
-
-export const planningOptions = optionTable([...runnersOptions, ...factsOptions, ...templatesOptions, ...identityOptions, ...remoteFactOptions, ...inventoryOptions, ...cacheOptions, ...selectionOptions]);
-
-export type PlanningOptions = Options<typeof planningOptions>;
-
-/** What planning reads from: made from the options before anything is read. */
-export interface PlanningInputs {
-  target: string;
-  paths: SearchPaths;
-  facts: LocalFacts;
-  sources: FactSources;
-  cache: ParseCache;
-  options: PlanningOptions;
-  /** An encrypted value the identity cannot read: an error (a run), or `<sensitive>` (plan, diff). */
-  unreadableSecrets: Unreadable;
-}
-
-export interface Planned {
-  plan: Plan;
+export interface PlannedTree {
+  plan: ResourceGraph;
   /** Each runner the tree uses: its executable and what it describes itself as. */
   runners: Map<string, KnownRunner>;
   /** The resources to apply; undefined for all. */
@@ -61,45 +31,31 @@ export interface Planned {
   data?: TreeData;
 }
 
-export function planningInputs(target: string, o: PlanningOptions): PlanningInputs {
-  const paths = treeSearchPaths(o, treeRoot(target));
-  const facts = localFacts(o, paths);
-  return {
-    target,
-    paths,
-    facts,
-    sources: factSources(o, facts),
-    cache: o.noCache ? noCache : openParseCache(o.cacheDir ?? defaultCacheDir()),
-    options: o,
-    unreadableSecrets: 'error',
-  };
-}
-
 /** Every problem of planning is masked with every secret planning met before it leaves here. */
-export async function planTree(inputs: PlanningInputs, clock: PhaseClock): Promise<Planned> {
+export async function planTree(settings: PlanSettings, clock: PhaseClock): Promise<PlannedTree> {
   const secrets = new PlanningSecrets();
   try {
-    return await planMasked(inputs, clock, secrets);
+    return await planMasked(settings, clock, secrets);
   } catch (e) {
     throw secrets.masked(e);
   }
 }
 
-async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: PlanningSecrets): Promise<Planned> {
-  const { local, remote } = inputs.sources;
+async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets): Promise<PlannedTree> {
+  const { local, remote } = settings.sources;
   // Facts are loaded between render passes: their time is the facts phase.
   const timed: FactSources = {
     local: { peek: (name) => local.peek(name), load: (names) => clock.time('facts', () => local.load(names)) },
     remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
-    inventory: inputs.sources.inventory,
+    inventory: settings.sources.inventory,
   };
   // The data phase: levels rendered from facts, their files read, before any state file renders.
-  const root = treeRoot(inputs.target);
+  const root = treeRoot(settings.target);
   const data = await clock.time('render', () => readTreeData(root, timed));
   // Encrypted values are decrypted when a template reads them, with the host's identity (docs/secrets.md).
-  data?.revealValues(revealWith(inputs.options.identity, inputs.unreadableSecrets));
+  data?.revealValues(revealWith(settings.identity, settings.unreadableSecrets));
   timed.data = data;
-  const texts = await clock.time('render', () => renderStateFiles(inputs.target, timed));
+  const texts = await clock.time('render', () => renderStateFiles(settings.target, timed));
   const tree = await clock.time('parse', async () => parseFiles(texts, secrets));
   // Module instances become state files of their own, rendered with their parameters; the instances
   // those declare (modules in modules) in the next round, until none is left (docs/modules.md).
@@ -116,14 +72,14 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
   }
   problems.push(...duplicates(parsed));
   if (problems.length > 0) throw new UserError(problems);
-  const resources = await clock.time('render', () => renderResourceTemplates(parsed, inputs.paths.templates, timed));
+  const resources = await clock.time('render', () => renderResourceTemplates(parsed, settings.paths.templates, timed));
   const misplaced = misplacedEncrypted(resources);
   if (misplaced.length > 0) throw new UserError(misplaced);
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
   resources.forEach((r) => secrets.addResource(r));
   return clock.time('plan', async () => {
-    const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache });
-    const filter = { tags: inputs.options.tags, skipTags: inputs.options.skipTags };
+    const { plan, runners } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache });
+    const filter = { tags: settings.tags, skipTags: settings.skipTags };
     const unknown = unknownTags(plan.resources, filter).map((tag) => `no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
     const selected = selectResources(plan.resources, filter);
     // A --tags that selects nothing is a mistake (a typo left in a timer's options would otherwise
