@@ -1,7 +1,7 @@
 // The apt_repository decision: its source file and key files as wanted + as found -> what to write
 // or remove, and its message. Pure: the whole-file decision table of each file (docs/apt_repository.md),
 // and the index refresh that follows a change.
-import { decideFiles, filesMessage, type FileState, type FilesPlan } from '../whole-file/decide-files.js';
+import { decideFiles, filesMessage, type FileState, type FilesPlan } from '../lib/whole-file/decide-files.js';
 
 export interface RepositoryPlan extends FilesPlan {
   /** A change means the package index must be read again before a package is checked. */

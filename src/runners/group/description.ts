@@ -1,8 +1,8 @@
 // What the group runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/group.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_ID, ACCOUNT_NAME } from '../accounts/names.js';
-import { ACCOUNT_PROVIDERS } from '../accounts/provider-choice.js';
+import { ACCOUNT_ID, ACCOUNT_NAME } from '../lib/accounts/names.js';
+import { ACCOUNT_PROVIDERS } from '../lib/accounts/provider-choice.js';
 
 export const description = {
   help: 'a local group: whether it exists, its gid and its members',

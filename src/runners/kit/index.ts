@@ -6,19 +6,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { checkArguments, refusedSignal } from '../shared/arguments.js';
-import { DESCRIBE_ENV, DESCRIPTION_FORMAT, type DescriptionDocument, type RunnerDescription } from '../shared/description.js';
-import { formatProblem, UserError } from '../shared/errors.js';
-import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
-import { CALL_ENV, decodeArgs, formatResult, oneLine, type AttrValue, type Params, type RunnerResult } from '../shared/protocol.js';
-import { dismissWatcher, guardChildren } from '../shared/child-guard.js';
-import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../shared/process.js';
-import type { Value } from '../shared/values.js';
+import { checkArguments, refusedSignal } from '../../shared/arguments.js';
+import { DESCRIBE_ENV, DESCRIPTION_FORMAT, type DescriptionDocument, type RunnerDescription } from '../../shared/description.js';
+import { formatProblem, UserError } from '../../shared/errors.js';
+import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../../shared/persistent.js';
+import { CALL_ENV, decodeArgs, formatResult, oneLine, type AttrValue, type Params, type RunnerResult } from '../../shared/protocol.js';
+import { dismissWatcher, guardChildren } from '../../shared/child-guard.js';
+import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../../shared/process.js';
+import type { Value } from '../../shared/values.js';
 
-export { UserError } from '../shared/errors.js';
-export type { Autorequire, Condition, KeySpec, NameSpec, Rule, RunnerDescription, ValueSpec, ValueType } from '../shared/description.js';
-export type { RunnerResult } from '../shared/protocol.js';
-export type { Value } from '../shared/values.js';
+export { UserError } from '../../shared/errors.js';
+export type { Autorequire, Condition, KeySpec, NameSpec, Rule, RunnerDescription, ValueSpec, ValueType } from '../../shared/description.js';
+export type { RunnerResult } from '../../shared/protocol.js';
+export type { Value } from '../../shared/values.js';
 
 type ScalarOf<S> = S extends { type: 'integer' | 'mode' | 'duration' }
   ? number

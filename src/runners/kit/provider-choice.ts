@@ -2,10 +2,10 @@
 // resource names, else the first, in the runner's order of preference, that suits this host. The
 // chosen provider's commands must be on PATH; adding a provider is one file and one entry in the
 // runner's list (providers.ts).
-import { listWords } from '../shared/arguments.js';
-import type { ProviderContext } from '../shared/command-runner.js';
-import { UserError } from '../shared/errors.js';
-import { findExecutable, pathDirs } from '../shared/find-program.js';
+import { listWords } from '../../shared/arguments.js';
+import type { ProviderContext } from '../../shared/command-runner.js';
+import { UserError } from '../../shared/errors.js';
+import { findExecutable, pathDirs } from '../../shared/find-program.js';
 
 export interface ProviderOption<P, Props> {
   readonly name: string;

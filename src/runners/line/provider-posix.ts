@@ -2,8 +2,8 @@
 // the same lstat/O_NOFOLLOW reading with its symlink refusal, and the same atomic store (temporary
 // file beside it, fsync, rename, directory fsync) that keeps the owner, group and mode it is given.
 import { UserError } from '../../shared/errors.js';
-import { posixProvider } from '../file/provider-posix.js';
-import type { Attributes } from '../file/state.js';
+import { posixProvider } from '../lib/file/posix.js';
+import type { Attributes } from '../lib/file/state.js';
 import type { LineCurrent } from './decide.js';
 
 /** Larger files are refused: the whole file is held in memory to be edited. */

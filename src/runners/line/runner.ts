@@ -3,16 +3,16 @@
 import crypto from 'node:crypto';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { applyOnlyRunner } from '../apply-only.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
-import { privateContent } from '../private-content.js';
+import { privateContent } from '../lib/private-content.js';
 import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';
 import { description } from './description.js';
 import { lineProperties } from './properties.js';
 import { readFile, writeFile } from './provider-posix.js';
 import { providerContext } from '../../shared/command-runner.js';
-import { validateContent } from '../file/validate-content.js';
+import { validateContent } from '../lib/file/validate-content.js';
 
 export function lineRunner(): RunnerDefinition<typeof description> {
   return applyOnlyRunner('line', description, 'a line', apply);

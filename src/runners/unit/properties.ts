@@ -3,7 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../shared/errors.js';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 type Described = Values<typeof description>;

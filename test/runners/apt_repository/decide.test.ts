@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { applyOrder, decideRepository, repositoryMessage } from '../../../src/runners/apt_repository/decide.js';
 import { aptRepositoryProperties, sourcesContent } from '../../../src/runners/apt_repository/properties.js';
-import type { WholeFileCurrent, WholeFileDesired } from '../../../src/runners/whole-file/decide.js';
+import type { WholeFileCurrent, WholeFileDesired } from '../../../src/runners/lib/whole-file/decide.js';
 
 const values = (v: Record<string, unknown>) =>
   ({ ensure: 'present', types: ['deb'], uris: ['https://deb.example.org/debian'], suites: ['bookworm'], components: ['main'], architectures: [], fingerprint: [], ...v }) as never;

@@ -4,13 +4,13 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseRequest, type RunnerDefinition } from '../../src/runners/kit.js';
-import type { RunnerDescription } from '../../src/shared/description.js';
-import type { PersistentResponse } from '../../src/shared/persistent.js';
-import { UserError } from '../../src/shared/errors.js';
-import { runCommand } from '../../src/shared/process.js';
-import { govern, RUNNERS_DIR } from '../support/cli.js';
-import { tempDir, writeFile } from '../support/tmp.js';
+import { parseRequest, type RunnerDefinition } from '../../../src/runners/kit/index.js';
+import type { RunnerDescription } from '../../../src/shared/description.js';
+import type { PersistentResponse } from '../../../src/shared/persistent.js';
+import { UserError } from '../../../src/shared/errors.js';
+import { runCommand } from '../../../src/shared/process.js';
+import { govern, RUNNERS_DIR } from '../../support/cli.js';
+import { tempDir, writeFile } from '../../support/tmp.js';
 
 const description = {
   keys: {

@@ -1,8 +1,8 @@
 // The account databases as the user and group runners read them: `getent` (libc's NSS, as `id` and
 // `ls -l` see them) for passwd and group, `getent shadow` for a password hash. Read only.
-import { commandFailure } from '../../shared/command-failure.js';
-import { query, type ProviderContext } from '../../shared/command-runner.js';
-import { UserError } from '../../shared/errors.js';
+import { commandFailure } from '../../../shared/command-failure.js';
+import { query, type ProviderContext } from '../../../shared/command-runner.js';
+import { UserError } from '../../../shared/errors.js';
 
 export const COMMAND_TIMEOUT_MS = 60_000;
 

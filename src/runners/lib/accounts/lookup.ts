@@ -1,10 +1,10 @@
 // Users and groups through `getent` (libc's NSS), so that accounts from LDAP or SSSD resolve the
 // same way `ls -l` and `chown` see them, not only those in /etc/passwd and /etc/group.
-import { commandFailure } from '../../shared/command-failure.js';
-import type { ProviderContext } from '../../shared/command-runner.js';
-import { UserError } from '../../shared/errors.js';
-import type { AccountSpec } from './properties.js';
-import type { Account } from './state.js';
+import { commandFailure } from '../../../shared/command-failure.js';
+import type { ProviderContext } from '../../../shared/command-runner.js';
+import { UserError } from '../../../shared/errors.js';
+import type { AccountSpec } from '../../file/properties.js';
+import type { Account } from '../file/state.js';
 
 const TIMEOUT_MS = 30_000;
 type Database = 'passwd' | 'group';

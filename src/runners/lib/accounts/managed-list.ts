@@ -1,5 +1,5 @@
 // A list of names the user and group runners manage (`groups`, `members`), with its mode key.
-import type { RunnerRequest } from '../kit.js';
+import type { RunnerRequest } from '../../kit/index.js';
 
 /**
  * The list, or undefined when it is not managed. An empty list reaches a runner as no argument at

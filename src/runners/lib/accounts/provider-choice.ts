@@ -2,8 +2,8 @@
 // the resource names, else the first of shadow-utils (useradd, groupadd...), then busybox's applets
 // (adduser, addgroup...: Alpine), then FreeBSD's pw, whose commands are all on PATH. Reading is the
 // same for all of them (getent: database.ts), but for a password hash with pw (pw usershow).
-import type { ProviderContext } from '../../shared/command-runner.js';
-import { missingTools, type ProviderOption } from '../provider-choice.js';
+import type { ProviderContext } from '../../../shared/command-runner.js';
+import { missingTools, type ProviderOption } from '../../kit/provider-choice.js';
 
 export const ACCOUNT_PROVIDERS = ['shadow', 'busybox', 'pw'] as const;
 export type AccountProviderName = (typeof ACCOUNT_PROVIDERS)[number];

@@ -7,9 +7,9 @@ import crypto from 'node:crypto';
 import fs, { constants as C, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import nodePath from 'node:path';
-import { chase, lstatOrUndefined as lstatOrUndefinedSync, type HeldDirectory } from '../../shared/chase.js';
-import { describeFileKind } from '../../shared/file-kind.js';
-import { UserError } from '../../shared/errors.js';
+import { chase, lstatOrUndefined as lstatOrUndefinedSync, type HeldDirectory } from '../../../shared/chase.js';
+import { describeFileKind } from '../../../shared/file-kind.js';
+import { UserError } from '../../../shared/errors.js';
 import { changedWhileReading, symlinkError } from './errors.js';
 import type { Attributes, Current, FileProvider, Listing, ParentState, Replacing, StatusOptions, StoreContent } from './state.js';
 

@@ -6,9 +6,9 @@
 // keeps a stale unit. A unit changed by hand (no run directory) is reloaded at once.
 import fs from 'node:fs';
 import path from 'node:path';
-import { act, type ProviderContext } from '../../shared/command-runner.js';
-import { RUN_END_REQUESTS } from '../../shared/protocol.js';
-import type { UnitScope } from './properties.js';
+import { act, type ProviderContext } from '../../../shared/command-runner.js';
+import { RUN_END_REQUESTS } from '../../../shared/protocol.js';
+import type { UnitScope } from '../../unit/properties.js';
 
 /** A daemon-reload that hangs is killed after this long. */
 const RELOAD_TIMEOUT_MS = 300_000;

@@ -1,14 +1,14 @@
 // The systemd provider: systemctl, for the system manager or (scope = "user") the calling user's
 // manager. Never interactive (--no-ask-password), and no daemon-reload: unit files are the
 // user's or their package's business.
-import { commandFailure } from '../../shared/command-failure.js';
-import { act, query, type ProviderContext } from '../../shared/command-runner.js';
-import { UserError } from '../../shared/errors.js';
-import type { RunResult } from '../../shared/process.js';
-import { displayCommand } from '../../shared/shell-display.js';
-import type { ServiceStatus } from './decide.js';
-import type { Scope } from './properties.js';
-import { COMMAND_TIMEOUT_MS, ServiceNotFound, type ServiceProvider } from './provider.js';
+import { commandFailure } from '../../../shared/command-failure.js';
+import { act, query, type ProviderContext } from '../../../shared/command-runner.js';
+import { UserError } from '../../../shared/errors.js';
+import type { RunResult } from '../../../shared/process.js';
+import { displayCommand } from '../../../shared/shell-display.js';
+import type { ServiceStatus } from '../../service/decide.js';
+import type { Scope } from '../../service/properties.js';
+import { COMMAND_TIMEOUT_MS, ServiceNotFound, type ServiceProvider } from '../../service/provider.js';
 
 export class SystemdProvider implements ServiceProvider {
   readonly name = 'systemd';

@@ -1,7 +1,7 @@
 // The decision for a file a runner writes whole (a unit, a drop-in, a cron.d entry): the content it
 // wants, owned by root and with a fixed mode, or no file. Pure: the decision table of these runners'
 // files, with its noop wording; each runner puts its own words around it.
-import { UserError } from '../../shared/errors.js';
+import { UserError } from '../../../shared/errors.js';
 import { symlinkError } from '../file/errors.js';
 
 /** What is at the path. */

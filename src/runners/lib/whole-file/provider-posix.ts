@@ -3,9 +3,9 @@
 // store (a temporary file beside it, fsync, rename, directory fsync).
 import fs from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../../shared/errors.js';
-import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
-import { posixProvider } from '../file/provider-posix.js';
+import { UserError } from '../../../shared/errors.js';
+import { isBinary, unifiedDiff } from '../../../shared/text-diff.js';
+import { posixProvider } from '../file/posix.js';
 import { privateContent } from '../private-content.js';
 import type { WholeFileCurrent, WholeFileDesired, WholeFilePlan } from './decide.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { providerContext } from '../../../src/shared/command-runner.js';
-import { UserError } from '../../../src/shared/errors.js';
-import { accountName, resolveAccount } from '../../../src/runners/file/provider-getent.js';
+import { providerContext } from '../../../../src/shared/command-runner.js';
+import { UserError } from '../../../../src/shared/errors.js';
+import { accountName, resolveAccount } from '../../../../src/runners/lib/accounts/lookup.js';
 
 const context = providerContext(process.env, () => undefined);
 

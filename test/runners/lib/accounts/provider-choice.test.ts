@@ -1,9 +1,9 @@
 // How the user and group runners pick their provider from the commands on PATH (this Debian host's
 // real ones).
 import { expect } from 'chai';
-import { providerContext } from '../../../src/shared/command-runner.js';
-import { groupProvider } from '../../../src/runners/group/providers.js';
-import { userProvider } from '../../../src/runners/user/providers.js';
+import { providerContext } from '../../../../src/shared/command-runner.js';
+import { groupProvider } from '../../../../src/runners/group/providers.js';
+import { userProvider } from '../../../../src/runners/user/providers.js';
 
 const context = (PATH: string) => providerContext({ PATH }, () => undefined);
 const SBIN_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { posixProvider } from '../../../src/runners/file/provider-posix.js';
-import { runCommand } from '../../../src/shared/process.js';
-import { tempDir, writeFile } from '../../support/tmp.js';
-import { leftovers, sha256 } from './support.js';
+import { posixProvider } from '../../../../src/runners/lib/file/posix.js';
+import { runCommand } from '../../../../src/shared/process.js';
+import { tempDir, writeFile } from '../../../support/tmp.js';
+import { leftovers, sha256 } from '../../file/support.js';
 
 const options = { checkEmpty: true, keepContentUpTo: 1024 };
 

@@ -1,6 +1,6 @@
 // The whole-file decision table (docs/unit.md, "What it does"), row by row.
 import { expect } from 'chai';
-import { decideWholeFile, wholeFileMessage, type WholeFileCurrent, type WholeFileDesired } from '../../../src/runners/whole-file/decide.js';
+import { decideWholeFile, wholeFileMessage, type WholeFileCurrent, type WholeFileDesired } from '../../../../src/runners/lib/whole-file/decide.js';
 
 const want = (over: Partial<WholeFileDesired> = {}): WholeFileDesired => ({ path: '/etc/x', ensure: 'present', content: Buffer.from('a\n'), mode: 0o644, uid: 0, gid: 0, ...over });
 const file = (content: string, over: Partial<{ mode: number; uid: number; gid: number }> = {}): WholeFileCurrent => ({ type: 'file', content: Buffer.from(content), mode: 0o644, uid: 0, gid: 0, ...over });
