@@ -7,7 +7,7 @@ import type { ProviderContext } from '../../shared/command-runner.js';
 import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
 import { DpkgSnapshot } from './dpkg-snapshot.js';
-import { LOCK_WAIT_SECONDS, PackageTools } from './tools.js';
+import { LOCK_WAIT_SECONDS, PackageTools } from '../lib/package-tools.js';
 
 /** Keeps dpkg, apt-listbugs and apt-listchanges from asking anything. */
 export const APT_ENV = {

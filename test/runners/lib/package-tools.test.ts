@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LOCK_FILE, privateLockDir } from '../../../src/runners/pkg/tools.js';
+import { LOCK_FILE, privateLockDir } from '../../../src/runners/lib/package-tools.js';
 import { LOCK_DIR } from '../../../src/shared/lock-dir.js';
 import { tempDir } from '../../support/tmp.js';
 
