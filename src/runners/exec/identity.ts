@@ -7,7 +7,7 @@ import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import { groupEntryOf, passwdEntryOf } from '../lib/accounts/database.js';
 import { pendingResource } from '../kit/noop-pending.js';
-import { DEFAULT_PATH, findProgram } from './provider-posix.js';
+import { DEFAULT_PATH, findProgram } from '../lib/command-line.js';
 
 export interface Identity {
   /** Programs and arguments put before the command's argv. */

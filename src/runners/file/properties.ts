@@ -4,10 +4,8 @@ import nodePath from 'node:path';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
+import type { AccountSpec } from '../lib/accounts/lookup.js';
 import type { Ensure } from '../lib/file/state.js';
-
-/** A user or group as the state file names it: a name to look up, or a numeric id. */
-export type AccountSpec = { kind: 'name'; name: string } | { kind: 'id'; id: number };
 
 export interface FileProperties {
   path: string;

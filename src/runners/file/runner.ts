@@ -13,7 +13,7 @@ import { description } from './description.js';
 import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
 import { fileProperties, type FileProperties } from './properties.js';
 import { pendingNote, pendingResource, type Missing } from '../kit/noop-pending.js';
-import type { AccountSpec } from './properties.js';
+import type { AccountSpec } from '../lib/accounts/lookup.js';
 import { accountName, findAccount, unknownAccount } from '../lib/accounts/lookup.js';
 import { posixProvider } from '../lib/file/posix.js';
 import { describeEntries, removeEntries, unmanagedEntries, type Entry } from './purge.js';

@@ -6,8 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ProviderContext } from '../../shared/command-runner.js';
-import { APT_ENV } from '../pkg/provider-apt.js';
-import { PackageTools } from './package-tools.js';
+import { APT_ENV, PackageTools } from './package-tools.js';
 
 /** The package managers whose sources govern writes. */
 export type IndexManager = 'apt' | 'dnf';

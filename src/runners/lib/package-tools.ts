@@ -12,6 +12,13 @@ import { ensureLockDir, LOCK_DIR } from '../../shared/lock-dir.js';
 import type { RunResult } from '../../shared/process.js';
 import { displayCommand } from '../../shared/shell-display.js';
 
+/** Keeps dpkg, apt-listbugs and apt-listchanges from asking anything. */
+export const APT_ENV = {
+  DEBIAN_FRONTEND: 'noninteractive',
+  APT_LISTBUGS_FRONTEND: 'none',
+  APT_LISTCHANGES_FRONTEND: 'none',
+};
+
 export const LOCK_FILE = `${LOCK_DIR}/pkg.lock`;
 
 /** The lock's directory (shared/lock-dir.ts), checked: a refusal fails the resource. */

@@ -11,7 +11,8 @@ import { reloadIfPending, unitsWouldChange } from '../lib/systemd/daemon-reload.
 import { appliedMessage, decide, decideSignal, noopMessage, unmetDimensions, type Expectation, type ServiceSignal, type ServiceStatus } from './decide.js';
 import { description } from './description.js';
 import { serviceProperties, type Scope } from './properties.js';
-import { ServiceNotFound, type ServiceProvider } from './provider.js';
+import { ServiceNotFound } from '../lib/init-system.js';
+import type { ServiceProvider } from './provider.js';
 import { withSbinPath } from '../../shared/find-program.js';
 import { serviceProvider } from './providers.js';
 import { runMemory } from './run-memory.js';

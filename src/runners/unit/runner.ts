@@ -12,7 +12,8 @@ import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/
 import { reloadIfPending, unitChanged, unitWouldChange } from '../lib/systemd/daemon-reload.js';
 import { decideUnit, unitMessage } from './decide.js';
 import { description } from './description.js';
-import { unitDirectory, unitProperties } from './properties.js';
+import { unitDirectory } from '../lib/systemd/unit-directory.js';
+import { unitProperties } from './properties.js';
 
 /** A unit file is read by all (systemd's own units are 0644) and written by its owner. */
 export const UNIT_FILE_MODE = 0o644;

@@ -3,8 +3,10 @@
 import { commandFailure } from '../../../shared/command-failure.js';
 import type { ProviderContext } from '../../../shared/command-runner.js';
 import { UserError } from '../../../shared/errors.js';
-import type { AccountSpec } from '../../file/properties.js';
 import type { Account } from '../file/state.js';
+
+/** A user or group as the state file names it: a name to look up, or a numeric id. */
+export type AccountSpec = { kind: 'name'; name: string } | { kind: 'id'; id: number };
 
 const TIMEOUT_MS = 30_000;
 type Database = 'passwd' | 'group';

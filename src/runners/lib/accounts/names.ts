@@ -1,7 +1,10 @@
-// What the user and group runners accept as account names and ids, declared once for both
-// descriptions (docs/user.md, "Names"): the rule of useradd and groupadd without Debian's relaxations.
+// What the runners accept as account names and ids, declared once: the user and group runners'
+// rule (docs/user.md, "Names": useradd's and groupadd's without Debian's relaxations), and the
+// characters of an owner the others look up.
 /** useradd's rule: a lower-case letter or _, then lower-case letters, digits, _ and -, an optional final $; 32 at most. */
 export const ACCOUNT_NAME_PATTERN = '(?=.{1,32}$)[a-z_][a-z0-9_-]*[$]?';
+/** What the runners that own files (file, archive, git, cron...) accept as an owner: names go to `getent` as an argument: no spaces, no colons, no leading "-". */
+export const ACCOUNT_CHARS = 'A-Za-z0-9._@$-';
 const NAME_WHAT = 'an account name as useradd takes it (a lower-case letter or _, then lower-case letters, digits, _ or -, an optional final $; at most 32 characters)';
 
 /** Ids: 0 to 2^32-2 (2^32-1 is the "no id" of chown and setuid). */

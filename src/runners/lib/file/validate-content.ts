@@ -10,7 +10,7 @@ import path from 'node:path';
 import { commandFailure } from '../../../shared/command-failure.js';
 import type { ProviderContext } from '../../../shared/command-runner.js';
 import { UserError } from '../../../shared/errors.js';
-import { findProgram, splitCommand } from '../../exec/provider-posix.js';
+import { findProgram, splitCommand } from '../command-line.js';
 
 const TIMEOUT_MS = 300_000;
 

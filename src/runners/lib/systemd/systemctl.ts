@@ -1,21 +1,20 @@
-// The systemd provider: systemctl, for the system manager or (scope = "user") the calling user's
-// manager. Never interactive (--no-ask-password), and no daemon-reload: unit files are the
-// user's or their package's business.
+// systemctl, for the system manager or (scope = "user") the calling user's manager: the service
+// runner's systemd provider, and how cron starts its timers. Never interactive (--no-ask-password),
+// and no daemon-reload here: unit files are the user's or their package's business.
 import { commandFailure } from '../../../shared/command-failure.js';
 import { act, query, type ProviderContext } from '../../../shared/command-runner.js';
 import { UserError } from '../../../shared/errors.js';
 import type { RunResult } from '../../../shared/process.js';
 import { displayCommand } from '../../../shared/shell-display.js';
-import type { ServiceStatus } from '../../service/decide.js';
-import type { Scope } from '../../service/properties.js';
-import { COMMAND_TIMEOUT_MS, ServiceNotFound, type ServiceProvider } from '../../service/provider.js';
+import { COMMAND_TIMEOUT_MS, ServiceNotFound, type ServiceStatus } from '../init-system.js';
+import type { SystemdScope } from './unit-directory.js';
 
-export class SystemdProvider implements ServiceProvider {
+export class SystemdProvider {
   readonly name = 'systemd';
 
   constructor(
     private readonly context: ProviderContext,
-    private readonly scope: Scope,
+    private readonly scope: SystemdScope,
   ) {}
 
   /** `systemctl [--user] --no-ask-password VERB -- SERVICE`: the one shape of every call. */
