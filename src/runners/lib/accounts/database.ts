@@ -1,9 +1,14 @@
-// The account databases as the user and group runners read them: `getent` (libc's NSS, as `id` and
-// `ls -l` see them) for passwd and group, `getent shadow` for a password hash. Read only.
+// The account databases as every runner reads them (the one getent reader): `getent` (libc's NSS,
+// as `id` and `ls -l` see them) for passwd and group, `getent shadow` for a password hash. Read only.
 import { commandFailure } from '../../../shared/command-failure.js';
 import { query, type ProviderContext } from '../../../shared/command-runner.js';
 import { UserError } from '../../../shared/errors.js';
 
+/**
+ * The time limit of the account commands (useradd, pw...) and of every getent. One limit for every
+ * reader: the longest read is a whole database (`getent passwd`) served by a large LDAP directory
+ * through SSSD, and an owner's lookup through the same directory deserves the same patience.
+ */
 export const COMMAND_TIMEOUT_MS = 60_000;
 
 export interface PasswdEntry {

@@ -1,14 +1,14 @@
-// Users and groups through `getent` (libc's NSS), so that accounts from LDAP or SSSD resolve the
-// same way `ls -l` and `chown` see them, not only those in /etc/passwd and /etc/group.
-import { commandFailure } from '../../../shared/command-failure.js';
+// The owners of what a runner writes (file, archive, git, cron...), looked up by name or id through
+// the account databases' one reader (database.ts: `getent`, libc's NSS), so that accounts from LDAP or
+// SSSD resolve the way `ls -l` and `chown` see them; an entry found once is kept for the process.
 import type { ProviderContext } from '../../../shared/command-runner.js';
 import { UserError } from '../../../shared/errors.js';
 import type { Account } from '../file/state.js';
+import { groupEntryOf, passwdEntryOf } from './database.js';
 
 /** A user or group as the state file names it: a name to look up, or a numeric id. */
 export type AccountSpec = { kind: 'name'; name: string } | { kind: 'id'; id: number };
 
-const TIMEOUT_MS = 30_000;
 type Database = 'passwd' | 'group';
 
 const what = (db: Database) => (db === 'passwd' ? 'user' : 'group');
@@ -53,14 +53,10 @@ async function lookup(db: Database, key: string, context: ProviderContext): Prom
 }
 
 async function query(db: Database, key: string, context: ProviderContext): Promise<Entry | undefined> {
-  const result = await context.run('getent', [db, key], { env: context.env, timeoutMs: TIMEOUT_MS });
-  if (result.code === 2) return undefined; // getent: "key not found"
-  if (result.code !== 0) {
-    throw new UserError(commandFailure(`getent ${db} ${key}`, result, { timeoutMs: TIMEOUT_MS }));
+  if (db === 'passwd') {
+    const user = await passwdEntryOf(context, key);
+    return user && { name: user.name, id: user.uid };
   }
-  // name:password:id:... on the first line
-  const fields = result.stdout.split('\n')[0].split(':');
-  const id = Number(fields[2]);
-  if (fields.length < 3 || fields[2] === '' || !Number.isInteger(id)) throw new UserError(`getent ${db} ${key} printed an entry govern cannot read: ${fields.join(':')}`);
-  return { name: fields[0], id };
+  const group = await groupEntryOf(context, key);
+  return group && { name: group.name, id: group.gid };
 }
