@@ -16,5 +16,5 @@ export const description = {
     provider: { type: 'enum', values: ACCOUNT_PROVIDERS, help: 'the tool: shadow (groupadd, groupmod, gpasswd) or busybox (addgroup, delgroup: Alpine) or pw (FreeBSD); chosen from the commands on PATH when not given' },
   },
   rules: [{ only_when: { ensure: ['present'] }, keys: ['gid', 'system', 'members', 'members_mode'] }],
-  signals: [],
+  signals: ['refresh'],
 } as const satisfies RunnerDescription;

@@ -3,6 +3,7 @@
 import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { allUsers, type PasswdEntry } from '../lib/accounts/database.js';
 import { listManaged } from '../lib/accounts/managed-list.js';
@@ -13,7 +14,7 @@ import { groupProvider } from './providers.js';
 import { readGroup } from './read.js';
 
 export function groupRunner(): RunnerDefinition<typeof description> {
-  return { name: 'group', description, run: apply };
+  return applyOnlyRunner('group', description, 'a group', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

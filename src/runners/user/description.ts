@@ -32,7 +32,7 @@ export const description = {
   },
   // group and groups stay allowed for absent: there they only order the removal, before the groups'.
   rules: [{ only_when: { ensure: ['present'] }, keys: ['uid', 'home', 'shell', 'comment', 'system', 'password'] }],
-  signals: [],
+  signals: ['refresh'],
   autorequire: [
     // Its groups first; when a group is being removed, the user first.
     { runner: 'group', key: 'group', reverse_when_other: { ensure: ['absent'] } },

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import type { GroupEntry } from '../lib/accounts/database.js';
 import { planMessage } from '../lib/accounts/plan.js';
@@ -14,7 +15,7 @@ import { userProvider } from './providers.js';
 import { allGroups, readUser } from './read.js';
 
 export function userRunner(): RunnerDefinition<typeof description> {
-  return { name: 'user', description, run: apply };
+  return applyOnlyRunner('user', description, 'a user', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
