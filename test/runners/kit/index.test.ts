@@ -71,7 +71,7 @@ describe('the runner kit', () => {
   it('answers GOVERN_DESCRIBE with its description, as a persistent runner, and checks arguments by hand too', async () => {
     const dir = tempDir('govern-kit-');
     const runner = diffRunner(dir);
-    const env = { ...process.env, NODE_PATH: path.resolve(__dirname, '..', '..', '..', 'modules') };
+    const env = { ...process.env, NODE_PATH: path.resolve(__dirname, '..', '..', '..', '..', 'modules') };
     const described = JSON.parse((await runCommand(runner, [], { env: { ...env, GOVERN_DESCRIBE: '1' } })).stdout);
     expect(described).to.deep.include({ govern_runner: 1, persistent: true, keys: { text: { type: 'string', required: true } } });
     const bad = await runCommand(runner, ['x', 'txt=1'], { env });
