@@ -1,6 +1,7 @@
 // Asking a runner what it accepts: the built-in runners, a sh runner that describes itself, one that
 // does not (it must change nothing when asked), and descriptions govern refuses.
 import { expect } from 'chai';
+import { BUILT_IN_RUNNERS } from '../../src/runners/registry.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkDescription } from '../../src/describe/check-description.js';
@@ -14,7 +15,7 @@ function describing(dir: string, name: string, document: unknown): string {
 }
 
 describe('describing a runner', () => {
-  for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git', 'apt_repository', 'dnf_repository']) {
+  for (const runner of BUILT_IN_RUNNERS) {
     it(`the built-in ${runner} runner describes itself, persistent, with a valid description and its sources`, async () => {
       const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);
       expect(answer.kind).to.equal('described');
