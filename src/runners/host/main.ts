@@ -15,7 +15,6 @@ const load: Record<HostedRunner, () => RunnerDefinition> = {
   file: () => (require('../file/runner.js') as typeof import('../file/runner.js')).fileRunner() as RunnerDefinition,
   git: () => (require('../git/runner.js') as typeof import('../git/runner.js')).gitRunner() as RunnerDefinition,
   group: () => (require('../group/runner.js') as typeof import('../group/runner.js')).groupRunner() as RunnerDefinition,
-  hostname: () => (require('../hostname/runner.js') as typeof import('../hostname/runner.js')).hostnameRunner() as RunnerDefinition,
   kernel_module: () => (require('../kernel_module/runner.js') as typeof import('../kernel_module/runner.js')).kernelModuleRunner() as RunnerDefinition,
   line: () => (require('../line/runner.js') as typeof import('../line/runner.js')).lineRunner() as RunnerDefinition,
   mount: () => (require('../mount/runner.js') as typeof import('../mount/runner.js')).mountRunner() as RunnerDefinition,
