@@ -21,9 +21,8 @@ describe('describing a runner', () => {
       expect(answer.kind).to.equal('described');
       if (answer.kind !== 'described') return;
       expect(answer.description.persistent).to.equal(true);
-      // An account has nothing to refresh: a notification to one is refused at planning.
-      if (runner === 'user' || runner === 'group') expect(answer.description.signals).to.deep.equal([]);
-      else expect(answer.description.signals).to.include('refresh');
+      // Every built-in runner answers refresh (docs/runners.md, "Notification mode").
+      expect(answer.description.signals).to.include('refresh');
       expect(Object.keys(answer.description.keys ?? {})).to.include.members(runner === 'exec' ? ['command'] : runner === 'archive' ? ['source', 'sha256'] : runner === 'git' ? ['ensure', 'source'] : ['ensure']);
       // The runner's bundle (scripts/bundle.js): rebuilt, it is described again.
       expect(answer.description.sources).to.deep.equal([path.resolve(__dirname, '..', '..', 'bundle', `runner-${runner}.js`)]);
