@@ -6,7 +6,8 @@ import { dismissWatcher, guardChildren } from '../shared/child-guard.js';
 import { interrupt, interruptedBy, interruptExitCode, type Interruption } from '../shared/interrupt.js';
 import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../shared/process.js';
 import { closest } from '../shared/suggest.js';
-import { out, printError, type Command } from './command.js';
+import { type Command } from './command.js';
+import { out, printError } from '../output/writers.js';
 import { COMMANDS } from './command-index.js';
 import { formatOptionHelp, parseCommandLine } from './options.js';
 
@@ -100,14 +101,11 @@ async function dispatch(argv: string[]): Promise<number> {
     return await command.run(line);
   } catch (e) {
     const document = await command.errorDocument?.(e, line);
-    if (document === undefined && command.failureExit !== undefined) {
-      printError(e);
-      return command.failureExit;
-    }
-    if (document === undefined) throw e;
-    await out(document);
+    const code = typeof command.failureExit === 'function' ? command.failureExit(line) : command.failureExit;
+    if (document === undefined && code === undefined) throw e;
+    if (document !== undefined) await out(document);
     printError(e);
-    return 1;
+    return code ?? 1;
   }
 }
 

@@ -1,4 +1,4 @@
-// What govern trusts, in one place (docs/security.md): the parse cache, the programs it runs as
+// What govern trusts, in one place (docs/security.md): the runner cache, the programs it runs as
 // root (runners, executable facts) and the allowed signers of `govern pull` are trusted only when no one but root or the user running
 // govern can change them: the file and every directory above it. Each is checked through an open
 // handle (O_NOFOLLOW, then /proc/self/fd/N/NAME for the next component), so what is checked is what
@@ -79,6 +79,18 @@ export function trustedProgram(file: string): { path: string } | { refused: stri
  */
 export function trustedFile(file: string, what: string): { path: string } | { refused: string } {
   return trustedPath(file, (why) => `refusing ${what} ${file}: ${why}; it must be owned by root (or the user running govern) and writable by no one else, and so must every directory above it`);
+}
+
+/**
+ * A file that holds a credential (a NATS seed): the rule of trustedFile, and readable by its owner
+ * alone, as ssh holds a private key (mode 0600 or stricter): a seed others could read is theirs too.
+ */
+export function trustedSecret(file: string, what: string): { path: string } | { refused: string } {
+  const trusted = trustedFile(file, what);
+  if ('refused' in trusted) return trusted;
+  const mode = fs.statSync(trusted.path).mode;
+  if ((mode & 0o077) !== 0) return { refused: `refusing ${what} ${file}: it is readable by ${(mode & 0o004) !== 0 ? 'anyone' : 'its group'} (mode ${octal(mode)}; chmod go= ${file}), and whoever can read it can use it` };
+  return trusted;
 }
 
 function trustedPath(file: string, refusal: (why: string) => string): { path: string } | { refused: string } {

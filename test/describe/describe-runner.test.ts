@@ -14,7 +14,7 @@ function describing(dir: string, name: string, document: unknown): string {
   return shRunner(dir, name, `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && { cat <<'EOF'\n${JSON.stringify(document)}\nEOF\nexit 0; }\necho "message=applied $1"`);
 }
 
-describe('describing a runner', () => {
+describe('describing a runner #once', () => {
   for (const runner of BUILT_IN_RUNNERS) {
     it(`the built-in ${runner} runner describes itself, persistent, with a valid description and its sources`, async () => {
       const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { withValue } from '../../src/secrets/data-edit.js';
 import { UserError } from '../../src/shared/errors.js';
 
-describe('secrets: setting one value in a data file', () => {
+describe('secrets: setting one value in a data file #once', () => {
   const NEW = 'ENC[age,to=web,QUJD]';
 
   it('changes only the value in YAML (quoted or plain) and HCL, and adds a new key at the end', () => {

@@ -8,7 +8,7 @@
 import { commandFailure } from '../../shared/command-failure.js';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import { ensureLockDir, LOCK_DIR } from '../../shared/lock-dir.js';
+import { ensureLockDir, lockDir } from '../../shared/lock-dir.js';
 import type { RunResult } from '../../shared/process.js';
 import { displayCommand } from '../../shared/shell-display.js';
 
@@ -19,10 +19,13 @@ export const APT_ENV = {
   APT_LISTCHANGES_FRONTEND: 'none',
 };
 
-export const LOCK_FILE = `${LOCK_DIR}/pkg.lock`;
+/** `/run/govern/pkg.lock`, or in GOVERN_LOCK_DIR. */
+export function lockFile(): string {
+  return `${lockDir()}/pkg.lock`;
+}
 
 /** The lock's directory (shared/lock-dir.ts), checked: a refusal fails the resource. */
-export function privateLockDir(dir: string = LOCK_DIR): void {
+export function privateLockDir(dir: string = lockDir()): void {
   ensureLockDir(dir);
 }
 
@@ -58,10 +61,11 @@ export class PackageTools {
     if (options.query) env.LC_ALL = 'C';
     this.context.log(`$ ${displayCommand(argv)}`);
     privateLockDir();
-    const result = await this.context.run('flock', ['-w', String(LOCK_WAIT_SECONDS), '-E', String(LOCK_TIMEOUT_EXIT), LOCK_FILE, ...argv], { env });
+    const file = lockFile();
+    const result = await this.context.run('flock', ['-w', String(LOCK_WAIT_SECONDS), '-E', String(LOCK_TIMEOUT_EXIT), file, ...argv], { env });
     if (result.spawnError) throw new UserError(`cannot run flock (util-linux), which holds the package lock: ${result.spawnError.message}`);
     if (result.code === LOCK_TIMEOUT_EXIT) {
-      throw new UserError(`gave up after ${LOCK_WAIT_SECONDS}s waiting for the package lock ${LOCK_FILE} (another govern pkg command holds it)`);
+      throw new UserError(`gave up after ${LOCK_WAIT_SECONDS}s waiting for the package lock ${file} (another govern pkg command holds it)`);
     }
     if (!options.query) {
       for (const line of (result.stdout + result.stderr).split('\n')) if (line.trim() !== '') this.context.log(line);

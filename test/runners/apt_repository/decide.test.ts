@@ -13,7 +13,7 @@ const props = (v: Record<string, unknown> = {}) => aptRepositoryProperties({ nam
 const file = (path: string, content?: string): WholeFileDesired => ({ path, ensure: content === undefined ? 'absent' : 'present', content: content === undefined ? undefined : Buffer.from(content), mode: 0o644, uid: 0, gid: 0 });
 const found = (content?: string): WholeFileCurrent => (content === undefined ? { type: 'absent' } : { type: 'file', content: Buffer.from(content), mode: 0o644, uid: 0, gid: 0 });
 
-describe('apt_repository decision', () => {
+describe('apt_repository decision #once', () => {
   it('writes the deb822 stanza, Components and Architectures only when given, Signed-By naming the key file', () => {
     expect(sourcesContent(props({ architectures: ['amd64', 'arm64'] }), '/etc/apt/keyrings/example.asc').split('\n')).to.deep.equal([
       '# Written by govern (apt_repository "example"); a change made here is undone at its next run.',

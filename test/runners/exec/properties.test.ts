@@ -9,7 +9,7 @@ function props(name: string, ...args: string[]) {
   return execProperties(parseRequest(execRunner, [name, ...args], {}, () => undefined));
 }
 
-describe('exec properties', () => {
+describe('exec properties #once', () => {
   it('has the documented defaults, and the command defaults to the name', () => {
     expect(props('/bin/true')).to.deep.equal({
       command: '/bin/true',

@@ -6,7 +6,7 @@ import { providerContext } from '../../../src/shared/command-runner.js';
 import { UserError } from '../../../src/shared/errors.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 
-describe('exec posix provider', () => {
+describe('exec posix provider #once', () => {
   describe('splitting a command into argv', () => {
     const splits: [string, string[]][] = [
       ['echo a b', ['echo', 'a', 'b']],

@@ -40,7 +40,7 @@ function expectRow(plan: Plan, action: Plan['action'], noopMessage: string, done
   expect(planMessage(plan, false)).to.equal(doneMessage);
 }
 
-describe('file decision (the seed\'s decision table, row by row)', () => {
+describe('file decision (the seed\'s decision table, row by row) #once', () => {
   it('absent | absent -> none', () => {
     expectRow(decide(desired('absent'), absent, false), { kind: 'none' }, 'already absent', 'already absent');
   });
@@ -170,7 +170,7 @@ describe('file decision (the seed\'s decision table, row by row)', () => {
   });
 });
 
-describe('file desired-state validation', () => {
+describe('file desired-state validation #once', () => {
   it('passes when type, content, owner, group and mode match', () => {
     expect(mismatches(desired('present'), file('new\n'))).to.deep.equal([]);
     expect(mismatches(desired('directory'), directory())).to.deep.equal([]);

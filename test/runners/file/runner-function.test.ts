@@ -31,7 +31,7 @@ const runFile = runWith(posixProvider);
 
 const ATTRS: [string, string][] = [['owner', 'root'], ['group', 'root'], ['mode', '0644']];
 
-describe('file runner function', () => {
+describe('file runner function #once', () => {
   it('fake provider: a store that does not reach the desired mode fails with the desired-state error', async () => {
     const target = path.join(tempDir(), 'f');
     const lying: FileProvider = { ...posixProvider, store: (p, content, attrs, replacing, recursive) => posixProvider.store(p, content, { ...attrs, mode: 0o600 }, replacing, recursive) };

@@ -14,7 +14,7 @@ const row = (p: KernelModuleProperties, live: ModuleState | undefined, file: Who
   return [plan.changed, plan.modprobe, plan.file?.action, kernelModuleMessage(plan, false), kernelModuleMessage(plan, true)];
 };
 
-describe('kernel_module decision', () => {
+describe('kernel_module decision #once', () => {
   it('loaded and listed: nothing, and the message says both', () => {
     expect(row(want(), 'loaded', listed)).to.deep.equal([false, undefined, 'none', `module br_netfilter loaded; listed in ${FILE}`, `module br_netfilter loaded; listed in ${FILE}`]);
     expect(row(want(), 'builtin', listed)[3]).to.equal(`module br_netfilter built into the kernel; listed in ${FILE}`);

@@ -1,14 +1,20 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LOCK_FILE, privateLockDir } from '../../../src/runners/lib/package-tools.js';
-import { LOCK_DIR } from '../../../src/shared/lock-dir.js';
+import { lockFile, privateLockDir } from '../../../src/runners/lib/package-tools.js';
+import { DEFAULT_LOCK_DIR, lockDir } from '../../../src/shared/lock-dir.js';
 import { tempDir } from '../../support/tmp.js';
 
-describe('the package lock\'s directory', () => {
+describe('the package lock\'s directory #once', () => {
   it('is a private directory, not the world-writable /var/lock', () => {
-    expect(path.dirname(LOCK_FILE)).to.equal(LOCK_DIR);
-    expect(LOCK_DIR.startsWith('/var/lock') || LOCK_DIR.startsWith('/run/lock') || LOCK_DIR.startsWith('/tmp')).to.equal(false);
+    expect(lockDir({})).to.equal(DEFAULT_LOCK_DIR);
+    expect(DEFAULT_LOCK_DIR.startsWith('/var/lock') || DEFAULT_LOCK_DIR.startsWith('/run/lock') || DEFAULT_LOCK_DIR.startsWith('/tmp')).to.equal(false);
+  });
+
+  it('is GOVERN_LOCK_DIR when set (the suite sets its own), which must be an absolute path', () => {
+    expect(path.dirname(lockFile())).to.equal(process.env.GOVERN_LOCK_DIR);
+    expect(lockDir({ GOVERN_LOCK_DIR: '/srv/locks/' })).to.equal('/srv/locks');
+    expect(() => lockDir({ GOVERN_LOCK_DIR: 'locks' })).to.throw(/GOVERN_LOCK_DIR must be an absolute path, not "locks"/);
   });
 
   it('is created 0700 when missing', () => {

@@ -8,7 +8,7 @@ import { pkgRunner } from '../../../src/runners/pkg/runner.js';
 const props = (name: string, pairs: Record<string, string> = {}) =>
   packageProperties(parseRequest(pkgRunner, [name, ...Object.entries(pairs).map(([k, v]) => `${k}=${v}`)], {}, () => undefined));
 
-describe('pkg properties', () => {
+describe('pkg properties #once', () => {
   it('reads ensure: present, absent, latest or a version; present by default', () => {
     expect(props('vim').ensure).to.deep.equal({ kind: 'present' });
     expect(props('vim', { ensure: 'present' }).ensure).to.deep.equal({ kind: 'present' });

@@ -7,7 +7,7 @@ import { serviceRunner } from '../../../src/runners/service/runner.js';
 
 const props = (name: string, ...args: string[]) => serviceProperties(parseRequest(serviceRunner(), [name, ...args], {}, () => undefined));
 
-describe('service properties', () => {
+describe('service properties #once', () => {
   it('defaults to ensure running, enable unset, provider chosen later, system scope', () => {
     expect(props('nginx')).to.deep.equal({ name: 'nginx', ensure: 'running', enable: undefined, provider: undefined, scope: 'system' });
   });

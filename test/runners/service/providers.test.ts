@@ -14,7 +14,7 @@ const openrcContext = providerContext({ PATH: `${OPENRC_UNPACKED}/sbin:/usr/sbin
 const choose = async (p: Partial<ServiceProperties>, booted: boolean) =>
   (await chooseProvider('init system', serviceProviders(() => booted), p.provider, props(p), context)).name;
 
-describe('service provider choice', () => {
+describe('service provider choice #once', () => {
   it('is systemd when /run/systemd/system exists, sysv otherwise', async () => {
     expect(await choose({}, true)).to.equal('systemd');
     expect(await choose({}, false)).to.equal('sysv');

@@ -5,7 +5,7 @@ import { accountName, resolveAccount } from '../../../../src/runners/lib/account
 
 const context = providerContext(process.env, () => undefined);
 
-describe('file runner getent provider', () => {
+describe('file runner getent provider #once', () => {
   it('resolves user and group names through getent', async () => {
     expect(await resolveAccount('passwd', { kind: 'name', name: 'root' }, context)).to.deep.equal({ id: 0, label: 'root' });
     expect(await resolveAccount('group', { kind: 'name', name: 'root' }, context)).to.deep.equal({ id: 0, label: 'root' });

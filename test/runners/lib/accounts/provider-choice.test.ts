@@ -8,7 +8,7 @@ import { userProvider } from '../../../../src/runners/user/providers.js';
 const context = (PATH: string) => providerContext({ PATH }, () => undefined);
 const SBIN_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-describe('account provider choice', () => {
+describe('account provider choice #once', () => {
   it('is shadow where useradd is on PATH, even beside adduser and deluser of another origin (Debian\'s own)', async () => {
     expect((await userProvider(undefined, context(SBIN_PATH))).name).to.equal('shadow');
     expect((await groupProvider(undefined, context(SBIN_PATH))).name).to.equal('shadow');

@@ -8,7 +8,7 @@ import { leftovers, sha256 } from '../../file/support.js';
 
 const options = { checkEmpty: true, keepContentUpTo: 1024 };
 
-describe('file runner posix provider', () => {
+describe('file runner posix provider #once', () => {
   let dir: string;
   beforeEach(() => {
     dir = tempDir('govern-file-posix-');

@@ -9,7 +9,7 @@ const row = (desired: WholeFileDesired, current: WholeFileCurrent) => {
   return [plan.action, plan.changed, wholeFileMessage(plan, false), wholeFileMessage(plan, true), plan.contentChanged];
 };
 
-describe('whole-file decision', () => {
+describe('whole-file decision #once', () => {
   it('present, no file: create', () => {
     expect(row(want(), { type: 'absent' })).to.deep.equal(['write', true, 'created /etc/x', 'Would have created /etc/x', false]);
   });
