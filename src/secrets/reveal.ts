@@ -5,7 +5,7 @@
 // where not every host's identity is: there a value it cannot decrypt stands for `<sensitive>`.
 import type { DataFound } from '../data/source.js';
 import { SENSITIVE } from '../shared/sensitive.js';
-import { decrypter } from './age.js';
+import type * as Age from './age.js';
 import { holdsEncrypted, mapEncrypted, parseEncrypted } from './format.js';
 
 /** The host's SSH host key: root's alone, and the key recipients.hcl names the host by. */
@@ -23,7 +23,7 @@ export type Unreadable = 'error' | 'sensitive';
 export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unreadable = 'error'): Reveal {
   const plain = new Map<string, string>();
   const unread = new Set<string>();
-  const decrypt = decrypter(identity);
+  let decrypt: ((ciphertext: Buffer) => string) | undefined;
   return (key, found) => {
     if (!holdsEncrypted(found.value)) return found;
     let placeholder = false;
@@ -33,6 +33,9 @@ export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unre
         try {
           const { to, ciphertext } = parseEncrypted(text);
           try {
+            // age's code is loaded at the first encrypted value: a tree without one never loads it.
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
+            decrypt ??= (require('./age.js') as typeof Age).decrypter(identity);
             revealed = decrypt(ciphertext);
           } catch (e) {
             if (unreadable === 'sensitive') {

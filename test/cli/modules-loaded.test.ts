@@ -1,0 +1,107 @@
+// A command loads only the code it uses: `govern --help` the command index, a no-change run of a tree
+// without data files, secrets or a fleet neither the NATS client, yaml, ajv nor age (bench/README.md,
+// "Round three"). Read from the modules each process had loaded, in dist/src (each module by name)
+// and in the bundles bin/govern runs (the vendor files scripts/bundle.js splits off).
+import { expect } from 'chai';
+import path from 'node:path';
+import { GOVERN, ROOT, TEST_VAR_DIR } from '../support/cli.js';
+import { modulesLoaded } from '../support/modules-loaded.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+const SRC = path.join(ROOT, 'dist', 'src');
+const BUNDLES = path.join(ROOT, 'dist', 'bundle');
+
+/** govern's command line from dist/src, module by module, as the bundle holds it. */
+function fromSource(args: string[], env: NodeJS.ProcessEnv = {}): string[] {
+  const dir = tempDir();
+  const script = writeFile(path.join(dir, 'govern.js'), `require(${JSON.stringify(path.join(SRC, 'cli', 'main.js'))}).main(process.argv.slice(2));\n`);
+  return modulesLoaded(script, args, env).filter((m) => m !== script);
+}
+
+/** A loaded file as a short name: `cli/main.js` in dist/src, `yaml` for a package, `bundle/NAME.js`. */
+function shortName(file: string): string {
+  if (file.startsWith(SRC + path.sep)) return path.relative(SRC, file);
+  if (file.startsWith(BUNDLES + path.sep)) return `bundle/${path.basename(file)}`;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+  return pkg ? pkg[1] : file;
+}
+
+/** What no command that does not use them may load. */
+const HEAVY = [/^@nats-io\//, /^yaml$/, /^ajv$/, /^tweetnacl$/, /^secrets\/age/, /^record\/report-check\.js$/];
+
+function heavyIn(loaded: string[]): string[] {
+  return [...new Set(loaded.map(shortName))].filter((m) => HEAVY.some((h) => h.test(m)));
+}
+
+/** A tree as most hosts have it: files whose contents use a fact, and a guarded command. */
+function plainTree(): string {
+  const dir = tempDir();
+  const state = path.join(dir, 'state');
+  writeFile(
+    path.join(state, 'site.hcl'),
+    `file "${dir}/managed.conf" {\n  ensure = "present"\n  contents = "served_by = {{fact "hostname"}}\\n"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n` +
+      `exec "touch" {\n  command = "/usr/bin/touch ${dir}/done"\n  creates = "${dir}/done"\n}\n`,
+  );
+  return state;
+}
+
+describe('what each command loads', () => {
+  it('govern --help loads the command index and what parsing a command line needs, no command', () => {
+    const loaded = fromSource(['--help']).map(shortName);
+    expect(loaded.sort()).to.deep.equal(
+      [
+        'cli/command-index.js',
+        'cli/command.js',
+        'cli/main.js',
+        'cli/options.js',
+        'config/paths.js',
+        'facts/remote/command-line.js',
+        'journal/priority.js',
+        'shared/bounded-output.js',
+        'shared/child-guard.js',
+        'shared/duration.js',
+        'shared/errors.js',
+        'shared/interrupt.js',
+        'shared/process-group.js',
+        'shared/process.js',
+        'shared/shell-display.js',
+        'shared/suggest.js',
+        'shared/terminal-text.js',
+      ].sort(),
+    );
+  });
+
+  it('bin/govern --help reads the core bundle alone', () => {
+    const bundles = modulesLoaded(GOVERN, ['--help']).filter((m) => m.startsWith(BUNDLES + path.sep));
+    expect(bundles.map(shortName)).to.deep.equal(['bundle/govern.js']);
+  });
+
+  it('a no-change run of a plain tree loads no fleet client, yaml, ajv or age', async () => {
+    const state = plainTree();
+    const env = { GOVERN_VAR_DIR: TEST_VAR_DIR };
+    modulesLoaded(GOVERN, ['run', state], env); // the first run makes the changes
+    const loaded = fromSource(['run', state], env);
+    expect(loaded.map(shortName), 'the run itself was loaded').to.include.members(['cli/commands/run.js', 'apply/apply.js', 'templates/engine.js']);
+    expect(heavyIn(loaded)).to.deep.equal([]);
+    const bundles = modulesLoaded(GOVERN, ['run', state], env).filter((m) => m.startsWith(BUNDLES + path.sep));
+    expect(bundles.map(shortName).sort()).to.deep.equal(['bundle/govern.js', 'bundle/vendor-handlebars.js']);
+  });
+
+  it('govern status loads the report check, and no fleet client or yaml', () => {
+    const state = plainTree();
+    const varDir = tempDir();
+    modulesLoaded(GOVERN, ['run', state], { GOVERN_VAR_DIR: varDir });
+    const loaded = fromSource(['status', '--var-dir', varDir]).map(shortName);
+    expect(loaded).to.include('record/report-check.js');
+    expect(heavyIn(loaded).filter((m) => m !== 'record/report-check.js' && m !== 'ajv')).to.deep.equal([]);
+  });
+
+  it('a data file in YAML loads yaml, and only then', () => {
+    const tree = tempDir();
+    writeFile(path.join(tree, 'hierarchy.hcl'), 'levels = ["common"]\n');
+    writeFile(path.join(tree, 'data', 'common.yaml'), 'greeting: hello\n');
+    writeFile(path.join(tree, 'site.hcl'), `file "${tree}/greeting" {\n  ensure = "present"\n  contents = "{{data "greeting"}}\\n"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`);
+    const loaded = fromSource(['run', '--noop', tree], { GOVERN_VAR_DIR: TEST_VAR_DIR }).map(shortName);
+    expect(heavyIn(loaded)).to.deep.equal(['yaml']);
+  });
+});
