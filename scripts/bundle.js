@@ -27,7 +27,7 @@ const VENDORED = {
 };
 const vendorOf = new Map(Object.entries(VENDORED).flatMap(([file, packages]) => packages.map((p) => [p, file])));
 
-const entries = { govern: path.join(built, 'cli', 'main.js') };
+const entries = { govern: path.join(built, 'cli', 'main.js'), start: path.join(built, 'cli', 'start.js') };
 for (const runner of fs.readdirSync(path.join(built, 'runners'))) {
   const main = path.join(built, 'runners', runner, 'main.js');
   if (fs.existsSync(main)) entries[`runner-${runner}`] = main;

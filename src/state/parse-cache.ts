@@ -17,11 +17,14 @@ const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 export interface ParseCache {
   get(text: string): Record<string, unknown> | undefined;
   put(text: string, parsed: Record<string, unknown>): void;
+  /** The same, for bytes kept as they are (the V8 code cache of a bundle, shared/code-cache.ts). */
+  getBytes(text: string): Buffer | undefined;
+  putBytes(text: string, data: Uint8Array): void;
   /** Entries of another kind (runners' descriptions), in the same directory under the same rules. */
   area(kind: string): ParseCache;
 }
 
-export const noCache: ParseCache = { get: () => undefined, put: () => undefined, area: () => noCache };
+export const noCache: ParseCache = { get: () => undefined, put: () => undefined, getBytes: () => undefined, putBytes: () => undefined, area: () => noCache };
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.GOVERN_CACHE_DIR) return env.GOVERN_CACHE_DIR;
@@ -36,40 +39,53 @@ export function openParseCache(dir: string, kind = 'hcl'): ParseCache {
   const salt = `${FORMAT}\0`;
   const entry = (text: string) => handle.at(`${kind}-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
   let pruned = false;
+  const getBytes = (text: string): Buffer | undefined => {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(entry(text), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      const st = fs.fstatSync(fd);
+      if (!st.isFile() || !ownedAndPrivate(st)) return undefined;
+      const data = fs.readFileSync(fd);
+      const now = new Date();
+      fs.futimesSync(fd, now, now); // recently used: kept by the pruning
+      return data;
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  };
+  const putBytes = (text: string, data: Uint8Array | string): void => {
+    const file = entry(text);
+    const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+    try {
+      fs.writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
+      fs.renameSync(temp, file);
+    } catch {
+      fs.rmSync(temp, { force: true });
+      return; // a cache that cannot be written is only slower
+    }
+    if (!pruned) {
+      pruned = true;
+      prune(handle, `${kind}-`);
+    }
+  };
   return {
     area: (other) => openParseCache(dir, other),
     get(text) {
-      let fd: number | undefined;
+      const data = getBytes(text);
       try {
-        fd = fs.openSync(entry(text), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-        const st = fs.fstatSync(fd);
-        if (!st.isFile() || !ownedAndPrivate(st)) return undefined;
-        const parsed = JSON.parse(fs.readFileSync(fd, 'utf8')) as Record<string, unknown>;
-        const now = new Date();
-        fs.futimesSync(fd, now, now); // recently used: kept by the pruning
-        return parsed;
+        return data === undefined ? undefined : (JSON.parse(data.toString('utf8')) as Record<string, unknown>);
       } catch {
         return undefined;
-      } finally {
-        if (fd !== undefined) fs.closeSync(fd);
       }
     },
     put(text, parsed) {
       if (!allNumbersFinite(parsed)) return; // JSON would turn Infinity into null: such a file is parsed every time
-      const file = entry(text);
-      const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-      try {
-        fs.writeFileSync(temp, JSON.stringify(parsed), { mode: 0o600, flag: 'wx' });
-        fs.renameSync(temp, file);
-      } catch {
-        fs.rmSync(temp, { force: true });
-        return; // a cache that cannot be written is only slower
-      }
-      if (!pruned) {
-        pruned = true;
-        prune(handle, `${kind}-`);
-      }
+      putBytes(text, JSON.stringify(parsed));
     },
+    getBytes,
+    putBytes,
   };
 }
 

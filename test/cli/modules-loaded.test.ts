@@ -71,9 +71,9 @@ describe('what each command loads', () => {
     );
   });
 
-  it('bin/govern --help reads the core bundle alone', () => {
+  it('bin/govern --help reads the core bundle and its start alone', () => {
     const bundles = modulesLoaded(GOVERN, ['--help']).filter((m) => m.startsWith(BUNDLES + path.sep));
-    expect(bundles.map(shortName)).to.deep.equal(['bundle/govern.js']);
+    expect(bundles.map(shortName).sort()).to.deep.equal(['bundle/govern.js', 'bundle/start.js']);
   });
 
   it('a no-change run of a plain tree loads no fleet client, yaml, ajv or age', async () => {
@@ -84,7 +84,7 @@ describe('what each command loads', () => {
     expect(loaded.map(shortName), 'the run itself was loaded').to.include.members(['cli/commands/run.js', 'apply/apply.js', 'templates/engine.js']);
     expect(heavyIn(loaded)).to.deep.equal([]);
     const bundles = modulesLoaded(GOVERN, ['run', state], env).filter((m) => m.startsWith(BUNDLES + path.sep));
-    expect(bundles.map(shortName).sort()).to.deep.equal(['bundle/govern.js', 'bundle/vendor-handlebars.js']);
+    expect(bundles.map(shortName).sort()).to.deep.equal(['bundle/govern.js', 'bundle/start.js', 'bundle/vendor-handlebars.js']);
   });
 
   it('govern status loads the report check, and no fleet client or yaml', () => {
