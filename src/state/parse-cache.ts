@@ -5,9 +5,7 @@
 // govern and no one else can write them, and every entry is reached through the directory checked (below).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { openDirectoryHandle, ownedAndPrivate, type DirectoryHandle } from '../shared/trust.js';
+import { openPrivateDirectory, ownedAndPrivate, type DirectoryHandle } from '../shared/trust.js';
 import { allNumbersFinite } from './finite.js';
 
 const FORMAT = 'govern-cache-4';
@@ -17,20 +15,13 @@ const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 export interface ParseCache {
   get(text: string): Record<string, unknown> | undefined;
   put(text: string, parsed: Record<string, unknown>): void;
-  /** The same, for bytes kept as they are (the V8 code cache of a bundle, shared/code-cache.ts). */
-  getBytes(text: string): Buffer | undefined;
-  putBytes(text: string, data: Uint8Array): void;
   /** Entries of another kind (runners' descriptions), in the same directory under the same rules. */
   area(kind: string): ParseCache;
 }
 
-export const noCache: ParseCache = { get: () => undefined, put: () => undefined, getBytes: () => undefined, putBytes: () => undefined, area: () => noCache };
+export const noCache: ParseCache = { get: () => undefined, put: () => undefined, area: () => noCache };
 
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.GOVERN_CACHE_DIR) return env.GOVERN_CACHE_DIR;
-  if (process.getuid?.() === 0) return '/var/cache/govern';
-  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'govern');
-}
+export { defaultCacheDir } from '../shared/cache-dir.js';
 
 /** `kind` names the entries (`hcl-...json`), and only those are pruned. */
 export function openParseCache(dir: string, kind = 'hcl'): ParseCache {
@@ -39,72 +30,41 @@ export function openParseCache(dir: string, kind = 'hcl'): ParseCache {
   const salt = `${FORMAT}\0`;
   const entry = (text: string) => handle.at(`${kind}-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
   let pruned = false;
-  const getBytes = (text: string): Buffer | undefined => {
-    let fd: number | undefined;
-    try {
-      fd = fs.openSync(entry(text), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-      const st = fs.fstatSync(fd);
-      if (!st.isFile() || !ownedAndPrivate(st)) return undefined;
-      const data = fs.readFileSync(fd);
-      const now = new Date();
-      fs.futimesSync(fd, now, now); // recently used: kept by the pruning
-      return data;
-    } catch {
-      return undefined;
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
-    }
-  };
-  const putBytes = (text: string, data: Uint8Array | string): void => {
-    const file = entry(text);
-    const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-    try {
-      fs.writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
-      fs.renameSync(temp, file);
-    } catch {
-      fs.rmSync(temp, { force: true });
-      return; // a cache that cannot be written is only slower
-    }
-    if (!pruned) {
-      pruned = true;
-      prune(handle, `${kind}-`);
-    }
-  };
   return {
     area: (other) => openParseCache(dir, other),
     get(text) {
-      const data = getBytes(text);
+      let fd: number | undefined;
       try {
-        return data === undefined ? undefined : (JSON.parse(data.toString('utf8')) as Record<string, unknown>);
+        fd = fs.openSync(entry(text), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+        const st = fs.fstatSync(fd);
+        if (!st.isFile() || !ownedAndPrivate(st)) return undefined;
+        const parsed = JSON.parse(fs.readFileSync(fd, 'utf8')) as Record<string, unknown>;
+        const now = new Date();
+        fs.futimesSync(fd, now, now); // recently used: kept by the pruning
+        return parsed;
       } catch {
         return undefined;
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
       }
     },
     put(text, parsed) {
       if (!allNumbersFinite(parsed)) return; // JSON would turn Infinity into null: such a file is parsed every time
-      putBytes(text, JSON.stringify(parsed));
+      const file = entry(text);
+      const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+      try {
+        fs.writeFileSync(temp, JSON.stringify(parsed), { mode: 0o600, flag: 'wx' });
+        fs.renameSync(temp, file);
+      } catch {
+        fs.rmSync(temp, { force: true });
+        return; // a cache that cannot be written is only slower
+      }
+      if (!pruned) {
+        pruned = true;
+        prune(handle, `${kind}-`);
+      }
     },
-    getBytes,
-    putBytes,
   };
-}
-
-/**
- * The cache directory, opened once (not through a link in its place) and checked through that
- * handle. Every entry is then reached as /proc/self/fd/N/NAME: whoever can write the directory's
- * parent may rename it or put a link in its place after the check, but the handle still names the
- * directory that was checked, which only its owner can write. Without /proc, no cache.
- */
-function openPrivateDirectory(dir: string): DirectoryHandle | undefined {
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch {
-    return undefined;
-  }
-  const handle = openDirectoryHandle(dir);
-  if (handle === undefined || ownedAndPrivate(handle.stat)) return handle; // kept open for the whole run (close-on-exec)
-  fs.closeSync(handle.fd);
-  return undefined;
 }
 
 function prune(dir: DirectoryHandle, prefix: string): void {
