@@ -3,7 +3,7 @@
 // runs of 100 and 1,000 resources (the workload without its services, which need the full
 // harness), `govern status`, and planning 10,000 resources (`govern graph`, warm cache). Each pair
 // runs both builds back to back, the order alternating, and the ratio of each pair is taken: the
-// machine's drift between pairs cancels. See bench/README.md, "Round three".
+// machine's drift between pairs cancels. See bench/README.md, "Start-up, round three".
 //
 //   node dist/bench/revisions.js --rev REV [--pairs 11] [--root /tmp/govern-bench-compare]
 import { execFileSync } from 'node:child_process';

@@ -6,7 +6,7 @@
 // memory (bench/README.md, "Round two, the last levers"). The libraries only some commands use (the
 // NATS client, yaml, Handlebars) are files of their own, vendor-NAME.js, which a bundle reads
 // when its code first requires the library: a command compiles only what it may run (bench/README.md,
-// "Round three"). dist/src stays: the runner kit (`govern/runner`) and the manual generator are loaded
+// "Start-up, round three"). dist/src stays: the runner kit (`govern/runner`) and the manual generator are loaded
 // from it.
 // usage: scripts/bundle.js (run by `make build`, after tsc)
 'use strict';

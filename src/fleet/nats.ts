@@ -1,5 +1,5 @@
 // The NATS client, loaded when govern first talks to a server: a run of a host without a fleet, and
-// every command that needs none, never loads it (bench/README.md, "Round three"). In the bundle each
+// every command that needs none, never loads it (bench/README.md, "Start-up, round three"). In the bundle each
 // package is a file of its own beside the core (scripts/bundle.js), read only by these calls.
 /* eslint-disable @typescript-eslint/no-require-imports */
 import type * as Jetstream from '@nats-io/jetstream';

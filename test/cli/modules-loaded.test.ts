@@ -1,6 +1,6 @@
 // A command loads only the code it uses: `govern --help` the command index, a no-change run of a tree
 // without data files, secrets or a fleet neither the NATS client, yaml, ajv nor age (bench/README.md,
-// "Round three"). Read from the modules each process had loaded, in dist/src (each module by name)
+// "Start-up, round three"). Read from the modules each process had loaded, in dist/src (each module by name)
 // and in the bundles bin/govern runs (the vendor files scripts/bundle.js splits off).
 import { expect } from 'chai';
 import path from 'node:path';
