@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles what tsc built into dist/src: the core (dist/bundle/govern.js), each
-// built-in runner (dist/bundle/runner-NAME.js) and the process that serves them together in persistent
+// built-in runner (dist/bundle/runner-NAME.js), the command index for `govern --help` (usage.js) and the process that serves them together in persistent
 // mode (runner-host.js, src/runners/host), one file each with its source map. bin/govern and runners/* load
 // these: a process that reads one file instead of 30 to 110 modules starts faster and holds less
 // memory (bench/README.md, "Round two, the last levers"). The libraries only some commands use (the
@@ -70,6 +70,17 @@ const vendorRequires = {
 };
 
 /**
+ * `govern --help` from the command index alone: each entry's `load()` names its command's module,
+ * which this bundle leaves out (bin/govern never calls `load()` through it; the core does).
+ */
+const indexOnly = {
+  name: 'index-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/commands\// }, (a) => ({ path: a.path, external: true }));
+  },
+};
+
+/**
  * The report schema's validator as code (ajv's standalone output), beside record/report-check.js
  * which requires it: `govern status` then neither loads ajv nor compiles the schema.
  */
@@ -87,6 +98,7 @@ async function bundle() {
   fs.rmSync(out, { recursive: true, force: true });
   await esbuild.build({ ...common, entryPoints: Object.fromEntries(Object.keys(VENDORED).map((f) => [`vendor-${f}`, `vendor:${f}`])), plugins: [vendorEntries] });
   await esbuild.build({ ...common, entryPoints: entries, plugins: [vendorRequires] });
+  await esbuild.build({ ...common, entryPoints: { usage: path.join(built, 'cli', 'usage.js') }, plugins: [indexOnly] });
 }
 
 bundle().catch(() => process.exit(1));

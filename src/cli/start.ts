@@ -1,9 +1,10 @@
 // How bin/govern starts the core bundle: compiled with V8's code cache of an earlier start of the same
 // command when one is kept, else compiled as `require` would and the cache written at exit for the next
-// start (bench/README.md, "Start-up, round three"). The entries (`code-COMMAND.bin`) sit in the parse cache's
-// directory, under its rules (shared/trust.ts: private to the user running govern). One that is missing,
-// stale (another bundle, another Node), damaged (V8 refuses it) or untrusted only costs the compile it
-// would have saved. Nothing here loads node:crypto, which would cost a start more than the cache saves.
+// start (bench/README.md, "Start-up, round three"). The entries (`code-COMMAND.bin`; `code-options.bin`
+// when the first argument is an option, as `--version`) sit in the parse cache's directory, under its
+// rules (shared/trust.ts: private to the user running govern). One that is missing, stale (another
+// bundle, another Node), damaged (V8 refuses it) or untrusted only costs the compile it would have
+// saved. Nothing here loads node:crypto, which would cost a start more than the cache saves.
 // GOVERN_CODE_CACHE=0 turns it off.
 import fs from 'node:fs';
 import Module from 'node:module';
@@ -22,7 +23,7 @@ export function startBundle(bundle: string, argv: string[]): void {
 }
 
 export function loadBundle(file: string, command: string | undefined): unknown {
-  const word = command === undefined || command.startsWith('-') ? 'help' : command;
+  const word = command === undefined || command.startsWith('-') ? 'options' : command;
   if (process.env.GOVERN_CODE_CACHE === '0' || !COMMAND_WORD.test(word)) return require(file);
   let source: string;
   let header: string;

@@ -3,6 +3,7 @@
 // "Start-up, round three"). Read from the modules each process had loaded, in dist/src (each module by name)
 // and in the bundles bin/govern runs (the vendor files scripts/bundle.js splits off).
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { GOVERN, ROOT, TEST_VAR_DIR } from '../support/cli.js';
 import { modulesLoaded } from '../support/modules-loaded.js';
@@ -54,6 +55,7 @@ describe('what each command loads', () => {
         'cli/command.js',
         'cli/main.js',
         'cli/options.js',
+        'cli/usage.js',
         'config/paths.js',
         'facts/remote/command-line.js',
         'journal/priority.js',
@@ -71,9 +73,17 @@ describe('what each command loads', () => {
     );
   });
 
-  it('bin/govern --help reads the core bundle and its start alone', () => {
-    const bundles = modulesLoaded(GOVERN, ['--help']).filter((m) => m.startsWith(BUNDLES + path.sep));
-    expect(bundles.map(shortName).sort()).to.deep.equal(['bundle/govern.js', 'bundle/start.js']);
+  it('bin/govern --help reads the command index\'s bundle alone, not the core, and prints what the core would', () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const bundles = modulesLoaded(GOVERN, args).filter((m) => m.startsWith(BUNDLES + path.sep));
+      expect(bundles.map(shortName), args[0]).to.deep.equal(['bundle/usage.js']);
+    }
+    const fromCore = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(BUNDLES, 'govern.js'))}).main(['--help'])`], { encoding: 'utf8' });
+    const fromIndex = spawnSync(GOVERN, ['--help'], { encoding: 'utf8' });
+    expect(fromIndex.status).to.equal(0);
+    expect(fromIndex.stdout).to.equal(fromCore.stdout).and.to.match(/^govern: configuration management/);
+    // Anything else starts the core.
+    expect(modulesLoaded(GOVERN, ['--version']).map(shortName)).to.include.members(['bundle/start.js', 'bundle/govern.js']);
   });
 
   it('a no-change run of a plain tree loads no fleet client, yaml, ajv or age', async () => {
@@ -84,7 +94,7 @@ describe('what each command loads', () => {
     expect(loaded.map(shortName), 'the run itself was loaded').to.include.members(['cli/commands/run.js', 'apply/apply.js', 'templates/engine.js']);
     expect(heavyIn(loaded)).to.deep.equal([]);
     const bundles = modulesLoaded(GOVERN, ['run', state], env).filter((m) => m.startsWith(BUNDLES + path.sep));
-    expect(bundles.map(shortName).sort()).to.deep.equal(['bundle/govern.js', 'bundle/start.js', 'bundle/vendor-handlebars.js']);
+    expect(bundles.map(shortName).sort()).to.deep.equal(['bundle/govern.js', 'bundle/start.js', 'bundle/usage.js', 'bundle/vendor-handlebars.js']);
   });
 
   it('govern status loads the report check made at build time, and no ajv, fleet client or yaml', () => {
