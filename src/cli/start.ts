@@ -1,7 +1,7 @@
 // How bin/govern starts the core bundle: compiled with V8's code cache of an earlier start of the same
 // command when one is kept, else compiled as `require` would and the cache written at exit for the next
 // start (bench/README.md, "Start-up, round three"). The entries (`code-COMMAND.bin`; `code-options.bin`
-// when the first argument is an option, as `--version`) sit in the parse cache's directory, under its
+// when the first argument is an option, as `--version`) sit in the runners' cache directory, under its
 // rules (shared/trust.ts: private to the user running govern). One that is missing, stale (another
 // bundle, another Node), damaged (V8 refuses it) or untrusted only costs the compile it would have
 // saved. Nothing here loads node:crypto, which would cost a start more than the cache saves.

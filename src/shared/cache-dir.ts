@@ -1,4 +1,4 @@
-// Where govern keeps what it caches between runs (the parse cache, state/parse-cache.ts; the code
+// Where govern keeps what it caches between runs (the runners' cache, state/runner-cache.ts; the code
 // cache of its bundle, cli/start.ts): GOVERN_CACHE_DIR, else /var/cache/govern as root, else the XDG cache.
 import os from 'node:os';
 import path from 'node:path';

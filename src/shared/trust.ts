@@ -1,4 +1,4 @@
-// What govern trusts, in one place (docs/security.md): the parse cache, the programs it runs as
+// What govern trusts, in one place (docs/security.md): the runner cache, the programs it runs as
 // root (runners, executable facts) and the allowed signers of `govern pull` are trusted only when no one but root or the user running
 // govern can change them: the file and every directory above it. Each is checked through an open
 // handle (O_NOFOLLOW, then /proc/self/fd/N/NAME for the next component), so what is checked is what
@@ -43,7 +43,8 @@ export function openDirectoryHandle(dir: string): DirectoryHandle | undefined {
 }
 
 /**
- * A private cache directory (the parse cache's, state/parse-cache.ts), opened once (not through a link in its place) and checked through that
+ * A private cache directory (the runners' cache, state/runner-cache.ts), opened once (not through a
+ * link in its place) and checked through that
  * handle. Every entry is then reached as /proc/self/fd/N/NAME: whoever can write the directory's
  * parent may rename it or put a link in its place after the check, but the handle still names the
  * directory that was checked, which only its owner can write. Without /proc, no cache.
