@@ -52,13 +52,14 @@ describe('what each command loads', () => {
     expect(loaded.sort()).to.deep.equal(
       [
         'cli/command-index.js',
-        'cli/command.js',
+        'cli/command-names.js',
         'cli/main.js',
         'cli/options.js',
         'cli/usage.js',
         'config/paths.js',
         'facts/remote/command-line.js',
-        'journal/priority.js',
+        'output/priority.js',
+        'output/writers.js',
         'shared/bounded-output.js',
         'shared/child-guard.js',
         'shared/duration.js',
