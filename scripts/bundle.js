@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js), each
-// built-in runner (dist/bundle/runner-NAME.js), the command index for `govern --help` (usage.js) and the process that serves them together in persistent
-// mode (runner-host.js, src/runners/host), one file each with its source map. bin/govern and runners/* load
+// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js), each built-in runner
+// (dist/bundle/runner-NAME.js), the command index for `govern --help` (usage.js) and the process that
+// serves the runners together in persistent mode (runner-host.js, src/runners/host), one file each
+// with its source map. bin/govern and runners/* load
 // these: a process that reads one file instead of 30 to 110 modules starts faster and holds less
 // memory (bench/README.md, "Round two, the last levers"). The libraries only some commands use (the
 // NATS client, yaml, Handlebars) are files of their own, vendor-NAME.js, which a bundle reads
 // when its code first requires the library: a command compiles only what it may run (bench/README.md,
-// "Start-up, round three"). dist/src stays: the runner kit (`govern/runner`) and the manual generator are loaded
-// from it.
+// "Start-up, round three"). dist/src stays: the runner kit (`govern/runner`) and the manual generator
+// are loaded from it.
 // usage: scripts/bundle.js (run by `make build`, after tsc)
 'use strict';
 const fs = require('node:fs');
@@ -26,11 +27,10 @@ const VENDORED = {
 };
 const vendorOf = new Map(Object.entries(VENDORED).flatMap(([file, packages]) => packages.map((p) => [p, file])));
 
+// The built-in runners from their registry (src/runners/registry.ts), and the host that serves them.
+const { BUILT_IN_RUNNERS } = require(path.join(built, 'runners', 'registry.js'));
 const entries = { govern: path.join(built, 'cli', 'main.js'), start: path.join(built, 'cli', 'start.js') };
-for (const runner of fs.readdirSync(path.join(built, 'runners'))) {
-  const main = path.join(built, 'runners', runner, 'main.js');
-  if (fs.existsSync(main)) entries[`runner-${runner}`] = main;
-}
+for (const runner of [...BUILT_IN_RUNNERS, 'host']) entries[`runner-${runner}`] = path.join(built, 'runners', runner, 'main.js');
 
 const common = {
   outdir: out,
