@@ -67,6 +67,8 @@ describe('what each command loads', () => {
         'shared/interrupt.js',
         'shared/process-group.js',
         'shared/process.js',
+        'shared/secret-texts.js',
+        'shared/sensitive.js',
         'shared/shell-display.js',
         'shared/suggest.js',
         'shared/terminal-text.js',
