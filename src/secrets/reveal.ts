@@ -7,7 +7,7 @@ import type { DataFound } from '../data/source.js';
 import { UserError } from '../shared/errors.js';
 import { addSecretText } from '../shared/secret-texts.js';
 import { SENSITIVE } from '../shared/sensitive.js';
-import { decrypter } from './age.js';
+import type * as Age from './age.js';
 import { holdsEncrypted, mapEncrypted, parseEncrypted } from './format.js';
 
 /** The host's SSH host key: root's alone, and the key recipients.hcl names the host by. */
@@ -37,7 +37,7 @@ export class SecretValueError extends UserError {
 export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unreadable = 'error'): Reveal {
   const plain = new Map<string, string>();
   const unread = new Set<string>();
-  const decrypt = decrypter(identity);
+  let decrypt: ((ciphertext: Buffer) => string) | undefined;
   return (key, found) => {
     if (!holdsEncrypted(found.value)) return found;
     let placeholder = false;
@@ -47,6 +47,9 @@ export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unre
         try {
           const { to, ciphertext } = parseEncrypted(text);
           try {
+            // age's code is loaded at the first encrypted value: a tree without one never loads it.
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
+            decrypt ??= (require('./age.js') as typeof Age).decrypter(identity);
             revealed = decrypt(ciphertext);
           } catch (e) {
             if (unreadable === 'sensitive') {
