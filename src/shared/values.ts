@@ -104,11 +104,11 @@ function parseText(spec: ValueSpec, text: string): Parsed {
 const compiled = new Map<string, RegExp>();
 const classes = new Map<string, { one: RegExp; all: RegExp }>();
 
-/** A description's character class: one character of it, and a whole valid value (no leading "-"). */
+/** A description's character class: one character of it, and a whole valid value (no leading "-", not `.` or `..`). */
 function charsOf(chars: string): { one: RegExp; all: RegExp } {
   let re = classes.get(chars);
   if (!re) {
-    re = { one: new RegExp(`[${chars}]`, 'u'), all: new RegExp(`^(?!-)[${chars}]+$`, 'u') };
+    re = { one: new RegExp(`[${chars}]`, 'u'), all: new RegExp(`^(?!-)(?!\\.\\.?$)[${chars}]+$`, 'u') };
     classes.set(chars, re);
   }
   return re;
