@@ -45,7 +45,7 @@ export function parseDataText(file: string, text: string): DataFile {
 }
 
 function parseDataYaml(file: string, text: string): DataFile {
-  const { LineCounter, parseDocument, isMap, isScalar } = yaml();
+  const { LineCounter, parseDocument, isMap, isScalar, visit } = yaml();
   const counter = new LineCounter();
   // The core schema (YAML 1.2): no dates or other types a value could not be as HCL.
   const doc = parseDocument(text, { lineCounter: counter, schema: file.endsWith('.json') ? 'json' : 'core', uniqueKeys: true, prettyErrors: false });
@@ -53,6 +53,15 @@ function parseDataYaml(file: string, text: string): DataFile {
   if (doc.errors.length > 0) {
     throw new UserError(doc.errors.map((e) => ({ file, ...at(e.pos[0]), message: e.message.split('\n')[0] })));
   }
+  // A tag outside the core schema (`!vault`, `!!js/function`) would otherwise be dropped with a
+  // warning and the text under it taken as the value: refused, every one at its line.
+  const tagged: Problem[] = [];
+  visit(doc, {
+    Node(_key, node) {
+      if (node.tag !== undefined && !CORE_TAGS.has(node.tag)) tagged.push({ file, ...at(node.range?.[0]), message: `tag ${shownTag(node.tag)}: a data file holds plain values of YAML's core schema (strings, numbers, booleans, null, lists and maps), with no other tag; an encrypted value is written ENC[...] (docs/secrets.md)` });
+    },
+  });
+  if (tagged.length > 0) throw new UserError(tagged);
   const lines = new Map<string, number>();
   if (doc.contents === null) return { file, values: {}, lines };
   if (!isMap(doc.contents)) throw new UserError({ file, line: at(doc.contents.range?.[0]).line, message: 'a data file holds a map of keys at its top level (key: value)' });
@@ -65,8 +74,22 @@ function parseDataYaml(file: string, text: string): DataFile {
   return { file, values, lines };
 }
 
+const YAML_TAG = 'tag:yaml.org,2002:';
+const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => YAML_TAG + name));
+const shownTag = (tag: string) => (tag.startsWith(YAML_TAG) ? `!!${tag.slice(YAML_TAG.length)}` : tag);
+
+/** Aliases a file may expand: past it, a few lines (an "alias bomb") would make gigabytes of values. */
+export const MAX_YAML_ALIASES = 100;
+
 function toValues(doc: Yaml.Document, file: string, lines: Map<string, number>, problems: Problem[]): { [key: string]: AttrValue } {
-  const js = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  let js: Record<string, unknown>;
+  try {
+    js = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as Record<string, unknown>;
+  } catch (e) {
+    // yaml says so with a ReferenceError ("resource exhaustion attack").
+    if (!(e instanceof ReferenceError)) throw e;
+    throw new UserError({ file, message: `its aliases (*name) expand to too many values (past ${MAX_YAML_ALIASES} expansions): govern refuses a file whose aliases multiply` });
+  }
   const out: [string, AttrValue][] = [];
   for (const [key, value] of Object.entries(js)) {
     const why = notAValue(value);
