@@ -115,11 +115,11 @@ async function planMasked(inputs: PlanningInputs, clock: PhaseClock, secrets: Pl
   }
   problems.push(...duplicates(parsed));
   if (problems.length > 0) throw new UserError(problems);
-  const resources = await clock.time('render', () => renderResourceTemplates(parsed, inputs.paths.templates, timed));
+  const resources = await clock.time('render', () => renderResourceTemplates(parsed, inputs.paths.templates, timed, root));
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
   resources.forEach((r) => secrets.addResource(r));
   return clock.time('plan', async () => {
-    const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache });
+    const { plan, runners } = await planResources(resources, { runnerDirs: inputs.paths.runners, cache: inputs.cache, root });
     const filter = { tags: inputs.options.tags, skipTags: inputs.options.skipTags };
     const unknown = unknownTags(plan.resources, filter).map((tag) => `no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
     const selected = selectResources(plan.resources, filter);

@@ -35,8 +35,9 @@ export function findLevelFile(root: string, level: string): string | undefined {
   return found[0];
 }
 
-export function readDataFile(file: string): DataFile {
-  return parseDataText(file, readSourceFile(file));
+/** A level's file of the tree at `root` (read only inside it). */
+export function readDataFile(file: string, root: string): DataFile {
+  return parseDataText(file, readSourceFile(file, root));
 }
 
 /** A data file's text, as it is or about to be written (`govern secret set` checks what it writes). */

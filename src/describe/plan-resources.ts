@@ -29,6 +29,8 @@ export interface PlanOptions {
   cache: ParseCache;
   /** The environment runners are asked in (the caller's). */
   env?: NodeJS.ProcessEnv;
+  /** The state tree's directory: a relative path a resource names (a `source`) stays inside it. */
+  root?: string;
 }
 
 export interface PlannedResources {
@@ -53,7 +55,7 @@ export async function planResources(resources: Resource[], options: PlanOptions)
   markSecretKeys(resources, descriptionOf);
   problems.push(
     ...checkResources(resources, descriptionOf),
-    ...checkRelativePaths(resources, descriptionOf),
+    ...checkRelativePaths(resources, descriptionOf, options.root),
     ...checkArgumentSizes(resources, runners),
     ...removedWhileNeeded(resources, descriptionOf),
   );
