@@ -49,7 +49,7 @@ function parseDataYaml(file: string, text: string): DataFile {
   const { LineCounter, parseDocument, isMap, isScalar, visit } = yaml();
   const counter = new LineCounter();
   // The core schema (YAML 1.2): no dates or other types a value could not be as HCL.
-  const doc = parseDocument(text, { lineCounter: counter, schema: file.endsWith('.json') ? 'json' : 'core', uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter: counter, schema: file.endsWith('.json') ? 'json' : 'core', uniqueKeys: true, prettyErrors: false, intAsBigInt: true });
   const at = (offset: number | undefined): { line?: number } => (offset === undefined ? {} : { line: counter.linePos(offset).line });
   if (doc.errors.length > 0) {
     throw new UserError(doc.errors.map((e) => ({ file, ...at(e.pos[0]), message: e.message.split('\n')[0] })));
@@ -85,6 +85,7 @@ export const MAX_YAML_ALIASES = 100;
 function toValues(doc: Yaml.Document, file: string, lines: Map<string, number>, problems: Problem[]): { [key: string]: AttrValue } {
   let js: Record<string, unknown>;
   try {
+    // Integers come as bigint, so that one a double cannot hold is refused rather than rounded.
     js = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as Record<string, unknown>;
   } catch (e) {
     // yaml says so with a ReferenceError ("resource exhaustion attack").
@@ -93,17 +94,29 @@ function toValues(doc: Yaml.Document, file: string, lines: Map<string, number>, 
   }
   const out: [string, AttrValue][] = [];
   for (const [key, value] of Object.entries(js)) {
-    const why = notAValue(value);
+    const exact = exactNumbers(value);
+    const why = notAValue(exact);
     if (why) problems.push({ file, line: lines.get(key), message: `${key}: ${why}` });
-    else out.push([key, value as AttrValue]);
+    else out.push([key, exact as AttrValue]);
   }
   return Object.fromEntries(out);
+}
+
+/** The value with each integer (a bigint) a number, or left a bigint where a number cannot hold it exactly. */
+function exactNumbers(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map(exactNumbers);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, exactNumbers(v)]));
+  }
+  return value;
 }
 
 /** Why a decoded value is not one govern can carry (strings, finite numbers, booleans, null, lists, maps). */
 function notAValue(value: unknown): string | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'a number is out of range';
+  if (typeof value === 'bigint') return `the integer ${value} is larger than a number can hold exactly (${Number.MAX_SAFE_INTEGER}): quote it as a string`;
   if (Array.isArray(value)) return value.map(notAValue).find((why) => why !== undefined);
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value as object).map(notAValue).find((why) => why !== undefined);
   return `holds ${typeof value === 'object' ? (value as object).constructor?.name ?? 'an object' : typeof value}, which is not a string, number, boolean, list or map`;

@@ -1,6 +1,7 @@
 // YAML data files are read with the core schema only: a tag yaml cannot resolve is refused (not
 // dropped for the text under it), and an alias bomb is a file's error, not an internal one.
 import { expect } from 'chai';
+import fs from 'node:fs';
 import path from 'node:path';
 import { govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
@@ -29,6 +30,20 @@ describe('YAML data files', () => {
     const plain = await govern(['plan', '--no-cache', treeWith('motd: !!str hello\nn: !!int "5"\n')]);
     expect(plain.stderr).to.equal('');
     expect(plain.stdout).to.contain('hello');
+  });
+
+  it('keep integers exact, or refuse one a number cannot hold (YAML, JSON and HCL alike)', async () => {
+    for (const [name, text, line] of [['common.yaml', 'motd: x\nids: {a: 12345678901234567890}\n', 2], ['common.json', '{"motd": "x",\n "id": 12345678901234567890}\n', 2], ['common.hcl', 'motd = "x"\nid = 12345678901234567890\n', 2]] as const) {
+      const tree = treeWith('');
+      fs.rmSync(path.join(tree, 'data/common.yaml'));
+      writeFile(path.join(tree, 'data', name), text);
+      const r = await govern(['plan', '--no-cache', tree]);
+      expect(r.code, name).to.equal(1);
+      expect(r.stderr).to.match(new RegExp(`^govern: data/${name.replace('.', '\\.')}:${line}:.*12345678901234567890 is larger than a number can hold exactly`));
+    }
+    const exact = await govern(['plan', '--no-cache', treeWith('motd: "9007199254740991"\nn: 9007199254740991\n')]);
+    expect(exact.stderr).to.equal('');
+    expect(exact.stdout).to.contain('9007199254740991');
   });
 
   it('report an alias bomb as the file\'s error', async () => {
