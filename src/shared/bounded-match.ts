@@ -30,13 +30,25 @@ export function wholePattern(pattern: string, flags = 'su'): RegExp {
 export function matchesWhole(pattern: string, text: string, flags = 'su'): boolean | undefined {
   const re = compiledOf(pattern, flags);
   if (re.linear) return re.linear.test(text);
+  // The same value is checked for many resources and hosts: each match with a time limit once.
+  const key = `${flags}/${pattern}\0${text}`;
+  if (verdicts.has(key)) return verdicts.get(key);
+  let verdict: boolean | undefined;
   try {
-    return new vm.Script('re.test(text)').runInContext(vm.createContext({ re: re.full, text }), { timeout: MATCH_TIME_LIMIT_MS }) as boolean;
+    guard ??= { script: new vm.Script('re.test(text)'), context: vm.createContext({}) };
+    Object.assign(guard.context, { re: re.full, text });
+    verdict = guard.script.runInContext(guard.context, { timeout: MATCH_TIME_LIMIT_MS }) as boolean;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return undefined;
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
   }
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(key, verdict);
+  return verdict;
 }
+
+let guard: { script: vm.Script; context: vm.Context } | undefined;
+const verdicts = new Map<string, boolean | undefined>();
+const MAX_VERDICTS = 10_000;
 
 /** The words for a match that was stopped. */
 export function matchStopped(pattern: string, text: string): string {
