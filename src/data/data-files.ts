@@ -29,8 +29,9 @@ export function findLevelFile(root: string, level: string): string | undefined {
   return found[0];
 }
 
-export function readDataFile(file: string): DataFile {
-  return parseDataText(file, readSourceFile(file));
+/** A level's file of the tree at `root` (read only inside it). */
+export function readDataFile(file: string, root: string): DataFile {
+  return parseDataText(file, readSourceFile(file, root));
 }
 
 /** A data file's text, as it is or about to be written (`govern secret set` checks what it writes). */
@@ -54,14 +55,23 @@ export function parseDataText(file: string, text: string): DataFile {
 }
 
 function parseDataYaml(file: string, text: string): DataFile {
-  const { LineCounter, parseDocument, isMap, isScalar } = yaml();
+  const { LineCounter, parseDocument, isMap, isScalar, visit } = yaml();
   const counter = new LineCounter();
   // The core schema (YAML 1.2): no dates or other types a value could not be as HCL.
-  const doc = parseDocument(text, { lineCounter: counter, schema: file.endsWith('.json') ? 'json' : 'core', uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter: counter, schema: file.endsWith('.json') ? 'json' : 'core', uniqueKeys: true, prettyErrors: false, intAsBigInt: true });
   const at = (offset: number | undefined): { line?: number } => (offset === undefined ? {} : { line: counter.linePos(offset).line });
   if (doc.errors.length > 0) {
     throw new UserError(doc.errors.map((e) => ({ file, ...at(e.pos[0]), message: e.message.split('\n')[0] })));
   }
+  // A tag outside the core schema (`!vault`, `!!js/function`) would otherwise be dropped with a
+  // warning and the text under it taken as the value: refused, every one at its line.
+  const tagged: Problem[] = [];
+  visit(doc, {
+    Node(_key, node) {
+      if (node.tag !== undefined && !CORE_TAGS.has(node.tag)) tagged.push({ file, ...at(node.range?.[0]), message: `tag ${shownTag(node.tag)}: a data file holds plain values of YAML's core schema (strings, numbers, booleans, null, lists and maps), with no other tag; an encrypted value is written ENC[...] (docs/secrets.md)` });
+    },
+  });
+  if (tagged.length > 0) throw new UserError(tagged);
   const lines = new Map<string, number>();
   if (doc.contents === null) return { file, values: {}, lines };
   if (!isMap(doc.contents)) throw new UserError({ file, line: at(doc.contents.range?.[0]).line, message: 'a data file holds a map of keys at its top level (key: value)' });
@@ -84,21 +94,48 @@ function parseDataYaml(file: string, text: string): DataFile {
   return { file, values, lines, keyLines };
 }
 
+const YAML_TAG = 'tag:yaml.org,2002:';
+const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => YAML_TAG + name));
+const shownTag = (tag: string) => (tag.startsWith(YAML_TAG) ? `!!${tag.slice(YAML_TAG.length)}` : tag);
+
+/** Aliases a file may expand: past it, a few lines (an "alias bomb") would make gigabytes of values. */
+export const MAX_YAML_ALIASES = 100;
+
 function toValues(doc: Yaml.Document, file: string, lines: Map<string, number>, problems: Problem[]): { [key: string]: AttrValue } {
-  const js = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  let js: Record<string, unknown>;
+  try {
+    // Integers come as bigint, so that one a double cannot hold is refused rather than rounded.
+    js = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as Record<string, unknown>;
+  } catch (e) {
+    // yaml says so with a ReferenceError ("resource exhaustion attack").
+    if (!(e instanceof ReferenceError)) throw e;
+    throw new UserError({ file, message: `its aliases (*name) expand to too many values (past ${MAX_YAML_ALIASES} expansions): govern refuses a file whose aliases multiply` });
+  }
   const out: [string, AttrValue][] = [];
   for (const [key, value] of Object.entries(js)) {
-    const why = notAValue(value);
+    const exact = exactNumbers(value);
+    const why = notAValue(exact);
     if (why) problems.push({ file, line: lines.get(key), message: `${key}: ${why}` });
-    else out.push([key, value as AttrValue]);
+    else out.push([key, exact as AttrValue]);
   }
   return Object.fromEntries(out);
+}
+
+/** The value with each integer (a bigint) a number, or left a bigint where a number cannot hold it exactly. */
+function exactNumbers(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map(exactNumbers);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, exactNumbers(v)]));
+  }
+  return value;
 }
 
 /** Why a decoded value is not one govern can carry (strings, finite numbers, booleans, null, lists, maps). */
 function notAValue(value: unknown): string | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'a number is out of range';
+  if (typeof value === 'bigint') return `the integer ${value} is larger than a number can hold exactly (${Number.MAX_SAFE_INTEGER}): quote it as a string`;
   if (Array.isArray(value)) return value.map(notAValue).find((why) => why !== undefined);
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value as object).map(notAValue).find((why) => why !== undefined);
   return `holds ${typeof value === 'object' ? (value as object).constructor?.name ?? 'an object' : typeof value}, which is not a string, number, boolean, list or map`;

@@ -14,7 +14,7 @@ export function loadTreeData(root: string, hierarchy: HclFile, where: (renderedL
   for (const level of parsed.levels) {
     try {
       const file = findLevelFile(root, level.name);
-      loaded.push({ name: level.name, ...(file !== undefined ? { data: readDataFile(file) } : {}) });
+      loaded.push({ name: level.name, ...(file !== undefined ? { data: readDataFile(file, root) } : {}) });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(...e.problems);

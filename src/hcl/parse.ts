@@ -91,16 +91,44 @@ function block(cur: Cursor, type: string, at: Position): HclBlock {
   }
   cur.open();
   cur.pos++;
-  const items = body(cur, { type, at });
+  cur.skipBlank(false);
+  const c = cur.peek();
+  // HCL's two forms: the body on lines of its own ("{" ends its line, "}" starts one), or a
+  // single-line block holding nothing or one attribute (`a { b = 1 }`), never a block.
+  const items = c === '\n' || c === undefined ? body(cur, { type, at }) : oneLineBody(cur, type, at);
   cur.close();
   return { kind: 'block', type, labels, body: items, at };
+}
+
+const ONE_LINE = 'a block on one line holds nothing or a single attribute (type { name = value }), as HCL\'s native syntax says; put its body on lines of its own';
+
+function oneLineBody(cur: Cursor, type: string, open: Position): HclItem[] {
+  if (cur.peek() === '}') {
+    cur.pos++;
+    return [];
+  }
+  const at = cur.here();
+  const name = identifier(cur);
+  if (name === undefined) cur.fail(`expected an attribute (name = value) or the end of the line after "{", found ${cur.describeHere()}`);
+  cur.skipBlank(false);
+  if (cur.peek() !== '=') cur.fail(`${ONE_LINE} (${name} starts a block inside the single-line block ${type})`, at);
+  cur.pos++;
+  const item: HclItem = { kind: 'attribute', name, value: value(cur), at };
+  cur.skipBlank(false);
+  if (cur.peek() !== '}') {
+    if (cur.peek() === '\n' || cur.peek() === undefined) cur.fail(`${ONE_LINE} (the block ${type} opened at line ${open.line} goes on after its attribute ${name})`, at);
+    unexpectedAfterValue(cur, `"}" closing the single-line block ${type}`);
+  }
+  cur.pos++;
+  return [item];
 }
 
 /** After an attribute or a block: the end of the line (a comment may come first), the file, or the enclosing block's "}". */
 function endOfItem(cur: Cursor, inBlock: boolean): void {
   cur.skipBlank(false);
   const c = cur.peek();
-  if (c === undefined || c === '\n' || (c === '}' && inBlock)) return;
+  if (c === undefined || c === '\n') return;
+  if (c === '}' && inBlock) cur.fail('a block\'s closing "}" starts a line of its own, after the last attribute or block of the body (HCL\'s native syntax)');
   unexpectedAfterValue(cur, 'a new line after each attribute and block');
 }
 
@@ -154,8 +182,14 @@ function number(cur: Cursor): number {
   if (next === '.' || (next !== undefined && /[\p{ID_Continue}]/u.test(next))) {
     cur.fail(`not a number: a number is written 42, -1, 0.5 or 1e6 (a text is quoted: "${cur.text.slice(cur.pos, end)}${next}...")`);
   }
+  const written = m[0].replace(/[ \t]/g, '');
+  const n = Number(written);
+  // A double holds every integer up to 2^53 exactly; past it, 12345678901234567890 would become ...7000.
+  if (/^-?[0-9]+$/.test(written) && !Number.isSafeInteger(n)) {
+    cur.fail(`the integer ${written} is larger than a number can hold exactly (${Number.MAX_SAFE_INTEGER}): quote it as a string ("${written}")`);
+  }
   cur.pos = end;
-  return Number(m[0].replace(/[ \t]/g, ''));
+  return n;
 }
 
 function list(cur: Cursor): AttrValue[] {

@@ -69,6 +69,24 @@ describe('parseHcl against the reference decoder #once', () => {
     }
   });
 
+  it('refuses the single-line block forms the reference refuses, and reads those it reads', async () => {
+    const refused = ['a { b = "foo"\n}\n', 'a { d {} }\n', 'block { block {} }\n', 'a {\n  b = 1 }\n', 'a { b = 1\n  c = 2\n}\n', 'a { b = 1 c = 2 }\n', 'a "l" { d "m" { e = 1 } }\n'];
+    for (const text of refused) {
+      expect(await referenceDecode(text), `the reference reads ${JSON.stringify(text)}`).to.equal(undefined);
+      expect(mine(text), JSON.stringify(text)).to.equal(undefined);
+    }
+    for (const text of ['a { b = 1 }\n', 'a {}\n', 'a "l" { b = [1, 2] }\n', 'a { b = { c = 1 } }\n', 'a {\n  b = 1\n}\n', 'a { # a comment\n  b = 1\n}\n', 'a {\n}\nb { c = "}" }\n']) {
+      expect(mine(text), JSON.stringify(text)).not.to.equal(undefined);
+      await expectSame(text);
+    }
+  });
+
+  it('keeps integers exact as the reference does, and refuses one a number cannot hold rather than round it', async () => {
+    await expectSame('a {\n  n = 9007199254740991\n  m = -9007199254740991\n  f = 1.5e300\n}\n');
+    const big = 'a {\n  n = 12345678901234567890\n}\n';
+    expect(() => parseHcl('f.hcl', big)).to.throw(/f\.hcl:2:.*the integer 12345678901234567890 is larger than a number can hold exactly \(9007199254740991\): quote it as a string \("12345678901234567890"\)/);
+  });
+
   it('reads the examples as the reference does', async () => {
     const dir = path.join(__dirname, '../../../examples/demo');
     for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.hcl'))) {

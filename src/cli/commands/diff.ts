@@ -9,6 +9,7 @@ import { compareHost, groupChanges, type ResourceChange } from '../../preview/co
 import { formatGroups } from '../../preview/diff-text.js';
 import { formatNotes, groupNotes, secretNotes } from '../../preview/secret-changes.js';
 import { extractCommit, repositoryOf, resolveCommit, withTempDir } from '../../preview/revision.js';
+import { defaultStateTree } from '../../config/paths.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
@@ -30,15 +31,20 @@ const options = optionTable([
 export const diffCommand = defineCommand({
   ...described('diff'),
   details:
-    'PATH (default: the current directory) is the state tree in a git working tree; each revision is read\n' +
+    `PATH is the state tree in a git working tree (without PATH, the one govern run applies, ${defaultStateTree()});\n` +
+    'each revision is read\n' +
     'from git, never checked out. Identical changes on several hosts are shown once, with their hosts.\n' +
     'File contents are shown as unified diffs, except hidden ones. Exit status: 0 no change, 2 changes,\n' +
     '1 an error (planning failed for a host at either revision: every problem is printed).',
   options,
   async run(o, operands) {
     if (operands.length < 2 || operands.length > 3) throw new UserError(`REV1 and REV2 are needed, then at most a PATH (usage: ${this.usage})`);
-    const [rev1, rev2, given = '.'] = operands;
-    const repo = await repositoryOf(given);
+    // The default tree is the one every planning command takes (README, "Commands").
+    const [rev1, rev2, given = defaultStateTree()] = operands;
+    const repo = await repositoryOf(given).catch((e: unknown) => {
+      if (operands.length === 3 || !(e instanceof UserError)) throw e;
+      throw new UserError(`${e.message} (without PATH, govern diff plans the default state tree, as govern run does: in a checkout, give the tree, e.g. govern diff ${rev1} ${rev2} .)`);
+    });
     const [from, to] = [await resolveCommit(repo, rev1), await resolveCommit(repo, rev2)];
     const hosts = await previewHosts(o, undefined, true);
     const result = await withTempDir(async (dir) => {

@@ -13,7 +13,7 @@ export const description = {
   name: {
     type: 'string',
     chars: SERVICE_NAME_CHARS,
-    what: 'a service name (letters, digits and . _ + : ~ - @, not starting with -)',
+    what: 'a service name (letters, digits and . _ + : ~ - @, not starting with -, not . or ..)',
     help: 'the systemd unit (nginx means nginx.service; getty@tty1 an instance of getty@.service) or the /etc/init.d script (sysv, OpenRC), or the /etc/sv directory (runit), or the rc.d script (FreeBSD, OpenBSD)',
   },
   keys: {
