@@ -204,7 +204,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db,admins'], 'pw2').code).to.equal(0);
     const rotated = repo.commit({}, 'rotate');
     // As in CI: no identity that reads the values, so both sides of the file are <sensitive>.
-    const diff = (from: string) => govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), from, 'HEAD'], { cwd: t.tree });
+    const diff = (from: string) => govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), from, 'HEAD', '.'], { cwd: t.tree });
     const rotation = await diff(first);
     expect(rotation.stdout, rotation.stderr).to.equal('encrypted value changed (data/roles/db.hcl:3, db/password) on 1 host: db1\n');
     expect(rotation.code).to.equal(2);
@@ -217,7 +217,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     const left = await diff(rotated);
     expect(left.code).to.equal(2);
     expect(left.stdout).to.contain('db1 reads db/password but is no longer among its recipients (data/roles/db.hcl:3): its run will fail on 1 host: db1\n');
-    const json = await govern(['diff', '--no-cache', '--json', '--facts', facts, '--identity', path.join(t.dir, 'none'), rotated, 'HEAD'], { cwd: t.tree });
+    const json = await govern(['diff', '--no-cache', '--json', '--facts', facts, '--identity', path.join(t.dir, 'none'), rotated, 'HEAD', '.'], { cwd: t.tree });
     expect(JSON.parse(json.stdout).secrets).to.deep.equal([
       { note: 'encrypted value changed (data/roles/db.hcl:3, db/password)', hosts: ['db1'] },
       { note: 'readers of db/password changed (data/roles/db.hcl:3): removes db1', hosts: ['db1'] },
@@ -238,7 +238,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     const file = path.join(t.tree, 'data/roles/db.hcl');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('to=db+admins,', 'to=db+admins+web,'));
     repo.commit({}, 'harmless-looking');
-    const r = await govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), first, 'HEAD'], { cwd: t.tree });
+    const r = await govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), first, 'HEAD', '.'], { cwd: t.tree });
     expect(r.code).to.equal(2);
     expect(r.stdout).to.equal('recipients of db/password changed (data/roles/db.hcl:3): db+admins -> db+admins+web on 1 host: db1\nreaders of db/password changed (data/roles/db.hcl:3): adds web1 on 1 host: db1\n');
   });
