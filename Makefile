@@ -15,7 +15,7 @@ MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYS
 # Debian 12's packages keep units in /lib/systemd/system (packaging/build-deb sets it).
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 
-.PHONY: all build check-deps test test-all test-modes test-node18 demo install uninstall deb bench clean docs
+.PHONY: all build check-deps test test-all test-modes test-node18 demo install uninstall deb bench bench-compare clean docs
 
 all: build
 
@@ -102,6 +102,12 @@ deb: build
 
 bench: build
 	node dist/bench/run.js $(ARGS)
+
+# This checkout against a build of REV, paired (bench/README.md, "Round three"): run it against the
+# last release before a change to start-up or the run path lands. As root; PAIRS=11 by default.
+bench-compare: build
+	@test -n "$(REV)" || { echo 'usage: make bench-compare REV=<git revision> [PAIRS=11]' >&2; exit 2; }
+	node dist/bench/revisions.js --rev '$(REV)' --pairs $(or $(PAIRS),11)
 
 clean:
 	rm -rf dist

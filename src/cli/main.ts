@@ -10,14 +10,7 @@ import { type Command } from './command.js';
 import { out, printError } from '../output/writers.js';
 import { COMMANDS } from './command-index.js';
 import { formatOptionHelp, parseCommandLine } from './options.js';
-
-function usage(): string {
-  const lines = COMMANDS.map((c) => `  ${c.usage.padEnd(44)} ${c.summary}`);
-  return (
-    `govern: configuration management for the local host\n\nusage:\n${lines.join('\n')}\n` +
-    `  ${'govern help COMMAND'.padEnd(44)} a command's options (also govern COMMAND --help)\n  govern --version\n`
-  );
-}
+import { usage } from './usage.js';
 
 export function commandHelp(command: Command): string {
   return `usage: ${command.usage}\n\n${command.summary}\n${command.details ? `\n${command.details}\n` : ''}\noptions:\n${formatOptionHelp(command.options)}\n`;

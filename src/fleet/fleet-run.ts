@@ -5,8 +5,8 @@
 // stops the rollout: later batches are not asked.
 import os from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { nuid } from '@nats-io/transport-node';
 import type { HostRun } from './host-record.js';
+import { natsTransport } from './nats.js';
 import { checkRun } from './published.js';
 import { runSubject, type RunReply, type RunRequest } from './run-request.js';
 import type { Signer } from './request-signature.js';
@@ -95,7 +95,7 @@ async function runBatch(nc: NatsConnection, hosts: string[], o: RolloutOptions):
 
 /** The listener's answer when it started the run; else why not, in words. */
 async function ask(nc: NatsConnection, host: string, timeoutMs: number, sign: Signer | undefined): Promise<{ since?: string } | string> {
-  const plain: RunRequest = { format: 1, id: nuid.next(), requested_at: new Date().toISOString(), by: `${os.userInfo().username}@${os.hostname()}` };
+  const plain: RunRequest = { format: 1, id: natsTransport().nuid.next(), requested_at: new Date().toISOString(), by: `${os.userInfo().username}@${os.hostname()}` };
   const request = sign ? sign(plain, host) : plain;
   try {
     const answer = await nc.request(runSubject(host), JSON.stringify(request), { timeout: timeoutMs });

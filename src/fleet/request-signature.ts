@@ -5,9 +5,9 @@
 // when it was made; the listener refuses a request for another host, one made too long ago (or too
 // far ahead) by its own clock, and one it has already honoured (a replay).
 import fs from 'node:fs';
-import { fromPublic, fromSeed } from '@nats-io/nkeys';
 import { UserError } from '../shared/errors.js';
 import { trustedFile, trustedSecret } from '../shared/trust.js';
+import { natsKeys } from './nats.js';
 import type { RunRequest } from './run-request.js';
 
 /** How far a signed request's time may be from the host's clock, either way. */
@@ -35,7 +35,7 @@ export function requestSigner(seedFile: string): Signer {
   }
   const seed = SEED.exec(text)?.[0];
   if (seed === undefined) throw new UserError(`${seedFile}: not a user nkey seed (SU...; govern fleet key FILE writes one)`);
-  const pair = fromSeed(new TextEncoder().encode(seed));
+  const pair = natsKeys().fromSeed(new TextEncoder().encode(seed));
   return (request, host) => ({ ...request, host, key: pair.getPublicKey(), sig: Buffer.from(pair.sign(signedText({ ...request, host }))).toString('base64') });
 }
 
@@ -77,7 +77,7 @@ export class SignatureCheck {
     if (r.host !== this.host) return `meant for ${r.host ?? 'no host'}, not ${this.host}`;
     let good = false;
     try {
-      good = fromPublic(r.key).verify(signedText({ ...r, host: this.host }), Buffer.from(r.sig, 'base64'));
+      good = natsKeys().fromPublic(r.key).verify(signedText({ ...r, host: this.host }), Buffer.from(r.sig, 'base64'));
     } catch {
       good = false;
     }

@@ -42,6 +42,25 @@ export function openDirectoryHandle(dir: string): DirectoryHandle | undefined {
   }
 }
 
+/**
+ * A private cache directory (the runners' cache, state/runner-cache.ts), opened once (not through a
+ * link in its place) and checked through that
+ * handle. Every entry is then reached as /proc/self/fd/N/NAME: whoever can write the directory's
+ * parent may rename it or put a link in its place after the check, but the handle still names the
+ * directory that was checked, which only its owner can write. Without /proc, no cache.
+ */
+export function openPrivateDirectory(dir: string): DirectoryHandle | undefined {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    return undefined;
+  }
+  const handle = openDirectoryHandle(dir);
+  if (handle === undefined || ownedAndPrivate(handle.stat)) return handle; // kept open for the whole run (close-on-exec)
+  fs.closeSync(handle.fd);
+  return undefined;
+}
+
 function octal(mode: number): string {
   return (mode & 0o7777).toString(8).padStart(4, '0');
 }

@@ -1,10 +1,11 @@
 // One govern run at a time: a slow runner records when each run's work starts and ends (and which
 // govern ran it), and two runs started together must never overlap; --lock-timeout bounds the wait.
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { govern, shRunner } from '../support/cli.js';
+import { govern, GOVERN, shRunner } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 interface Span {
@@ -93,6 +94,29 @@ describe('the run lock (one govern run at a time)', function () {
     expect(r.code).to.equal(1);
     expect(r.stderr).to.include(`govern: waiting for the run of pid ${holder.governPid}`);
     expect(r.stderr).to.match(new RegExp(`gave up after 500ms waiting for the run of pid ${holder.governPid} started at `));
+    expect((await first).code).to.equal(0);
+    expect(t.spans()).to.have.length(1);
+  });
+
+  it('SIGTERM while a run waits for the lock: exit 143 and a line naming the run it waited for; nothing applied, nothing recorded', async () => {
+    const t = slowTree(6);
+    const first = t.run();
+    const holder = await t.started();
+    const waiting = spawn(GOVERN, ['run', path.join(t.dir, 'states'), '--runners-dir', path.join(t.dir, 'runners'), '--var-dir', path.join(t.dir, 'var-second')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => waiting.on('exit', (code) => resolve(code)));
+    // Signalled once it says it waits: the line is written when the lock is found held.
+    await new Promise<void>((resolve) =>
+      waiting.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('waiting for')) resolve();
+      }),
+    );
+    waiting.kill('SIGTERM');
+    expect(await exited, stderr).to.equal(143);
+    expect(stderr).to.include(`govern: interrupted by SIGTERM while waiting for the run of pid ${holder.governPid}`);
+    expect(stderr).to.include('nothing was applied, and the record of the last run is unchanged');
+    expect(fs.existsSync(path.join(t.dir, 'var-second', 'last-run.json'))).to.equal(false);
     expect((await first).code).to.equal(0);
     expect(t.spans()).to.have.length(1);
   });

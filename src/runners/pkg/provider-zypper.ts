@@ -8,7 +8,7 @@ import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
-import { commandFailed, PackageTools } from './tools.js';
+import { commandFailed, PackageTools } from '../lib/package-tools.js';
 
 /** zypper's exit status for no package of that name (ZYPPER_EXIT_INF_CAP_NOT_FOUND). */
 const NOT_FOUND = 104;

@@ -1,7 +1,7 @@
 // The sysctl runner's properties, from its arguments as the description reads them, and where a key
 // lives: its /proc/sys path and its drop-in. Pure.
 import path from 'node:path';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 type Described = Values<typeof description>;

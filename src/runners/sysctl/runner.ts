@@ -1,9 +1,9 @@
 // The sysctl runner: read the live value and the drop-in -> decide -> write each -> re-check. It
 // uses only the request (no process globals), so a long-lived runner process can call it many times.
 import type { RunnerResult } from '../../shared/protocol.js';
-import { applyOnlyRunner } from '../apply-only.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
 import { decideSysctl, sysctlMessage } from './decide.js';
 import { description } from './description.js';
 import { withKey } from './drop-in.js';

@@ -1,9 +1,10 @@
 // The apt_repository decision and properties, row by row: the deb822 file, the checks of suites and
 // components and of a URL key, the messages of the files decided together, and the order of the writes.
 import { expect } from 'chai';
-import { applyOrder, decideRepository, repositoryMessage } from '../../../src/runners/apt_repository/decide.js';
+import { applyOrder } from '../../../src/runners/apt_repository/decide.js';
+import { decideRepository, repositoryMessage } from '../../../src/runners/lib/repository.js';
 import { aptRepositoryProperties, sourcesContent } from '../../../src/runners/apt_repository/properties.js';
-import type { WholeFileCurrent, WholeFileDesired } from '../../../src/runners/whole-file/decide.js';
+import type { WholeFileCurrent, WholeFileDesired } from '../../../src/runners/lib/whole-file/decide.js';
 
 const values = (v: Record<string, unknown>) =>
   ({ ensure: 'present', types: ['deb'], uris: ['https://deb.example.org/debian'], suites: ['bookworm'], components: ['main'], architectures: [], fingerprint: [], ...v }) as never;

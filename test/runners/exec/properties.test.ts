@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
-import { parseRequest } from '../../../src/runners/kit.js';
+import { parseRequest } from '../../../src/runners/kit/index.js';
 import { execProperties } from '../../../src/runners/exec/properties.js';
 import { execRunner } from '../../../src/runners/exec/runner.js';
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import path from 'node:path';
-import { findProgram, posixProvider, splitCommand } from '../../../src/runners/exec/provider-posix.js';
+import { posixProvider } from '../../../src/runners/exec/provider-posix.js';
+import { findProgram, splitCommand } from '../../../src/runners/lib/command-line.js';
 import { providerContext } from '../../../src/shared/command-runner.js';
 import { UserError } from '../../../src/shared/errors.js';
 import { tempDir, writeFile } from '../../support/tmp.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
 import { formatMode } from '../../../src/shared/values.js';
-import { parseRequest } from '../../../src/runners/kit.js';
+import { parseRequest } from '../../../src/runners/kit/index.js';
 import { fileProperties, parseAccount } from '../../../src/runners/file/properties.js';
 import { fileRunner } from '../../../src/runners/file/runner.js';
 

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { decideKernelModule, kernelModuleMessage, type ModuleState } from '../../../src/runners/kernel_module/decide.js';
 import { loadFileContent, sysfsName, type KernelModuleProperties } from '../../../src/runners/kernel_module/properties.js';
-import type { WholeFileCurrent } from '../../../src/runners/whole-file/decide.js';
+import type { WholeFileCurrent } from '../../../src/runners/lib/whole-file/decide.js';
 
 const FILE = '/etc/modules-load.d/govern-br_netfilter.conf';
 const want = (over: Partial<KernelModuleProperties> = {}): KernelModuleProperties => ({ name: 'br_netfilter', ensure: 'present', load: true, persist: true, file: FILE, ...over });

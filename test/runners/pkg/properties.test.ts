@@ -1,7 +1,7 @@
 // The pkg runner's arguments as it reads them: checked against its description.
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
-import { parseRequest } from '../../../src/runners/kit.js';
+import { parseRequest } from '../../../src/runners/kit/index.js';
 import { packageProperties } from '../../../src/runners/pkg/properties.js';
 import { pkgRunner } from '../../../src/runners/pkg/runner.js';
 

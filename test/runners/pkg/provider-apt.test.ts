@@ -9,7 +9,7 @@ import { runCommand } from '../../../src/shared/process.js';
 import type { RunReport } from '../../../src/report/types.js';
 import { govern, runner } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
-import { lockFile, privateLockDir } from '../../../src/runners/pkg/tools.js';
+import { lockFile, privateLockDir } from '../../../src/runners/lib/package-tools.js';
 import { AptTestRepo, dpkgLeftovers, dpkgStatus, have, must, scratchDir } from './repos.js';
 import { hostExclusive } from '../../support/host-lock.js';
 

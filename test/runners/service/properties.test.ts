@@ -1,7 +1,7 @@
 // The service runner's arguments as it reads them: checked against its description.
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
-import { parseRequest } from '../../../src/runners/kit.js';
+import { parseRequest } from '../../../src/runners/kit/index.js';
 import { serviceProperties } from '../../../src/runners/service/properties.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunOptions, RunResult } from '../../../src/shared/process.js';
-import { SystemdProvider } from '../../../src/runners/service/provider-systemd.js';
+import { SystemdProvider } from '../../../src/runners/lib/systemd/systemctl.js';
 import { processAlive } from '../../support/proc.js';
 import { applied, runService } from './helpers.js';
 import { UserManager } from './support/user-manager.js';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { runCommand, type RunOptions, type RunResult } from '../../../src/shared/process.js';
 import { providerContext } from '../../../src/shared/command-runner.js';
 import { SysvProvider } from '../../../src/runners/service/provider-sysv.js';
-import { handle } from '../../../src/runners/kit.js';
+import { handle } from '../../../src/runners/kit/index.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
 import { processAlive } from '../../support/proc.js';
 import { applied, runService } from './helpers.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { providerContext } from '../../../src/shared/command-runner.js';
 import { UserError } from '../../../src/shared/errors.js';
-import { chooseProvider } from '../../../src/runners/provider-choice.js';
+import { chooseProvider } from '../../../src/runners/kit/provider-choice.js';
 import type { ServiceProperties } from '../../../src/runners/service/properties.js';
 import { serviceProviders } from '../../../src/runners/service/providers.js';
 import { OPENRC_UNPACKED, OpenrcRoot } from './support/openrc-root.js';

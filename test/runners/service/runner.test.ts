@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
 import type { RunOptions, RunResult } from '../../../src/shared/process.js';
-import { handle } from '../../../src/runners/kit.js';
+import { handle } from '../../../src/runners/kit/index.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
 import fs from 'node:fs';
 import path from 'node:path';

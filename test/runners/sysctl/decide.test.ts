@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { decideSysctl, sysctlMessage } from '../../../src/runners/sysctl/decide.js';
 import { withKey } from '../../../src/runners/sysctl/drop-in.js';
 import { normalValue, procPath, type SysctlProperties } from '../../../src/runners/sysctl/properties.js';
-import type { WholeFileCurrent } from '../../../src/runners/whole-file/decide.js';
+import type { WholeFileCurrent } from '../../../src/runners/lib/whole-file/decide.js';
 
 const FILE = '/etc/sysctl.d/90-govern-net.ipv4.ip_forward.conf';
 const want = (over: Partial<SysctlProperties> = {}): SysctlProperties => ({ key: 'net.ipv4.ip_forward', ensure: 'present', value: '1', apply: true, persist: true, file: FILE, shared: false, ...over });

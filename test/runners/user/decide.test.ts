@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { checkArguments } from '../../../src/shared/arguments.js';
 import { Params } from '../../../src/shared/protocol.js';
-import { planMessage } from '../../../src/runners/accounts/plan.js';
+import { planMessage } from '../../../src/runners/lib/accounts/plan.js';
 import { decide, mismatches, type CurrentUser, type DesiredUser } from '../../../src/runners/user/decide.js';
 import { description } from '../../../src/runners/user/description.js';
 
