@@ -59,7 +59,7 @@ export function dnfProvider(context: ProviderContext): PackageProvider {
   };
 }
 
-/** What rpm's database says of a package: the status of every rpm-based provider (dnf, zypper). */
+/** What rpm's database says of a package: the dnf provider's status (zypper asks zypper: provider-zypper.ts). */
 export async function rpmStatus(tools: PackageTools, pkg: string): Promise<PackageStatus> {
   const argv = ['rpm', '-q', pkg, '--queryformat', RPM_QUERY_FORMAT];
   const result = await tools.run(argv, { query: true });
