@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js), each
-// built-in runner (dist/bundle/runner-NAME.js) and the process that serves them together in persistent
-// mode (runner-host.js, src/runners/host), one file each with its source map. bin/govern and runners/* load
+// Bundles what tsc built into dist/src: the core (dist/bundle/govern.js), each built-in runner
+// (dist/bundle/runner-NAME.js), the command index for `govern --help` (usage.js) and the process that
+// serves the runners together in persistent mode (runner-host.js, src/runners/host), one file each
+// with its source map. bin/govern and runners/* load
 // these: a process that reads one file instead of 30 to 110 modules starts faster and holds less
-// memory (bench/README.md, "Round two, the last levers"). dist/src stays: the runner kit
-// (`govern/runner`) and the manual generator are loaded from it.
+// memory (bench/README.md, "Round two, the last levers"). The libraries only some commands use (the
+// NATS client, yaml, Handlebars) are files of their own, vendor-NAME.js, which a bundle reads
+// when its code first requires the library: a command compiles only what it may run (bench/README.md,
+// "Start-up, round three"). dist/src stays: the runner kit (`govern/runner`) and the manual generator
+// are loaded from it.
 // usage: scripts/bundle.js (run by `make build`, after tsc)
 'use strict';
 const fs = require('node:fs');
@@ -15,25 +19,86 @@ const root = path.join(__dirname, '..');
 const built = path.join(root, 'dist', 'src');
 const out = path.join(root, 'dist', 'bundle');
 
-const entries = { govern: path.join(built, 'cli', 'main.js') };
-for (const runner of fs.readdirSync(path.join(built, 'runners'))) {
-  const main = path.join(built, 'runners', runner, 'main.js');
-  if (fs.existsSync(main)) entries[`runner-${runner}`] = main;
+/** Each vendor file and the packages it holds: the NATS packages share one, as they share nats-core. */
+const VENDORED = {
+  nats: ['@nats-io/transport-node', '@nats-io/jetstream', '@nats-io/kv', '@nats-io/nkeys'],
+  yaml: ['yaml'],
+  handlebars: ['handlebars'],
+};
+const vendorOf = new Map(Object.entries(VENDORED).flatMap(([file, packages]) => packages.map((p) => [p, file])));
+
+// The built-in runners from their registry (src/runners/registry.ts), and the host that serves them.
+const { BUILT_IN_RUNNERS } = require(path.join(built, 'runners', 'registry.js'));
+const entries = { govern: path.join(built, 'cli', 'main.js'), start: path.join(built, 'cli', 'start.js') };
+for (const runner of [...BUILT_IN_RUNNERS, 'host']) entries[`runner-${runner}`] = path.join(built, 'runners', runner, 'main.js');
+
+const common = {
+  outdir: out,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node18.20',
+  // The map names dist/src's files, which ship beside the bundle: stack traces are mapped with
+  // NODE_OPTIONS=--enable-source-maps (docs/packaging.md); reading the map at every start costs more.
+  sourcemap: 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+};
+
+/** A vendor file: an object of its packages' exports, by package name. */
+const vendorEntries = {
+  name: 'vendor-entries',
+  setup(build) {
+    build.onResolve({ filter: /^vendor:/ }, (a) => ({ path: a.path.slice('vendor:'.length), namespace: 'vendor' }));
+    build.onLoad({ filter: /.*/, namespace: 'vendor' }, (a) => ({
+      resolveDir: root,
+      contents: `module.exports = {${VENDORED[a.path].map((p) => `${JSON.stringify(p)}: require(${JSON.stringify(p)})`).join(', ')}};`,
+    }));
+  },
+};
+
+/** In the core and the runners, a vendored package is its vendor file, required when first used. */
+const vendorRequires = {
+  name: 'vendor-requires',
+  setup(build) {
+    build.onResolve({ filter: /^[@a-z]/ }, (a) => (vendorOf.has(a.path) && a.namespace === 'file' ? { path: a.path, namespace: 'vendored' } : undefined));
+    build.onResolve({ filter: /^\.\/vendor-/, namespace: 'vendored' }, (a) => ({ path: a.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'vendored' }, (a) => ({
+      contents: `module.exports = require(${JSON.stringify(`./vendor-${vendorOf.get(a.path)}.js`)})[${JSON.stringify(a.path)}];`,
+    }));
+  },
+};
+
+/**
+ * `govern --help` from the command index alone: each entry's `load()` names its command's module,
+ * which this bundle leaves out (bin/govern never calls `load()` through it; the core does).
+ */
+const indexOnly = {
+  name: 'index-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/commands\// }, (a) => ({ path: a.path, external: true }));
+  },
+};
+
+/**
+ * The report schema's validator as code (ajv's standalone output), beside record/report-check.js
+ * which requires it: `govern status` then neither loads ajv nor compiles the schema.
+ */
+function reportValidator() {
+  const Ajv = require('ajv').default;
+  const standalone = require('ajv/dist/standalone').default;
+  const { REPORT_SCHEMA } = require(path.join(built, 'report', 'schema.js'));
+  const ajv = new Ajv({ allErrors: false, strict: true, code: { source: true, esm: false } });
+  const code = standalone(ajv, ajv.compile(REPORT_SCHEMA));
+  fs.writeFileSync(path.join(built, 'record', 'report-validator.js'), `// Generated by scripts/bundle.js from report/schema.js: do not edit.\n${code}\n`);
 }
 
-fs.rmSync(out, { recursive: true, force: true });
-esbuild
-  .build({
-    entryPoints: entries,
-    outdir: out,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node18.20',
-    // The map names dist/src's files, which ship beside the bundle: stack traces are mapped with
-    // NODE_OPTIONS=--enable-source-maps (docs/packaging.md); reading the map at every start costs more.
-    sourcemap: 'linked',
-    sourcesContent: false,
-    logLevel: 'warning',
-  })
-  .catch(() => process.exit(1));
+async function bundle() {
+  reportValidator();
+  fs.rmSync(out, { recursive: true, force: true });
+  await esbuild.build({ ...common, entryPoints: Object.fromEntries(Object.keys(VENDORED).map((f) => [`vendor-${f}`, `vendor:${f}`])), plugins: [vendorEntries] });
+  await esbuild.build({ ...common, entryPoints: entries, plugins: [vendorRequires] });
+  await esbuild.build({ ...common, entryPoints: { usage: path.join(built, 'cli', 'usage.js') }, plugins: [indexOnly] });
+}
+
+bundle().catch(() => process.exit(1));

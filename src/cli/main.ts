@@ -10,14 +10,7 @@ import { type Command } from './command.js';
 import { out, printError } from '../output/writers.js';
 import { COMMANDS } from './command-index.js';
 import { formatOptionHelp, parseCommandLine } from './options.js';
-
-function usage(): string {
-  const lines = COMMANDS.map((c) => `  ${c.usage.padEnd(44)} ${c.summary}`);
-  return (
-    `govern: configuration management for the local host\n\nusage:\n${lines.join('\n')}\n` +
-    `  ${'govern help COMMAND'.padEnd(44)} a command's options (also govern COMMAND --help)\n  govern --version\n`
-  );
-}
+import { usage } from './usage.js';
 
 export function commandHelp(command: Command): string {
   return `usage: ${command.usage}\n\n${command.summary}\n${command.details ? `\n${command.details}\n` : ''}\noptions:\n${formatOptionHelp(command.options)}\n`;
@@ -101,14 +94,11 @@ async function dispatch(argv: string[]): Promise<number> {
     return await command.run(line);
   } catch (e) {
     const document = await command.errorDocument?.(e, line);
-    if (document === undefined && command.failureExit !== undefined) {
-      printError(e);
-      return command.failureExit;
-    }
-    if (document === undefined) throw e;
-    await out(document);
+    const code = typeof command.failureExit === 'function' ? command.failureExit(line) : command.failureExit;
+    if (document === undefined && code === undefined) throw e;
+    if (document !== undefined) await out(document);
     printError(e);
-    return 1;
+    return code ?? 1;
   }
 }
 

@@ -20,7 +20,7 @@ export function loadTreeData(root: string, hierarchy: HclFile, where: (renderedL
   for (const level of parsed.levels) {
     try {
       const file = findLevelFile(root, level.name);
-      loaded.push({ name: level.name, ...(file !== undefined ? { data: readDataFile(file) } : {}) });
+      loaded.push({ name: level.name, ...(file !== undefined ? { data: readDataFile(file, root) } : {}) });
       if (file !== undefined) continue;
       const fromFacts = !written.includes(JSON.stringify(level.name));
       if (level.required) problems.push({ ...level.at, message: `level "${level.name}" is required, and it has no file${missingFile(root, level)}` });

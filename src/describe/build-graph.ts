@@ -24,6 +24,8 @@ export interface BuildGraphOptions {
   cache: RunnerCache;
   /** The environment runners are asked in (the caller's). */
   env?: NodeJS.ProcessEnv;
+  /** The state tree's directory: a relative path a resource names (a `source`) stays inside it. */
+  root?: string;
 }
 
 export interface DescribedGraph {
@@ -51,7 +53,7 @@ export async function buildGraph(resources: Resource[], options: BuildGraphOptio
   const notes = dropAbsentOnlyKeys(resources, descriptionOf);
   problems.push(
     ...checkResources(resources, descriptionOf),
-    ...checkRelativePaths(resources, descriptionOf),
+    ...checkRelativePaths(resources, descriptionOf, options.root),
     ...checkArgumentSizes(resources, runners),
     ...removedWhileNeeded(resources, descriptionOf),
   );

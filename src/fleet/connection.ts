@@ -1,8 +1,10 @@
 // One connection to the fleet's NATS server, with the host's credentials and TLS settings. Reconnects
 // are jittered so that a fleet whose server restarts does not come back all in the same instant.
 import fs from 'node:fs';
-import { connect, credsAuthenticator, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { UserError } from '../shared/errors.js';
+import { trustedSecret } from '../shared/trust.js';
+import { natsTransport } from './nats.js';
 import type { FleetSettings } from './settings.js';
 
 export interface ConnectOptions {
@@ -15,7 +17,7 @@ export interface ConnectOptions {
 }
 
 export async function connectFleet(settings: FleetSettings, o: ConnectOptions): Promise<NatsConnection> {
-  return connect({
+  return natsTransport().connect({
     servers: settings.url.split(',').map((s) => s.trim()).filter((s) => s !== ''),
     name: o.clientName,
     timeout: settings.timeoutMs,
@@ -33,16 +35,18 @@ export async function connectFleet(settings: FleetSettings, o: ConnectOptions): 
 
 /** A .creds file (JWT and seed) as nsc writes it, or a file with only a user's nkey seed (SU...). */
 function authenticator(file: string) {
+  const trusted = trustedSecret(file, 'the fleet credentials');
+  if ('refused' in trusted) throw new UserError(trusted.refused);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = fs.readFileSync(trusted.path, 'utf8');
   } catch (e) {
     throw new UserError(`cannot read the fleet credentials ${file}: ${(e as Error).message}`);
   }
-  if (text.includes('BEGIN NATS USER JWT')) return credsAuthenticator(new TextEncoder().encode(text));
+  if (text.includes('BEGIN NATS USER JWT')) return natsTransport().credsAuthenticator(new TextEncoder().encode(text));
   const seed = /\bSU[A-Z2-7]{56}\b/.exec(text)?.[0];
   if (seed === undefined) throw new UserError(`${file}: neither a NATS credentials file nor a user nkey seed (SU...)`);
-  return nkeyAuthenticator(new TextEncoder().encode(seed));
+  return natsTransport().nkeyAuthenticator(new TextEncoder().encode(seed));
 }
 
 /** Settles within ms, or rejects; what it waited for is left to finish or fail unobserved. */

@@ -2,11 +2,11 @@
 // credential, written to FILE readable by root only, and the public key printed for the server's
 // configuration (docs/fleet.md, "Per-host credentials"). The seed never leaves the host.
 import fs from 'node:fs';
-import { createUser } from '@nats-io/nkeys';
 import { UserError } from '../shared/errors.js';
+import { natsKeys } from './nats.js';
 
 export function writeHostKey(file: string): string {
-  const pair = createUser();
+  const pair = natsKeys().createUser();
   const seed = new TextDecoder().decode(pair.getSeed());
   try {
     // 'wx': an existing key is never replaced by accident (the server would still expect the old one).

@@ -3,9 +3,9 @@
 // read until the server says nothing is pending. One round trip and a stream of messages rather than
 // a get per host; and a plain callback rather than the client's ordered consumer with an async
 // iterator, which took three times as long for 10,000 hosts (bench/fleet/inventory.ts).
-import { AckPolicy, DeliverPolicy, jetstreamManager, ReplayPolicy } from '@nats-io/jetstream';
-import { createInbox, nuid, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import { bindBucket, createBucket, isMissingBucket } from './buckets.js';
+import { natsJetstream, natsTransport } from './nats.js';
 
 /** Key -> parsed JSON value; a missing bucket is an empty one. Values that are not JSON are left out. */
 export async function bucketSnapshot<T>(nc: NatsConnection, bucket: string, inboxPrefix?: string): Promise<Map<string, T>> {
@@ -24,6 +24,8 @@ export async function bucketSnapshot<T>(nc: NatsConnection, bucket: string, inbo
   const stream = `KV_${bucket}`;
   const prefix = `$KV.${bucket}.`;
   // Under the connection's own inbox prefix, which a host's permissions let it hear.
+  const { createInbox, nuid } = natsTransport();
+  const { AckPolicy, DeliverPolicy, jetstreamManager, ReplayPolicy } = natsJetstream();
   const inbox = createInbox(inboxPrefix);
   const done = new Promise<void>((resolve, reject) => {
     nc.subscribe(inbox, {

@@ -17,11 +17,30 @@ const OPERATORS = '+-*/%<>=!&|?:.[(';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const WHAT_A_VALUE_IS = 'a quoted string, a number, true, false, null, a list [...], an object { ... } or a heredoc <<EOT';
 
+/** Where each value of a top-level attribute, and of the objects inside it, was written (not inside lists). */
+export interface ValueSpan {
+  /** Offsets in the text: the value's first character, and just after its last. */
+  start: number;
+  end: number;
+  kind: 'string' | 'object' | 'other';
+}
+
+/** Key paths ("db/password") -> spans, filled while parsing, for an editor that changes one value in place. */
+export type ValueSpans = Map<string, ValueSpan>;
+
+/** The spans being recorded by the parse in progress, and the key path of the value being read. */
+let recording: { spans: ValueSpans; path: string[] } | undefined;
+
 /** The items of an HCL text; throws a UserError at the first mistake, with its line and column. */
-export function parseHcl(file: string, text: string): HclFile {
+export function parseHcl(file: string, text: string, spans?: ValueSpans): HclFile {
   checkUnicode(file, text);
   const cur = new Cursor(file, text);
-  return { items: body(cur, undefined) };
+  recording = spans ? { spans, path: [] } : undefined;
+  try {
+    return { items: body(cur, undefined) };
+  } finally {
+    recording = undefined;
+  }
 }
 
 /** The items of a body, up to its closing brace (consumed) or, at the top level (open undefined), the end. */
@@ -49,7 +68,8 @@ function body(cur: Cursor, open: { type: string; at: Position } | undefined): Hc
       const first = attributes.get(name);
       if (first) cur.fail(`${name} is set twice (first at line ${first.line}): an attribute is set once in a block`, at);
       attributes.set(name, at);
-      items.push({ kind: 'attribute', name, value: value(cur), at });
+      if (recording && !open) recording.path = [name];
+      items.push({ kind: 'attribute', name, value: open ? value(cur) : recorded(cur), at });
     } else items.push(block(cur, name, at));
     endOfItem(cur, open !== undefined);
   }
@@ -71,16 +91,44 @@ function block(cur: Cursor, type: string, at: Position): HclBlock {
   }
   cur.open();
   cur.pos++;
-  const items = body(cur, { type, at });
+  cur.skipBlank(false);
+  const c = cur.peek();
+  // HCL's two forms: the body on lines of its own ("{" ends its line, "}" starts one), or a
+  // single-line block holding nothing or one attribute (`a { b = 1 }`), never a block.
+  const items = c === '\n' || c === undefined ? body(cur, { type, at }) : oneLineBody(cur, type, at);
   cur.close();
   return { kind: 'block', type, labels, body: items, at };
+}
+
+const ONE_LINE = 'a block on one line holds nothing or a single attribute (type { name = value }), as HCL\'s native syntax says; put its body on lines of its own';
+
+function oneLineBody(cur: Cursor, type: string, open: Position): HclItem[] {
+  if (cur.peek() === '}') {
+    cur.pos++;
+    return [];
+  }
+  const at = cur.here();
+  const name = identifier(cur);
+  if (name === undefined) cur.fail(`expected an attribute (name = value) or the end of the line after "{", found ${cur.describeHere()}`);
+  cur.skipBlank(false);
+  if (cur.peek() !== '=') cur.fail(`${ONE_LINE} (${name} starts a block inside the single-line block ${type})`, at);
+  cur.pos++;
+  const item: HclItem = { kind: 'attribute', name, value: value(cur), at };
+  cur.skipBlank(false);
+  if (cur.peek() !== '}') {
+    if (cur.peek() === '\n' || cur.peek() === undefined) cur.fail(`${ONE_LINE} (the block ${type} opened at line ${open.line} goes on after its attribute ${name})`, at);
+    unexpectedAfterValue(cur, `"}" closing the single-line block ${type}`);
+  }
+  cur.pos++;
+  return [item];
 }
 
 /** After an attribute or a block: the end of the line (a comment may come first), the file, or the enclosing block's "}". */
 function endOfItem(cur: Cursor, inBlock: boolean): void {
   cur.skipBlank(false);
   const c = cur.peek();
-  if (c === undefined || c === '\n' || (c === '}' && inBlock)) return;
+  if (c === undefined || c === '\n') return;
+  if (c === '}' && inBlock) cur.fail('a block\'s closing "}" starts a line of its own, after the last attribute or block of the body (HCL\'s native syntax)');
   unexpectedAfterValue(cur, 'a new line after each attribute and block');
 }
 
@@ -91,6 +139,18 @@ function unexpectedAfterValue(cur: Cursor, expected: string): never {
     cur.fail(`${JSON.stringify(c)} makes an HCL expression, which govern does not evaluate: write the value itself (${WHAT_A_VALUE_IS}); values from the host come from Handlebars ({{fact "..."}})`);
   }
   cur.fail(`expected ${expected}, found ${cur.describeHere()}`);
+}
+
+/** A value, with its span when spans are recorded for its key path. */
+function recorded(cur: Cursor): AttrValue {
+  const path = recording?.path;
+  if (path === undefined || path.length === 0) return value(cur);
+  cur.skipBlank(false);
+  const start = cur.pos;
+  const c = cur.peek();
+  const v = value(cur);
+  recording?.spans.set(path.join('/'), { start, end: cur.pos, kind: c === '"' ? 'string' : c === '{' ? 'object' : 'other' });
+  return v;
 }
 
 function value(cur: Cursor): AttrValue {
@@ -122,14 +182,22 @@ function number(cur: Cursor): number {
   if (next === '.' || (next !== undefined && /[\p{ID_Continue}]/u.test(next))) {
     cur.fail(`not a number: a number is written 42, -1, 0.5 or 1e6 (a text is quoted: "${cur.text.slice(cur.pos, end)}${next}...")`);
   }
+  const written = m[0].replace(/[ \t]/g, '');
+  const n = Number(written);
+  // A double holds every integer up to 2^53 exactly; past it, 12345678901234567890 would become ...7000.
+  if (/^-?[0-9]+$/.test(written) && !Number.isSafeInteger(n)) {
+    cur.fail(`the integer ${written} is larger than a number can hold exactly (${Number.MAX_SAFE_INTEGER}): quote it as a string ("${written}")`);
+  }
   cur.pos = end;
-  return Number(m[0].replace(/[ \t]/g, ''));
+  return n;
 }
 
 function list(cur: Cursor): AttrValue[] {
   cur.open();
   cur.pos++;
   const items: AttrValue[] = [];
+  const path = recording?.path;
+  if (recording) recording.path = [];
   for (;;) {
     cur.skipBlank(true);
     if (cur.peek() === ']') break;
@@ -141,6 +209,7 @@ function list(cur: Cursor): AttrValue[] {
       unexpectedAfterValue(cur, 'a "," between the items of a list, or its closing "]"');
     }
   }
+  if (recording && path) recording.path = path;
   cur.pos++;
   cur.close();
   return items;
@@ -157,7 +226,10 @@ function object(cur: Cursor): { [key: string]: AttrValue } {
     cur.skipBlank(false);
     if (cur.peek() !== '=' && cur.peek() !== ':') cur.fail(`expected "=" after the key ${JSON.stringify(key)}, found ${cur.describeHere()}`);
     cur.pos++;
-    const v = value(cur);
+    const path = recording?.path;
+    if (recording && path && path.length > 0) recording.path = [...path, key];
+    const v = recorded(cur);
+    if (recording && path) recording.path = path;
     // The last of two equal keys wins, as in HCL; a key named __proto__ stays a key.
     Object.defineProperty(result, key, { value: v, enumerable: true, writable: true, configurable: true });
     cur.skipBlank(false);

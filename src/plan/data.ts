@@ -22,7 +22,7 @@ export function hierarchyFile(root: string | undefined): string | undefined {
 export async function readTreeData(root: string | undefined, sources: FactSources): Promise<TreeData | undefined> {
   const file = hierarchyFile(root);
   if (file === undefined) return undefined;
-  const source = readSourceFile(file);
+  const source = readSourceFile(file, root);
   // The levels come from facts alone: hierarchy.hcl cannot read data.
   const [rendered] = await renderWithLines([{ file, source }], { local: sources.local, remote: sources.remote });
   const lines = new SourceLines(file, source, rendered.text, rendered.sourceLines);

@@ -12,6 +12,7 @@ import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
 import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
 import type { TreeData } from '../data/lookup.js';
+import { misplacedEncrypted } from '../secrets/misplaced.js';
 import { revealWith } from '../secrets/reveal.js';
 import { expandModules } from '../state/modules/expand.js';
 import type { FactSources } from '../templates/fact-sources.js';
@@ -82,11 +83,13 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
   }
   problems.push(...duplicates(parsed));
   if (problems.length > 0) throw new UserError(problems);
-  const resources = await clock.time('render', () => renderResourceTemplates(parsed, settings.paths.templates, timed));
+  const resources = await clock.time('render', () => renderResourceTemplates(parsed, settings.paths.templates, timed, root));
+  const misplaced = misplacedEncrypted(resources);
+  if (misplaced.length > 0) throw new UserError(misplaced);
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
   resources.forEach((r) => secrets.addResource(r));
   return clock.time('plan', async () => {
-    const { plan, runners, notes } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache });
+    const { plan, runners, notes } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache, root });
     const filter = { tags: settings.tags, skipTags: settings.skipTags };
     const unknown = unknownTags(plan.resources, filter).map((tag) => `no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
     const selected = selectResources(plan.resources, filter);

@@ -45,9 +45,11 @@ export async function resolveCommit(repo: Repository, rev: string): Promise<stri
 export async function extractCommit(repo: Repository, commit: string, into: string): Promise<string> {
   fs.mkdirSync(into, { recursive: true, mode: 0o700 });
   const archive = `${into}.tar`;
-  const made = await git(repo.top, ['archive', '--format=tar', '-o', archive, commit]);
+  // git archive writes group-writable modes (its tar.umask is 002) and tar as root keeps the modes and
+  // owners it reads: a tree's runners.d would then be refused as writable by others. Neither is taken.
+  const made = await git(repo.top, ['-c', 'tar.umask=022', 'archive', '--format=tar', '-o', archive, commit]);
   if (made.code !== 0) throw new UserError(`git archive ${commit} failed: ${made.stderr.trim()}`);
-  const unpacked = await runCommand('tar', ['-xf', archive, '-C', into], { timeoutMs: GIT_TIMEOUT_MS });
+  const unpacked = await runCommand('tar', ['--no-same-owner', '--no-same-permissions', '-xf', archive, '-C', into], { timeoutMs: GIT_TIMEOUT_MS });
   fs.rmSync(archive, { force: true });
   if (unpacked.code !== 0) throw new UserError(`cannot unpack ${commit}: ${unpacked.stderr.trim()}`);
   return path.join(into, repo.prefix);

@@ -55,12 +55,21 @@ export function droppedResources(previous: TreeManaged | undefined, declared: Ma
   return { next: { managed: managed.sort(), dropped }, unknown };
 }
 
-/** Replaced atomically; readable by root only (it names what the host holds). */
+/**
+ * Replaced atomically; readable by root only (it names what the host holds). A list that is already
+ * what it would become is left alone: a run that changes nothing then writes and syncs no file for it.
+ */
 export function writeManaged(varDir: string, record: ManagedRecord): void {
   const file = path.join(varDir, MANAGED_FILE);
+  const text = JSON.stringify(record, null, 2) + '\n';
+  try {
+    if (fs.readFileSync(file, 'utf8') === text) return;
+  } catch {
+    // none yet, or unreadable: written below
+  }
   try {
     fs.mkdirSync(varDir, { recursive: true, mode: 0o755 });
-    writeFileAtomic(file, JSON.stringify(record, null, 2) + '\n', 0o600);
+    writeFileAtomic(file, text, 0o600);
   } catch (e) {
     throw new UserError(`cannot record the managed resources in ${file}: ${(e as Error).message}`);
   }

@@ -70,7 +70,17 @@ export interface RunSource {
 /** One run at a time: anything that changes the host waits for the run under way. */
 export async function underRunLock(o: { quiet: boolean; verbose: number; lockTimeout: number }, work: () => Promise<number>): Promise<number> {
   if (o.quiet && o.verbose > 0) throw new UserError('-q and -v say opposite things: give one');
-  const lock = await acquireRunLock({ timeoutMs: o.lockTimeout, startedAt: startedAt(), onWait: note });
+  // Stopped while it waits, nothing was applied or recorded: say so, naming the run it waited for.
+  let waitingFor: string | undefined;
+  const unregister = onInterrupt(async (signal) => {
+    if (waitingFor !== undefined) warn(`interrupted by ${signal} ${waitingFor}: nothing was applied, and the record of the last run is unchanged`);
+  });
+  let lock;
+  try {
+    lock = await acquireRunLock({ timeoutMs: o.lockTimeout, startedAt: startedAt(), onWait: (message) => ((waitingFor = `while ${message}`), note(message)) });
+  } finally {
+    unregister();
+  }
   try {
     return await work();
   } finally {
@@ -114,19 +124,25 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
     ({ report, code } = await runTree(o, inputs, clock, meta, session, applied, source));
   } catch (e) {
     if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
-    if (o.noop && !o.json) throw e;
+    if (o.noop && !o.json) {
+      unregister();
+      throw e;
+    }
     report = errorReport(await meta(), e, clock.timings(), sinceStart());
     if (o.json) await out(reportJson(report));
     printError(e);
     record(o, report, source);
+    unregister();
     await publish(o, report, inputs, source);
     return 1;
   } finally {
-    if (interruptedBy() === undefined) unregister();
+    // The handler stays until the run is recorded: a signal while the runners close (longer on a
+    // busy machine) found none, and the run was never recorded.
     await session.close();
   }
   if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
   const recorded = record(o, report, source);
+  unregister();
   await publish(o, report, inputs, source);
   return recorded ? code : 1;
 }

@@ -1,10 +1,10 @@
 // recipients.hcl at a tree's root: hosts by their SSH host key, people by an age or SSH key, and
 // groups of them (docs/secrets.md). Every problem of the file is reported at once, at its line.
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseHcl } from '../hcl/parse.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
+import { readSourceFile } from '../shared/source-file.js';
 import { didYouMean } from '../shared/suggest.js';
 import { RECIPIENT_NAME } from './format.js';
 
@@ -41,7 +41,8 @@ export function recipientsFile(root: string): string {
 }
 
 export function readRecipients(file: string): Recipients {
-  const text = fs.readFileSync(file, 'utf8');
+  // The file of a tree: read by the rules of every file of it, and only inside its directory.
+  const text = readSourceFile(file, path.dirname(file));
   const lines = text.split('\n');
   const problems: Problem[] = [];
   const recipients: Recipients = { file, keys: new Map(), groups: new Map() };

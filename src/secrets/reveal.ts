@@ -4,8 +4,10 @@
 // never decrypted: a host is refused only what it uses. A preview (`govern plan`, `govern diff`) runs
 // where not every host's identity is: there a value it cannot decrypt stands for `<sensitive>`.
 import type { DataFound } from '../data/source.js';
+import { UserError } from '../shared/errors.js';
+import { addSecretText } from '../shared/secret-texts.js';
 import { SENSITIVE } from '../shared/sensitive.js';
-import { decrypter } from './age.js';
+import type * as Age from './age.js';
 import { holdsEncrypted, mapEncrypted, parseEncrypted } from './format.js';
 
 /** The host's SSH host key: root's alone, and the key recipients.hcl names the host by. */
@@ -20,10 +22,22 @@ export type Reveal = (key: string, found: DataFound) => DataFound;
  */
 export type Unreadable = 'error' | 'sensitive';
 
+/**
+ * A value that cannot be decrypted: a problem at the data file's line for any reader (a module's
+ * parameter, a run's report), and as a template helper's message `"KEY" (FILE:LINE): why`.
+ */
+export class SecretValueError extends UserError {
+  constructor(key: string, origins: DataFound['origins'], why: string) {
+    const first = origins[0];
+    super({ file: first.file, ...(first.line !== undefined ? { line: first.line } : {}), message: `data "${key}": ${why}` });
+    this.message = `"${key}" (${origins.map((o) => `${o.file}${o.line !== undefined ? `:${o.line}` : ''}`).join(', ')}): ${why}`;
+  }
+}
+
 export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unreadable = 'error'): Reveal {
   const plain = new Map<string, string>();
   const unread = new Set<string>();
-  const decrypt = decrypter(identity);
+  let decrypt: ((ciphertext: Buffer) => string) | undefined;
   return (key, found) => {
     if (!holdsEncrypted(found.value)) return found;
     let placeholder = false;
@@ -33,17 +47,20 @@ export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unre
         try {
           const { to, ciphertext } = parseEncrypted(text);
           try {
+            // age's code is loaded at the first encrypted value: a tree without one never loads it.
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
+            decrypt ??= (require('./age.js') as typeof Age).decrypter(identity);
             revealed = decrypt(ciphertext);
           } catch (e) {
             if (unreadable === 'sensitive') {
               revealed = SENSITIVE;
               unread.add(text);
-            } else throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join(', ') || 'no one named'}): ${(e as Error).message}`);
+            } else throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join('+') || 'no one named'}): ${(e as Error).message}`);
           }
         } catch (e) {
-          const where = found.origins.map((o) => `${o.file}${o.line !== undefined ? `:${o.line}` : ''}`).join(', ');
-          throw new Error(`"${key}" (${where}): ${(e as Error).message}`);
+          throw new SecretValueError(key, found.origins, (e as Error).message);
         }
+        if (revealed !== SENSITIVE) addSecretText(revealed);
         plain.set(text, revealed);
       }
       if (unread.has(text)) placeholder = true;

@@ -1,14 +1,24 @@
 // Reads a template, state file or data file as govern's rules say (README, "State files"): a regular file
 // only (a FIFO would block the run, /dev/zero never end), at most MAX_SOURCE_BYTES, and valid
 // UTF-8, refused with its line rather than altered (replacement characters would be written out).
+// A file of a state tree is read only inside the tree (docs/security.md, "Untrusted revisions").
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
+import path from 'node:path';
 import { UserError } from './errors.js';
 import { describeFileKind } from './file-kind.js';
 
 export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 
-export function readSourceFile(file: string): string {
+/**
+ * The file's text. With `tree` (the state tree's directory, for a file of the tree: a state file, a
+ * template or partial of its templates.d or given by path, a data file, hierarchy.hcl, a module's
+ * file), the file opened must lie inside the tree: neither a link nor `..` leads out of it.
+ */
+export function readSourceFile(file: string, tree?: string): string {
+  if (tree !== undefined && !isInside(path.resolve(file), path.resolve(tree))) {
+    throw new UserError({ file, message: "outside the state tree: govern reads a tree's files only inside the tree's directory" });
+  }
   let fd: number;
   try {
     // Non-blocking, so that opening a FIFO returns at once and is refused below.
@@ -19,6 +29,8 @@ export function readSourceFile(file: string): string {
   }
   let bytes: Buffer;
   try {
+    // Checked on the handle opened, so a link swapped after a check cannot lead elsewhere.
+    if (tree !== undefined) outOfTree(fd, file, tree);
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new UserError({ file, message: `not a regular file (${describeFileKind(st)}): govern reads only regular files` });
     if (st.size > MAX_SOURCE_BYTES) tooLarge(file);
@@ -32,6 +44,24 @@ export function readSourceFile(file: string): string {
     throw new UserError({ file, line, message: `not valid UTF-8 (byte 0x${bytes[at].toString(16).padStart(2, '0')}): govern reads templates and state files as UTF-8 and never alters them` });
   }
   return bytes.toString('utf8');
+}
+
+/** Whether `full` is `dir` or under it (both absolute and normalised). */
+export function isInside(full: string, dir: string): boolean {
+  return full === dir || full.startsWith(dir === '/' ? '/' : dir + '/');
+}
+
+/** Throws when the opened file's real path is not inside the tree's real directory. */
+function outOfTree(fd: number, file: string, tree: string): void {
+  let real: string;
+  let root: string;
+  try {
+    real = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    root = fs.realpathSync(tree);
+  } catch (e) {
+    throw new UserError({ file, message: `cannot tell where it lies: ${(e as Error).message}` });
+  }
+  if (!isInside(real, root)) throw new UserError({ file, message: `a link to ${real}, outside the state tree: govern reads a tree's files only inside the tree's directory (move what it names into the tree)` });
 }
 
 /** The whole file, however its size changes while it is read, refused past the limit. */

@@ -42,6 +42,25 @@ export function openDirectoryHandle(dir: string): DirectoryHandle | undefined {
   }
 }
 
+/**
+ * A private cache directory (the runners' cache, state/runner-cache.ts), opened once (not through a
+ * link in its place) and checked through that
+ * handle. Every entry is then reached as /proc/self/fd/N/NAME: whoever can write the directory's
+ * parent may rename it or put a link in its place after the check, but the handle still names the
+ * directory that was checked, which only its owner can write. Without /proc, no cache.
+ */
+export function openPrivateDirectory(dir: string): DirectoryHandle | undefined {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    return undefined;
+  }
+  const handle = openDirectoryHandle(dir);
+  if (handle === undefined || ownedAndPrivate(handle.stat)) return handle; // kept open for the whole run (close-on-exec)
+  fs.closeSync(handle.fd);
+  return undefined;
+}
+
 function octal(mode: number): string {
   return (mode & 0o7777).toString(8).padStart(4, '0');
 }
@@ -79,6 +98,18 @@ export function trustedProgram(file: string): { path: string } | { refused: stri
  */
 export function trustedFile(file: string, what: string): { path: string } | { refused: string } {
   return trustedPath(file, (why) => `refusing ${what} ${file}: ${why}; it must be owned by root (or the user running govern) and writable by no one else, and so must every directory above it`);
+}
+
+/**
+ * A file that holds a credential (a NATS seed): the rule of trustedFile, and readable by its owner
+ * alone, as ssh holds a private key (mode 0600 or stricter): a seed others could read is theirs too.
+ */
+export function trustedSecret(file: string, what: string): { path: string } | { refused: string } {
+  const trusted = trustedFile(file, what);
+  if ('refused' in trusted) return trusted;
+  const mode = fs.statSync(trusted.path).mode;
+  if ((mode & 0o077) !== 0) return { refused: `refusing ${what} ${file}: it is readable by ${(mode & 0o004) !== 0 ? 'anyone' : 'its group'} (mode ${octal(mode)}; chmod go= ${file}), and whoever can read it can use it` };
+  return trusted;
 }
 
 function trustedPath(file: string, refusal: (why: string) => string): { path: string } | { refused: string } {

@@ -24,13 +24,15 @@ export function checkChars(rule: CharRule, value: string): string {
   throw new UserError(`invalid ${rule.what} ${JSON.stringify(value)}: ${problem}${problem.startsWith('character') ? ` (allowed: ${rule.allowed})` : ''}`);
 }
 
-/** Why a value breaks a character rule (the first character outside it, or a leading "-"), or undefined. */
+/** Why a value breaks a character rule (the first character outside it, a leading "-", `.` or `..`), or undefined. */
 export function charsProblem(char: RegExp, value: string): string | undefined {
   if (value === '') return 'it is empty';
   for (const ch of value) {
     if (!char.test(ch)) return `character ${describeChar(ch)} is not allowed`;
   }
   if (value.startsWith('-')) return 'it must not start with "-"';
+  // Names become file names (/etc/sv/NAME, /etc/init.d/NAME): these two would name a directory above.
+  if (value === '.' || value === '..') return `it must not be ${JSON.stringify(value)} (a path, not a name)`;
   return undefined;
 }
 

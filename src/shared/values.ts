@@ -4,6 +4,7 @@
 import { parseDuration } from './duration.js';
 import type { AttrValue } from './protocol.js';
 import type { ValueSpec } from './description.js';
+import { matchesWhole, matchStopped, wholePattern } from './bounded-match.js';
 import { didYouMean } from './suggest.js';
 import { charsProblem } from './validate.js';
 
@@ -94,21 +95,22 @@ function parseText(spec: ValueSpec, text: string): Parsed {
     const problem = charsOf(spec.chars).all.test(text) ? undefined : charsProblem(charsOf(spec.chars).one, text);
     if (problem) return fail(spec, problem, spec.values ? didYouMean(text, spec.values) : undefined);
   }
-  if (spec.pattern !== undefined && !wholeMatch(spec.pattern).test(text)) {
-    return fail(spec, undefined, spec.values ? didYouMean(text, spec.values) : undefined);
+  if (spec.pattern !== undefined) {
+    const matches = matchesWhole(spec.pattern, text);
+    if (matches === undefined) return fail(spec, matchStopped(spec.pattern, text));
+    if (!matches) return fail(spec, undefined, spec.values ? didYouMean(text, spec.values) : undefined);
   }
   if (spec.values && spec.pattern === undefined && spec.chars === undefined) return fail(spec, undefined, didYouMean(text, spec.values));
   return { ok: true, value: text };
 }
 
-const compiled = new Map<string, RegExp>();
 const classes = new Map<string, { one: RegExp; all: RegExp }>();
 
-/** A description's character class: one character of it, and a whole valid value (no leading "-"). */
+/** A description's character class: one character of it, and a whole valid value (no leading "-", not `.` or `..`). */
 function charsOf(chars: string): { one: RegExp; all: RegExp } {
   let re = classes.get(chars);
   if (!re) {
-    re = { one: new RegExp(`[${chars}]`, 'u'), all: new RegExp(`^(?!-)[${chars}]+$`, 'u') };
+    re = { one: new RegExp(`[${chars}]`, 'u'), all: new RegExp(`^(?!-)(?!\\.\\.?$)[${chars}]+$`, 'u') };
     classes.set(chars, re);
   }
   return re;
@@ -116,12 +118,7 @@ function charsOf(chars: string): { one: RegExp; all: RegExp } {
 
 /** A description's pattern, matched against the whole value; `.` matches line breaks too. */
 export function wholeMatch(pattern: string): RegExp {
-  let re = compiled.get(pattern);
-  if (!re) {
-    re = new RegExp(`^(?:${pattern})$`, 'su');
-    compiled.set(pattern, re);
-  }
-  return re;
+  return wholePattern(pattern);
 }
 
 const DOT_COMPONENT = /\/(\.\.?)(?=\/|$)/;

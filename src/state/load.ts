@@ -1,4 +1,5 @@
 // State files to resources: read, render (Handlebars), parse (HCL, src/hcl/parse.ts).
+import { treeRoot } from '../config/paths.js';
 import { parseHcl } from '../hcl/parse.js';
 import type { HclFile } from '../hcl/syntax.js';
 import { formatLocation, UserError, type Problem } from '../shared/errors.js';
@@ -38,9 +39,11 @@ export interface ParsedFiles {
 export async function renderStateFiles(target: string, facts: FactSources): Promise<{ texts: StateFileText[]; problems: Problem[] }> {
   const inputs: TemplateInput[] = [];
   const problems: Problem[] = [];
+  const root = treeRoot(target);
   for (const file of listStateFiles(target)) {
     try {
-      inputs.push({ file, source: readSourceFile(file) });
+      // The file named on the command line is the user's choice; the files of a tree stay inside it.
+      inputs.push({ file, source: readSourceFile(file, file === target ? undefined : root) });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(...e.problems);

@@ -5,9 +5,7 @@
 // govern and no one else can write them, and every entry is reached through the directory checked (below).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { openDirectoryHandle, ownedAndPrivate, type DirectoryHandle } from '../shared/trust.js';
+import { openPrivateDirectory, ownedAndPrivate, type DirectoryHandle } from '../shared/trust.js';
 import { allNumbersFinite } from './finite.js';
 
 const FORMAT = 'govern-cache-4';
@@ -23,11 +21,7 @@ export interface RunnerCache {
 
 export const noCache: RunnerCache = { get: () => undefined, put: () => undefined, area: () => noCache };
 
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.GOVERN_CACHE_DIR) return env.GOVERN_CACHE_DIR;
-  if (process.getuid?.() === 0) return '/var/cache/govern';
-  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'govern');
-}
+export { defaultCacheDir } from '../shared/cache-dir.js';
 
 /** `kind` names the entries (`hcl-...json`), and only those are pruned. */
 export function openRunnerCache(dir: string, kind = 'hcl'): RunnerCache {
@@ -71,24 +65,6 @@ export function openRunnerCache(dir: string, kind = 'hcl'): RunnerCache {
       }
     },
   };
-}
-
-/**
- * The cache directory, opened once (not through a link in its place) and checked through that
- * handle. Every entry is then reached as /proc/self/fd/N/NAME: whoever can write the directory's
- * parent may rename it or put a link in its place after the check, but the handle still names the
- * directory that was checked, which only its owner can write. Without /proc, no cache.
- */
-function openPrivateDirectory(dir: string): DirectoryHandle | undefined {
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch {
-    return undefined;
-  }
-  const handle = openDirectoryHandle(dir);
-  if (handle === undefined || ownedAndPrivate(handle.stat)) return handle; // kept open for the whole run (close-on-exec)
-  fs.closeSync(handle.fd);
-  return undefined;
 }
 
 function prune(dir: DirectoryHandle, prefix: string): void {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../shared/errors.js';
 import type { PartialLookup } from './engine.js';
-import { readSourceFile } from '../shared/source-file.js';
+import { isInside, readSourceFile } from '../shared/source-file.js';
 
 /** The extension a template or partial may be named without (`nginx/headers` finds `nginx/headers.hbs`). */
 export const TEMPLATE_EXTENSION = '.hbs';
@@ -39,14 +39,24 @@ export function locateTemplate(nameOrPath: string, dirs: string[]): string {
   return found.file;
 }
 
-/** Partials are found by name in the templates directories, read as any template is. */
-export function partialLookup(dirs: readonly string[]): PartialLookup {
+/**
+ * The tree a template's file belongs to, whose directory it must then be read inside: a template
+ * given by path, or one found under the tree's directory (its templates.d, a module's); undefined
+ * for the host's own templates directories.
+ */
+export function treeOfTemplate(name: string, file: string, root: string | undefined): string | undefined {
+  if (root === undefined) return undefined;
+  return isTemplatePath(name) || isInside(path.resolve(file), path.resolve(root)) ? root : undefined;
+}
+
+/** Partials are found by name in the templates directories, read as any template is (a tree's inside the tree). */
+export function partialLookup(dirs: readonly string[], root?: string): PartialLookup {
   return (name) => {
     if (isTemplatePath(name)) return { missing: 'a partial is named as in the templates directories, not by path' };
     const found = findTemplate(name, dirs, '/');
     if ('missing' in found) return found;
     try {
-      return { file: found.file, source: readSourceFile(found.file) };
+      return { file: found.file, source: readSourceFile(found.file, treeOfTemplate(name, found.file, root)) };
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       return { missing: e.message };

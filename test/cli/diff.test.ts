@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
+import { defaultStateTree } from '../../src/config/paths.js';
 import { govern } from '../support/cli.js';
 import { runnersWith } from '../support/recording-runner.js';
 import { repository, snapshots } from '../support/preview.js';
@@ -83,10 +84,27 @@ describe('govern diff', () => {
     expect(none.stdout).to.equal('no change on 3 hosts\n');
     expect(none.code).to.equal(0);
     const c = repo.commit({ 'states/t.hcl': secret('bravo-secret') }, 'c');
-    const r = await diff(path.join(repo.dir, 'states'), [b, c]);
+    const r = await diff(path.join(repo.dir, 'states'), [b, c, '.']);
     expect(r.code).to.equal(2);
     expect(r.stdout).to.contain('exec:token changed on 3 hosts: db1, web1, web2\n    command: "<sensitive>" -> "<sensitive>"\n');
     expect(r.stdout).not.to.match(/alpha|bravo/);
+  });
+
+  it('without PATH plans the default state tree, as plan, data and modules do, also inside a checkout', async () => {
+    const repo = repository();
+    const a = repo.commit({ 'states/a.hcl': 'pkg "a" {}\n' }, 'a');
+    const states = path.join(repo.dir, 'states');
+    const r = await diff(states, [a, a]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.match(new RegExp(`^govern: ${defaultStateTree()}: no such file or directory \\(without PATH, govern diff plans the default state tree, as govern run does: in a checkout, give the tree, e.g. govern diff ${a} ${a} \\.\\)\n$`));
+    for (const command of [['data'], ['modules']]) {
+      const other = await govern(command, { cwd: states });
+      expect(other.stderr, command[0]).to.contain(defaultStateTree());
+    }
+    const plan = await govern(['plan', '--json'], { cwd: states });
+    expect(JSON.parse(plan.stdout).hosts[0].errors.join('\n')).to.match(/states: no such file or directory/);
+    expect(plan.stdout).not.to.contain('pkg:a');
+    expect((await diff(states, [a, a, '.'])).stdout).to.equal('no change on 3 hosts\n');
   });
 
   it('exits 1 with every host\'s problems when a revision does not plan, and names an unknown revision', async () => {

@@ -43,7 +43,7 @@ const PIECES = ['a', ' ', '$', '%', '{', '}', '$${', '%%{', '${x}', '%{x}', '\\n
 const INDENTS = ['  ', '\t', ' \t', '', '   ', '\u00a0 '];
 const VALUES = ['1', '-2.5', '1e3', '007', 'true', 'false', 'null', '[]', '[1, "a",]', '{}', '{ a = 1, "b" : [true] }', '{\n a = 1\n b = { c = null }\n}', 'bare', 'a.b', 'f(1)', '1 + 1', '"x"', '1.', '.5', '[1 2]'];
 
-describe('parseHcl against the reference decoder', () => {
+describe('parseHcl against the reference decoder #once', () => {
   it('decodes quoted strings, labels, keys and heredocs of every kind as the reference does', async function () {
     this.timeout(120_000);
     const next = random(26);
@@ -67,6 +67,24 @@ describe('parseHcl against the reference decoder', () => {
       const nested = next() < 0.3 ? [`  n ${next() < 0.5 ? '"l" ' : ''}{\n    v = ${pick(VALUES)}\n  }`, '  n {\n  }'] : [];
       await expectSame(`x "a" {\n${[...attrs, ...nested].join('\n')}\n}\ny b {\n}\n`);
     }
+  });
+
+  it('refuses the single-line block forms the reference refuses, and reads those it reads', async () => {
+    const refused = ['a { b = "foo"\n}\n', 'a { d {} }\n', 'block { block {} }\n', 'a {\n  b = 1 }\n', 'a { b = 1\n  c = 2\n}\n', 'a { b = 1 c = 2 }\n', 'a "l" { d "m" { e = 1 } }\n'];
+    for (const text of refused) {
+      expect(await referenceDecode(text), `the reference reads ${JSON.stringify(text)}`).to.equal(undefined);
+      expect(mine(text), JSON.stringify(text)).to.equal(undefined);
+    }
+    for (const text of ['a { b = 1 }\n', 'a {}\n', 'a "l" { b = [1, 2] }\n', 'a { b = { c = 1 } }\n', 'a {\n  b = 1\n}\n', 'a { # a comment\n  b = 1\n}\n', 'a {\n}\nb { c = "}" }\n']) {
+      expect(mine(text), JSON.stringify(text)).not.to.equal(undefined);
+      await expectSame(text);
+    }
+  });
+
+  it('keeps integers exact as the reference does, and refuses one a number cannot hold rather than round it', async () => {
+    await expectSame('a {\n  n = 9007199254740991\n  m = -9007199254740991\n  f = 1.5e300\n}\n');
+    const big = 'a {\n  n = 12345678901234567890\n}\n';
+    expect(() => parseHcl('f.hcl', big)).to.throw(/f\.hcl:2:.*the integer 12345678901234567890 is larger than a number can hold exactly \(9007199254740991\): quote it as a string \("12345678901234567890"\)/);
   });
 
   it('reads the examples as the reference does', async () => {

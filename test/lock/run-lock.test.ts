@@ -1,10 +1,11 @@
 // One govern run at a time: a slow runner records when each run's work starts and ends (and which
 // govern ran it), and two runs started together must never overlap; --lock-timeout bounds the wait.
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { govern, shRunner } from '../support/cli.js';
+import { govern, GOVERN, shRunner } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 interface Span {
@@ -28,7 +29,7 @@ function slowTree(seconds: number) {
   const states = path.join(dir, 'states');
   writeFile(path.join(states, 'a.hcl'), 'slow "nap" {}\n');
   const varDir = path.join(dir, 'var');
-  const run = (extra: string[] = []) => govern(['run', states, '--runners-dir', runners, '--var-dir', varDir, ...extra]);
+  const run = (extra: string[] = [], env: NodeJS.ProcessEnv = {}) => govern(['run', states, '--runners-dir', runners, '--var-dir', varDir, ...extra], { env });
   const spans = (): Span[] => {
     const byRunner = new Map<number, Span>();
     const text = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
@@ -97,6 +98,29 @@ describe('the run lock (one govern run at a time)', function () {
     expect(t.spans()).to.have.length(1);
   });
 
+  it('SIGTERM while a run waits for the lock: exit 143 and a line naming the run it waited for; nothing applied, nothing recorded', async () => {
+    const t = slowTree(6);
+    const first = t.run();
+    const holder = await t.started();
+    const waiting = spawn(GOVERN, ['run', path.join(t.dir, 'states'), '--runners-dir', path.join(t.dir, 'runners'), '--var-dir', path.join(t.dir, 'var-second')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => waiting.on('exit', (code) => resolve(code)));
+    // Signalled once it says it waits: the line is written when the lock is found held.
+    await new Promise<void>((resolve) =>
+      waiting.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('waiting for')) resolve();
+      }),
+    );
+    waiting.kill('SIGTERM');
+    expect(await exited, stderr).to.equal(143);
+    expect(stderr).to.include(`govern: interrupted by SIGTERM while waiting for the run of pid ${holder.governPid}`);
+    expect(stderr).to.include('nothing was applied, and the record of the last run is unchanged');
+    expect(fs.existsSync(path.join(t.dir, 'var-second', 'last-run.json'))).to.equal(false);
+    expect((await first).code).to.equal(0);
+    expect(t.spans()).to.have.length(1);
+  });
+
   it('a run killed while holding the lock does not block the next one', async () => {
     const t = slowTree(30);
     const first = t.run();
@@ -107,5 +131,30 @@ describe('the run lock (one govern run at a time)', function () {
     const r = await t.run(['--lock-timeout', '0', '--noop']);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stderr).to.not.include('waiting');
+  });
+
+  it('GOVERN_LOCK_DIR moves the lock: a run on another lock directory does not wait for the run under way', async () => {
+    const t = slowTree(3);
+    const first = t.run();
+    const holder = await t.started();
+    const elsewhere = path.join(tempDir('govern-lock-dir-'), 'locks');
+    const r = await t.run(['--lock-timeout', '0', '--noop'], { GOVERN_LOCK_DIR: elsewhere });
+    expect(r.code, r.stderr).to.equal(0);
+    expect(fs.statSync(elsewhere).mode & 0o777, 'created 0700').to.equal(0o700);
+    expect(JSON.parse(fs.readFileSync(path.join(elsewhere, 'run.lock'), 'utf8')).pid).to.not.equal(holder.governPid);
+    expect((await first).code).to.equal(0);
+  });
+
+  it('GOVERN_LOCK_DIR is held to the same checks: refused when others can write it, or when relative; nothing runs', async () => {
+    const t = slowTree(0);
+    const open = tempDir('govern-lock-open-');
+    fs.chmodSync(open, 0o1777);
+    const r = await t.run([], { GOVERN_LOCK_DIR: open });
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.include(`refusing the lock directory ${open}: it must be a directory owned by this user that no one else can write`);
+    const relative = await t.run([], { GOVERN_LOCK_DIR: 'locks' });
+    expect(relative.code).to.equal(1);
+    expect(relative.stderr).to.include('GOVERN_LOCK_DIR must be an absolute path, not "locks"');
+    expect(t.spans(), 'nothing applied').to.deep.equal([]);
   });
 });

@@ -53,6 +53,18 @@ describe('resources no longer managed', () => {
     const after = await t.run(['--json'], env);
     expect(json(after.stdout)).not.to.have.property('no_longer_managed');
   });
+  it('is not written again by a run after which it is the same (no file written and synced for nothing)', async () => {
+    const t = tree({ 'a.hcl': 'pkg "a" {}\npkg "b" {}\n' });
+    const env = { GOVERN_VAR_DIR: path.join(t.dir, 'var') };
+    const file = path.join(t.dir, 'var', 'managed.json');
+    await t.run([], env);
+    const before = fs.statSync(file);
+    expect((await t.run([], env)).code).to.equal(0);
+    expect(fs.statSync(file).ino, 'the same file, not one renamed over it').to.equal(before.ino);
+    writeFile(path.join(t.states, 'a.hcl'), 'pkg "a" {}\n');
+    await t.run([], env);
+    expect(fs.statSync(file).ino, 'a changed list is written').to.not.equal(before.ino);
+  });
 });
 
 describe('resources no longer managed, when the list cannot be read', () => {

@@ -172,7 +172,7 @@ describe('secrets while planning', () => {
     const repo = repository(f.tree);
     const before = repo.commit({}, 'first');
     repo.commit({ 'site.hcl': conf('v2') }, 'second');
-    const diff = await govern(['diff', '--no-cache', '--identity', f.web1.identity, before, 'HEAD'], { cwd: f.tree });
+    const diff = await govern(['diff', '--no-cache', '--identity', f.web1.identity, before, 'HEAD', '.'], { cwd: f.tree });
     expect(diff.code, diff.stderr).to.equal(2);
     expect(diff.stdout).to.contain('file:/etc/govern-test-other.conf changed on 1 host: ');
     expect(diff.stdout).to.contain('    contents: "<sensitive>" -> "<sensitive>"\n');

@@ -7,7 +7,9 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { compareHost, groupChanges, type ResourceChange } from '../../preview/compare.js';
 import { formatGroups } from '../../preview/diff-text.js';
+import { formatNotes, groupNotes, secretNotes } from '../../preview/secret-changes.js';
 import { extractCommit, repositoryOf, resolveCommit, withTempDir } from '../../preview/revision.js';
+import { defaultStateTree } from '../../config/paths.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
@@ -29,15 +31,20 @@ const options = optionTable([
 export const diffCommand = defineCommand({
   ...described('diff'),
   details:
-    'PATH (default: the current directory) is the state tree in a git working tree; each revision is read\n' +
+    `PATH is the state tree in a git working tree (without PATH, the one govern run applies, ${defaultStateTree()});\n` +
+    'each revision is read\n' +
     'from git, never checked out. Identical changes on several hosts are shown once, with their hosts.\n' +
     'File contents are shown as unified diffs, except hidden ones. Exit status: 0 no change, 2 changes,\n' +
     '1 an error (planning failed for a host at either revision: every problem is printed).',
   options,
   async run(o, operands) {
     if (operands.length < 2 || operands.length > 3) throw new UserError(`REV1 and REV2 are needed, then at most a PATH (usage: ${this.usage})`);
-    const [rev1, rev2, given = '.'] = operands;
-    const repo = await repositoryOf(given);
+    // The default tree is the one every planning command takes (README, "Commands").
+    const [rev1, rev2, given = defaultStateTree()] = operands;
+    const repo = await repositoryOf(given).catch((e: unknown) => {
+      if (operands.length === 3 || !(e instanceof UserError)) throw e;
+      throw new UserError(`${e.message} (without PATH, govern diff plans the default state tree, as govern run does: in a checkout, give the tree, e.g. govern diff ${rev1} ${rev2} .)`);
+    });
     const [from, to] = [await resolveCommit(repo, rev1), await resolveCommit(repo, rev2)];
     const hosts = await previewHosts(o, undefined, true);
     const result = await withTempDir(async (dir) => {
@@ -51,18 +58,20 @@ export const diffCommand = defineCommand({
           : [{ host: os.hostname(), inputs: previewSettings(tree, o) }];
       const [before, after] = [inputs(trees[0]), inputs(trees[1])];
       const byHost = new Map<string, ResourceChange[]>();
+      const notes = new Map<string, string[]>();
       const errors: string[] = [];
       for (let i = 0; i < before.length; i++) {
         const plans: HostPreview[] = [await planHost(before[i].inputs, before[i].host), await planHost(after[i].inputs, after[i].host)];
         plans.forEach((p, side) => (p.errors ?? []).forEach((e) => errors.push(`${p.host}: at ${[rev1, rev2][side]}: ${e}`)));
         if (plans[0].resources && plans[1].resources) byHost.set(before[i].host, compareHost(plans[0].resources, plans[1].resources, [rev1, rev2]));
+        if (plans[0].secrets && plans[1].secrets) notes.set(before[i].host, secretNotes(before[i].host, plans[0].secrets, plans[1].secrets));
       }
-      return { hosts: before.map((b) => b.host), byHost, errors };
+      return { hosts: before.map((b) => b.host), byHost, errors, secrets: groupNotes(notes) };
     });
     const groups = groupChanges(result.byHost);
-    if (o.json) await out(JSON.stringify({ from, to, hosts: result.hosts, changes: groups, errors: result.errors }, null, 2) + '\n');
-    else await out(formatGroups(groups, result.byHost.size));
+    if (o.json) await out(JSON.stringify({ from, to, hosts: result.hosts, changes: groups, secrets: result.secrets, errors: result.errors }, null, 2) + '\n');
+    else await out(result.secrets.length > 0 && groups.length === 0 ? formatNotes(result.secrets) : formatGroups(groups, result.byHost.size) + formatNotes(result.secrets));
     for (const e of result.errors) printError(new UserError(e));
-    return result.errors.length > 0 ? 1 : groups.length > 0 ? 2 : 0;
+    return result.errors.length > 0 ? 1 : groups.length > 0 || result.secrets.length > 0 ? 2 : 0;
   },
 });

@@ -48,7 +48,7 @@ export const renderCommand = defineCommand({
     const vars = templateVars(o.var, o.varsJson);
     const stateFile = file.endsWith('.hcl');
     if (stateFile && Object.keys(vars).length > 0) throw new UserError(`${file} is a state file, which has no variables: --var and --vars-json are for the templates of files`);
-    const input = stateFile ? { file, source } : { file, source, vars, partials: partialLookup(paths.templates) };
+    const input = stateFile ? { file, source } : { file, source, vars, partials: partialLookup(paths.templates, root) };
     const sources = factSources(o, localFacts(o, paths));
     // hierarchy.hcl is rendered from facts alone first (a {{data}} in it is an error there, as in govern run).
     const data = await readTreeData(root, sources);

@@ -3,7 +3,7 @@
 // ssh joins the remote command into one line for the remote user's shell, so every word of it is
 // quoted for that shell here; the user's own ssh options come first, and OpenSSH keeps the first
 // value it sees for an option, so theirs win over govern's defaults.
-import { parse } from 'shell-quote';
+import type * as ShellQuote from 'shell-quote';
 import { UserError } from '../../shared/errors.js';
 import { shellWord } from '../../shared/shell-display.js';
 
@@ -27,6 +27,9 @@ export function splitCommandLine(text: string, what: string): string[] {
   const variables: string[] = [];
   let entries: unknown[];
   try {
+    // Loaded here, where a command line is split: `govern --help` and a run without --ssh never are.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { parse } = require('shell-quote') as typeof ShellQuote;
     entries = parse(text, (name: string) => {
       if (name !== '') variables.push(name);
       return undefined;

@@ -1,7 +1,7 @@
 // What the archive runner accepts, declared once: govern checks state files against it, and the
 // runner reads its arguments with it (docs/archive.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_CHARS } from '../file/description.js';
+import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
 
 const ACCOUNT = { type: 'string', chars: ACCOUNT_CHARS, what: 'a name or a numeric id (letters, digits and . _ @ $ -, not starting with -)' } as const;
 
@@ -26,6 +26,7 @@ export const description = {
   signals: ['refresh'],
   autorequire: [
     { runner: 'file', parent_of_name: true },
+    { runner: 'mount', parent_of_name: true },
     { runner: 'user', key: 'owner' },
     { runner: 'group', key: 'group' },
   ],

@@ -1,10 +1,9 @@
 // What the file runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/file.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { VALIDATE_KEY } from './validate-content.js';
+import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
+import { VALIDATE_KEY } from '../lib/file/validate-content.js';
 
-/** User and group names go to `getent` as an argument: no spaces, no colons, no leading "-". */
-export const ACCOUNT_CHARS = 'A-Za-z0-9._@$-';
 const ACCOUNT = { type: 'string', chars: ACCOUNT_CHARS, what: 'a name or a numeric id (letters, digits and . _ @ $ -, not starting with -)' } as const;
 
 export const description = {
@@ -69,6 +68,8 @@ export const description = {
   signals: ['refresh'],
   autorequire: [
     { runner: 'file', parent_of_name: true },
+    // A path under a mount point after the mount: written before it, the file would be hidden under it.
+    { runner: 'mount', parent_of_name: true },
     // The owner and group first; when they are being removed, the file first.
     { runner: 'user', key: 'owner', reverse_when_other: { ensure: ['absent'] } },
     { runner: 'group', key: 'group', reverse_when_other: { ensure: ['absent'] } },

@@ -1,7 +1,7 @@
 // What the git runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/git.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_CHARS } from '../file/description.js';
+import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
 
 export const description = {
   help: 'a git checkout: cloned, at a branch, tag or commit, local changes reported',
@@ -21,6 +21,7 @@ export const description = {
   signals: ['refresh'],
   autorequire: [
     { runner: 'file', parent_of_name: true },
+    { runner: 'mount', parent_of_name: true },
     { runner: 'user', key: 'user' },
   ],
 } as const satisfies RunnerDescription;

@@ -5,7 +5,7 @@ import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import { commandFailed, PackageTools } from './tools.js';
+import { commandFailed, PackageTools } from '../lib/package-tools.js';
 
 /** The seed's NEVRA query format, one line per installed instance (installonly packages can have several). */
 export const RPM_QUERY_FORMAT = '%{NAME} %|EPOCH?{%{EPOCH}}:{0}| %{VERSION} %{RELEASE} %{ARCH}\n';
@@ -59,7 +59,7 @@ export function dnfProvider(context: ProviderContext): PackageProvider {
   };
 }
 
-/** What rpm's database says of a package: the status of every rpm-based provider (dnf, zypper). */
+/** What rpm's database says of a package: the dnf provider's status (zypper asks zypper: provider-zypper.ts). */
 export async function rpmStatus(tools: PackageTools, pkg: string): Promise<PackageStatus> {
   const argv = ['rpm', '-q', pkg, '--queryformat', RPM_QUERY_FORMAT];
   const result = await tools.run(argv, { query: true });

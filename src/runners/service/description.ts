@@ -13,7 +13,7 @@ export const description = {
   name: {
     type: 'string',
     chars: SERVICE_NAME_CHARS,
-    what: 'a service name (letters, digits and . _ + : ~ - @, not starting with -)',
+    what: 'a service name (letters, digits and . _ + : ~ - @, not starting with -, not . or ..)',
     help: 'the systemd unit (nginx means nginx.service; getty@tty1 an instance of getty@.service) or the /etc/init.d script (sysv, OpenRC), or the /etc/sv directory (runit), or the rc.d script (FreeBSD, OpenBSD)',
   },
   keys: {
@@ -26,5 +26,6 @@ export const description = {
   rules: [{ exclusive: ['ensure', 'state'] }, { when: { scope: ['user'] }, values: { provider: ['systemd'] } }],
   signals: ['refresh', 'restart', 'reload', 'start', 'stop'],
   // The unit files it is loaded from first: a changed unit is reloaded before the service is checked.
-  autorequire: [{ runner: 'unit', systemd_unit_of_name: true }],
+  // The unit first; when it is being removed, the service first (stopped and disabled while systemd still knows it).
+  autorequire: [{ runner: 'unit', systemd_unit_of_name: true, reverse_when_other: { ensure: ['absent'] } }],
 } as const satisfies RunnerDescription;

@@ -33,6 +33,12 @@ const INSTANCE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 export const MAX_MODULE_DEPTH = 8;
 
 /**
+ * Instances a tree expands to, at most: ten modules each instantiating ten, five deep, would be
+ * 100,000 and plan for minutes (docs/security.md, "Counts and sizes").
+ */
+export const MAX_MODULE_INSTANCES = 1000;
+
+/**
  * One round: the tree's instances (with the data key `modules`) when `taken` is not given, else the
  * instances the previous round's module files declared (docs/modules.md, "Modules in modules").
  */
@@ -41,6 +47,11 @@ export async function expandModules(root: string | undefined, declared: Instance
   const warnings: string[] = [];
   const names = taken ?? new Map<string, InstanceDecl>();
   const instances = uniqueInstances([...(taken ? [] : dataInstances(data, problems)), ...declared.filter((i) => nestingAllowed(i, problems))], names, problems);
+  if (names.size > MAX_MODULE_INSTANCES) {
+    const over = instances[instances.length - (names.size - MAX_MODULE_INSTANCES)];
+    problems.push({ ...over.at, message: `module "${over.name}": the tree expands to more than ${MAX_MODULE_INSTANCES} module instances (${names.size} so far), here: ${chainOf(over)}; instantiate fewer, or fan out by data rather than by modules in modules` });
+    return { texts: [], instances: [], problems, warnings, taken: names };
+  }
   if (instances.length === 0 || root === undefined) return { texts: [], instances, problems, warnings, taken: names };
   const moduleDirs = moduleNames(root);
   const modules = new Map<string, ModuleSource | undefined>();
@@ -82,6 +93,13 @@ export async function expandModules(root: string | undefined, declared: Instance
     module: owners[i],
   }));
   return { texts, instances, problems, warnings, taken: names };
+}
+
+/** The instance and those it is inside, outermost first: `site (web) > vhost-3 (vhost)`. */
+function chainOf(instance: InstanceDecl): string {
+  const chain: string[] = [`${instance.name} (${instance.source})`];
+  for (let m = instance.within; m; m = m.within) chain.unshift(`${m.instance} (${m.source})`);
+  return chain.join(' > ');
 }
 
 /** A module in a module: not its own module again (a loop), and not deeper than MAX_MODULE_DEPTH. */

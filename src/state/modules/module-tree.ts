@@ -47,7 +47,7 @@ export function readModule(root: string, name: string): ModuleSource {
   const variables: VariableDecl[] = [];
   for (const file of listStateFiles(dir)) {
     try {
-      const source = readSourceFile(file);
+      const source = readSourceFile(file, root);
       files.push({ file, source });
       // Parameters are read before the module renders, from the files that are plain HCL.
       if (!source.includes('{{')) variables.push(...readVariables(file, parseHcl(file, source), problems));

@@ -7,6 +7,7 @@ import type { Location, Problem } from '../../shared/errors.js';
 import type { AttrValue } from '../../shared/protocol.js';
 import { didYouMean } from '../../shared/suggest.js';
 import type { InstanceDecl, ParamOrigin, ParamType, VariableDecl } from './declarations.js';
+import { matchesWhole, matchStopped } from '../../shared/bounded-match.js';
 
 export interface ResolvedParams {
   vars: { [key: string]: AttrValue };
@@ -91,8 +92,10 @@ export function valueProblem(v: Pick<VariableDecl, 'type' | 'values' | 'pattern'
   if (v.values && !v.values.some((allowed) => JSON.stringify(allowed) === JSON.stringify(value))) {
     return `${JSON.stringify(value)} is not one of ${v.values.map((x) => JSON.stringify(x)).join(', ')}`;
   }
-  if (v.pattern !== undefined && typeof value === 'string' && !new RegExp(`^(?:${v.pattern})$`, 'u').test(value)) {
-    return `${JSON.stringify(value)} does not match the pattern ${JSON.stringify(v.pattern)}`;
+  if (v.pattern !== undefined && typeof value === 'string') {
+    const matches = matchesWhole(v.pattern, value, 'u');
+    if (matches === undefined) return matchStopped(v.pattern, value);
+    if (!matches) return `${JSON.stringify(value)} does not match the pattern ${JSON.stringify(v.pattern)}`;
   }
   return undefined;
 }

@@ -3,8 +3,9 @@ import { expect } from 'chai';
 import { parseCandidate, parseDpkgQuery } from '../../../src/runners/pkg/provider-apt.js';
 import { parseRpmQuery } from '../../../src/runners/pkg/provider-dnf.js';
 import { parseFactOutput } from '../../../src/runners/pkg/providers.js';
+import { installedStatus, parseZypperSolvables } from '../../../src/runners/pkg/provider-zypper.js';
 
-describe('pkg provider output parsing', () => {
+describe('pkg provider output parsing #once', () => {
   it('dpkg-query: only "installed" is present', () => {
     expect(parseDpkgQuery('zsh 5.9-8+b18 amd64 installed\n')).to.deep.equal({ installed: true, version: '5.9-8+b18', fullVersion: '5.9-8+b18', arch: 'amd64' });
     for (const state of ['config-files', 'half-installed', 'half-configured', 'unpacked', 'triggers-awaited']) {
@@ -22,6 +23,25 @@ describe('pkg provider output parsing', () => {
     expect(parseCandidate(out)).to.equal('5.9-8+b18');
     expect(parseCandidate('foo:\n  Installed: (none)\n  Candidate: (none)\n  Version table:\n')).to.equal(undefined);
     expect(parseCandidate('')).to.equal(undefined);
+  });
+
+  it('zypper search --installed-only: the newest instance of exactly that name, a non-zero epoch in the full version only', () => {
+    const out = [
+      '<?xml version=\'1.0\'?>',
+      '<stream>',
+      '<message type="info">Reading installed packages...</message>',
+      '<search-result version="0.0">',
+      '<solvable-list>',
+      '<solvable status="installed" name="kernel-default" kind="package" edition="5.14.21-150500.55.39.1" arch="x86_64" repository="(System Packages)"/>',
+      '<solvable status="installed" name="kernel-default" kind="package" edition="1:5.3.18-1" arch="x86_64" repository="(System Packages)"/>',
+      '<solvable status="installed" name="Kernel-Default" kind="package" edition="9.9-9" arch="x86_64" repository="(System Packages)"/>',
+      '<solvable status="installed" name="kernel-default" kind="srcpackage" edition="9.9-9" arch="src" repository="(System Packages)"/>',
+      '</solvable-list>',
+      '</search-result>',
+      '</stream>',
+    ].join('\n');
+    expect(installedStatus(parseZypperSolvables(out, 'kernel-default'))).to.deep.equal({ installed: true, version: '5.3.18-1', fullVersion: '1:5.3.18-1', arch: 'x86_64' });
+    expect(installedStatus(parseZypperSolvables(out, 'zsh'))).to.deep.equal({ installed: false });
   });
 
   it('rpm -q: VERSION-RELEASE, with a non-zero epoch kept in the full version', () => {

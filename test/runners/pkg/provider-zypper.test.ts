@@ -2,6 +2,8 @@
 // offline: a local repository of tiny noarch rpms (1.0-1, 1.1-1, 2.0~rc1-1, 1:0.5-1) made with
 // rpmbuild and createrepo_c. `zypper` and `rpm` on the tests' PATH are wrappers that run the real
 // programs with `--root` on a scratch directory, so this host's rpm database is never touched.
+// The scratch root has /var/lib/rpm as Debian's rpm package ships it, so libzypp keeps its database
+// there while Debian's rpm keeps its own in ~/.rpmdb: the provider must ask zypper, not rpm.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +17,8 @@ import { DnfTestRepo, have, must, scratchDir } from './repos.js';
 const HELLO = 'govern-port-zhello';
 /** Stays installed: libzypp cannot cache an empty rpm database (a real system's never is). */
 const BASE = 'govern-port-zbase';
+/** libzypp's database when /var/lib/rpm exists (Debian's rpm package ships it empty). */
+const ZYPP_DB = '/var/lib/rpm';
 
 describe('pkg runner with zypper (real zypper and rpm, local repository, scratch root)', function () {
   this.timeout(300_000);
@@ -27,8 +31,9 @@ describe('pkg runner with zypper (real zypper and rpm, local repository, scratch
     return { code: r.code, ...parseResult(r.stdout), stderr: r.stderr.replace(/\\(.)/g, '$1') };
   }
 
-  async function installed(): Promise<string> {
-    const r = await runCommand('rpm', ['-q', HELLO, '--queryformat', '%|EPOCH?{%{EPOCH}}:{0}|:%{VERSION}-%{RELEASE}'], { env: { ...process.env, ...env, LC_ALL: 'C' } });
+  /** What the database zypper installs into says (rpm's own default database is another one). */
+  async function installed(dbpath = ZYPP_DB): Promise<string> {
+    const r = await runCommand('rpm', ['--dbpath', dbpath, '-q', HELLO, '--queryformat', '%|EPOCH?{%{EPOCH}}:{0}|:%{VERSION}-%{RELEASE}'], { env: { ...process.env, ...env, LC_ALL: 'C' } });
     return r.code === 0 ? r.stdout.trim() : 'absent';
   }
 
@@ -44,7 +49,7 @@ describe('pkg runner with zypper (real zypper and rpm, local repository, scratch
     ]);
     root = path.join(repo.dir, 'root');
     const bin = path.join(repo.dir, 'bin');
-    fs.mkdirSync(root);
+    fs.mkdirSync(path.join(root, ZYPP_DB), { recursive: true });
     fs.mkdirSync(bin);
     for (const tool of ['zypper', 'rpm']) fs.writeFileSync(path.join(bin, tool), `#!/bin/sh\nexec /usr/bin/${tool} --root '${root}' "$@"\n`, { mode: 0o755 });
     env = { PATH: `${bin}:${process.env.PATH}` };
@@ -66,10 +71,21 @@ describe('pkg runner with zypper (real zypper and rpm, local repository, scratch
     expect(await installed()).to.equal('0:1.0-1');
   });
 
-  it('present, installed: no change, no zypper call', async () => {
+  it('the status is what zypper\'s database says, not rpm\'s default one (Debian\'s rpm: ~/.rpmdb)', async () => {
+    const rpmDefault = (await runCommand('rpm', ['--eval', '%{_dbpath}'], { env: { ...process.env, ...env } })).stdout.trim();
+    expect(rpmDefault).not.to.equal(ZYPP_DB);
+    expect(await installed(rpmDefault)).to.equal('absent');
+    const r = await pkg([HELLO, 'ensure=1.0-1']);
+    expect(r, r.stderr).to.deep.include({ code: 0, changed: false, message: 'already installed 1.0-1' });
+    expect(r.stderr).not.to.include('$ rpm');
+  });
+
+  it('present, installed: no change, zypper asked only for the status', async () => {
     const r = await pkg([HELLO, 'ensure=present']);
     expect(r).to.deep.include({ code: 0, changed: false, message: 'already installed 1.0-1' });
-    expect(r.stderr).not.to.include('$ zypper');
+    expect(r.stderr.match(/^\$ .*$/gm)).to.deep.equal([
+      `$ zypper --non-interactive --xmlout --disable-repositories search --installed-only --details --match-exact --case-sensitive --type package ${HELLO}`,
+    ]);
   });
 
   it('upgrade to a version with a tilde (2.0~rc1-1 is newer than 1.1-1, by rpm\'s rules)', async () => {

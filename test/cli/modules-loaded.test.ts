@@ -1,0 +1,124 @@
+// A command loads only the code it uses: `govern --help` the command index, a no-change run of a tree
+// without data files, secrets or a fleet neither the NATS client, yaml, ajv nor age (bench/README.md,
+// "Start-up, round three"). Read from the modules each process had loaded, in dist/src (each module by name)
+// and in the bundles bin/govern runs (the vendor files scripts/bundle.js splits off).
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { GOVERN, ROOT, TEST_VAR_DIR } from '../support/cli.js';
+import { modulesLoaded } from '../support/modules-loaded.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+const SRC = path.join(ROOT, 'dist', 'src');
+const BUNDLES = path.join(ROOT, 'dist', 'bundle');
+
+/** govern's command line from dist/src, module by module, as the bundle holds it. */
+function fromSource(args: string[], env: NodeJS.ProcessEnv = {}): string[] {
+  const dir = tempDir();
+  const script = writeFile(path.join(dir, 'govern.js'), `require(${JSON.stringify(path.join(SRC, 'cli', 'main.js'))}).main(process.argv.slice(2));\n`);
+  return modulesLoaded(script, args, env).filter((m) => m !== script);
+}
+
+/** A loaded file as a short name: `cli/main.js` in dist/src, `yaml` for a package, `bundle/NAME.js`. */
+function shortName(file: string): string {
+  if (file.startsWith(SRC + path.sep)) return path.relative(SRC, file);
+  if (file.startsWith(BUNDLES + path.sep)) return `bundle/${path.basename(file)}`;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+  return pkg ? pkg[1] : file;
+}
+
+/** What no command that does not use them may load. */
+const HEAVY = [/^@nats-io\//, /^yaml$/, /^ajv$/, /^tweetnacl$/, /^secrets\/age/, /^record\/report-check\.js$/];
+
+function heavyIn(loaded: string[]): string[] {
+  return [...new Set(loaded.map(shortName))].filter((m) => HEAVY.some((h) => h.test(m)));
+}
+
+/** A tree as most hosts have it: files whose contents use a fact, and a guarded command. */
+function plainTree(): string {
+  const dir = tempDir();
+  const state = path.join(dir, 'state');
+  writeFile(
+    path.join(state, 'site.hcl'),
+    `file "${dir}/managed.conf" {\n  ensure = "present"\n  contents = "served_by = {{fact "hostname"}}\\n"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n` +
+      `exec "touch" {\n  command = "/usr/bin/touch ${dir}/done"\n  creates = "${dir}/done"\n}\n`,
+  );
+  return state;
+}
+
+describe('what each command loads', () => {
+  it('govern --help loads the command index and what parsing a command line needs, no command', () => {
+    const loaded = fromSource(['--help']).map(shortName);
+    expect(loaded.sort()).to.deep.equal(
+      [
+        'cli/command-index.js',
+        'cli/command-names.js',
+        'cli/main.js',
+        'cli/options.js',
+        'cli/usage.js',
+        'config/paths.js',
+        'facts/remote/command-line.js',
+        'output/priority.js',
+        'output/writers.js',
+        'shared/bounded-output.js',
+        'shared/child-guard.js',
+        'shared/duration.js',
+        'shared/errors.js',
+        'shared/interrupt.js',
+        'shared/process-group.js',
+        'shared/process.js',
+        'shared/secret-texts.js',
+        'shared/sensitive.js',
+        'shared/shell-display.js',
+        'shared/suggest.js',
+        'shared/terminal-text.js',
+      ].sort(),
+    );
+  });
+
+  it('bin/govern --help reads the command index\'s bundle alone, not the core, and prints what the core would', () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const bundles = modulesLoaded(GOVERN, args).filter((m) => m.startsWith(BUNDLES + path.sep));
+      expect(bundles.map(shortName), args[0]).to.deep.equal(['bundle/usage.js']);
+    }
+    const fromCore = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(BUNDLES, 'govern.js'))}).main(['--help'])`], { encoding: 'utf8' });
+    const fromIndex = spawnSync(GOVERN, ['--help'], { encoding: 'utf8' });
+    expect(fromIndex.status).to.equal(0);
+    expect(fromIndex.stdout).to.equal(fromCore.stdout).and.to.match(/^govern: configuration management/);
+    // Anything else starts the core.
+    expect(modulesLoaded(GOVERN, ['--version']).map(shortName)).to.include.members(['bundle/start.js', 'bundle/govern.js']);
+  });
+
+  it('a no-change run of a plain tree loads no fleet client, yaml, ajv or age', async () => {
+    const state = plainTree();
+    const env = { GOVERN_VAR_DIR: TEST_VAR_DIR };
+    modulesLoaded(GOVERN, ['run', state], env); // the first run makes the changes
+    const loaded = fromSource(['run', state], env);
+    expect(loaded.map(shortName), 'the run itself was loaded').to.include.members(['cli/commands/run.js', 'apply/apply.js', 'templates/engine.js']);
+    expect(heavyIn(loaded)).to.deep.equal([]);
+    const bundles = modulesLoaded(GOVERN, ['run', state], env).filter((m) => m.startsWith(BUNDLES + path.sep));
+    expect(bundles.map(shortName).sort()).to.deep.equal(['bundle/govern.js', 'bundle/start.js', 'bundle/usage.js', 'bundle/vendor-handlebars.js']);
+  });
+
+  it('govern status loads the report check made at build time, and no ajv, fleet client or yaml', () => {
+    const state = plainTree();
+    const varDir = tempDir();
+    modulesLoaded(GOVERN, ['run', state], { GOVERN_VAR_DIR: varDir });
+    const files = fromSource(['status', '--var-dir', varDir]);
+    const loaded = files.map(shortName);
+    expect(loaded).to.include.members(['record/report-check.js', 'record/report-validator.js']);
+    expect(heavyIn(loaded).filter((m) => m !== 'record/report-check.js' && m !== 'ajv')).to.deep.equal([]);
+    // The validator made at build time needs a piece of ajv's runtime, not ajv.
+    const ajv = files.filter((f) => f.includes(`${path.sep}node_modules${path.sep}ajv${path.sep}`));
+    expect(ajv.map((f) => path.relative(path.join(ROOT, 'node_modules', 'ajv'), f))).to.deep.equal([path.join('dist', 'runtime', 'ucs2length.js')]);
+  });
+
+  it('a data file in YAML loads yaml, and only then', () => {
+    const tree = tempDir();
+    writeFile(path.join(tree, 'hierarchy.hcl'), 'levels = ["common"]\n');
+    writeFile(path.join(tree, 'data', 'common.yaml'), 'greeting: hello\n');
+    writeFile(path.join(tree, 'site.hcl'), `file "${tree}/greeting" {\n  ensure = "present"\n  contents = "{{data "greeting"}}\\n"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`);
+    const loaded = fromSource(['run', '--noop', tree], { GOVERN_VAR_DIR: TEST_VAR_DIR }).map(shortName);
+    expect(heavyIn(loaded)).to.deep.equal(['yaml']);
+  });
+});
