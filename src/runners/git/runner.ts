@@ -22,6 +22,7 @@ export function gitRunner(): RunnerDefinition<typeof description> {
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = trusted(gitProperties(request));
   const git = await Git.forUser(providerContext(withSbinPath(request.env), request.log), props);
+  git.refuseForeign();
   const current = await git.current();
   const plan = decideGit(props, current, request.noop);
   if (!plan.changed) return { changed: false, message: plan.message };
