@@ -11,6 +11,7 @@ import { chase, lstatOrUndefined as lstatOrUndefinedSync, type HeldDirectory } f
 import { describeFileKind } from '../../shared/file-kind.js';
 import { UserError } from '../../shared/errors.js';
 import { changedWhileReading, symlinkError } from './errors.js';
+import { removeTreeByHandle } from '../lib/remove-tree.js';
 import type { Attributes, Current, FileProvider, Listing, ParentState, Replacing, StatusOptions, StoreContent } from './state.js';
 
 const CHUNK = 1024 * 1024;
@@ -335,10 +336,7 @@ async function clearForReplacement(p: Place, replacing: Replacing, recursive: bo
 }
 
 async function removeDirectory(p: Place, recursive: boolean): Promise<void> {
-  if (recursive) {
-    await fsp.rm(p.at, { recursive: true }); // removes symlinks inside, never follows them
-    return;
-  }
+  if (recursive) return removeTreeByHandle(p.inDir, nodePath.basename(p.at), p.path);
   try {
     await fsp.rmdir(p.at);
   } catch (e) {
