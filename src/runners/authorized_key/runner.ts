@@ -7,6 +7,7 @@ import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { passwdEntryOf } from '../accounts/database.js';
 import { applyOnlyRunner } from '../apply-only.js';
+import { lockingTargets } from '../lib/target-lock.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { symlinkError } from '../file/errors.js';
 import { posixProvider } from '../file/provider-posix.js';
@@ -17,7 +18,13 @@ import { authorizedKeyProperties } from './properties.js';
 import { homeProblem, strictAttributes } from './strict-modes.js';
 
 export function authorizedKeyRunner(): RunnerDefinition<typeof description> {
-  return applyOnlyRunner('authorized_key', description, 'a key', apply);
+  return applyOnlyRunner('authorized_key', description, 'a key', lockingTargets(keysFile, apply));
+}
+
+/** The user's authorized_keys, which every key of that user rewrites: none for an unknown user (nothing is written). */
+async function keysFile(request: RunnerRequest<Values<typeof description>>): Promise<string[]> {
+  const user = await passwdEntryOf(providerContext(request.env, request.log), authorizedKeyProperties(request).user);
+  return user ? [path.join(user.home, '.ssh', 'authorized_keys')] : [];
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

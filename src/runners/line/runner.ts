@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../apply-only.js';
+import { lockingTargets } from '../lib/target-lock.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
 import { privateContent } from '../private-content.js';
@@ -15,7 +16,7 @@ import { providerContext } from '../../shared/command-runner.js';
 import { validateContent } from '../file/validate-content.js';
 
 export function lineRunner(): RunnerDefinition<typeof description> {
-  return applyOnlyRunner('line', description, 'a line', apply);
+  return applyOnlyRunner('line', description, 'a line', lockingTargets((r) => [lineProperties(r).path], apply));
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -2,6 +2,7 @@
 // uses only the request (no process globals), so a long-lived runner process can call it many times.
 import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../apply-only.js';
+import { lockingTargets } from '../lib/target-lock.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
 import { decideSysctl, sysctlMessage } from './decide.js';
@@ -13,7 +14,7 @@ import { readLive, writeLive } from './provider-procfs.js';
 const DROP_IN_MODE = 0o644;
 
 export function sysctlRunner(): RunnerDefinition<typeof description> {
-  return applyOnlyRunner('sysctl', description, 'a sysctl', apply);
+  return applyOnlyRunner('sysctl', description, 'a sysctl', lockingTargets((r) => [sysctlProperties(r).file], apply));
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -1,0 +1,46 @@
+// Writers of one file serialised: a runner that reads a whole file, decides and writes it back (the
+// file system table, a sysctl drop-in, a file edited line by line) holds an exclusive flock on a
+// lock file named after the target's path while it does, so that two resources on one file, run at
+// once by --jobs or in two runner processes, never write over each other's change (docs/runners.md,
+// "Files several resources write"). Noop writes nothing and takes no lock.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { flockFd, openLockFile } from '../../lock/flock.js';
+import { UserError } from '../../shared/errors.js';
+import { ensureLockDir, LOCK_DIR } from '../../shared/lock-dir.js';
+import type { RunnerResult } from '../../shared/protocol.js';
+
+const WAIT_MS = 600_000;
+
+/** The lock file of a target: in govern's lock directory, named by a hash of the absolute path. */
+export function targetLockFile(file: string, dir: string = LOCK_DIR): string {
+  return path.join(dir, `file-${crypto.createHash('sha256').update(path.resolve(file)).digest('hex').slice(0, 32)}.lock`);
+}
+
+/** Runs `act` holding the lock of each file (taken in sorted order, so two holders never wait on each other). */
+export async function withTargetLocks<T>(files: string[], act: () => Promise<T>): Promise<T> {
+  ensureLockDir(LOCK_DIR);
+  const fds: number[] = [];
+  try {
+    for (const file of [...new Set(files.map((f) => path.resolve(f)))].sort()) {
+      const fd = openLockFile(targetLockFile(file));
+      fds.push(fd);
+      if (!(await flockFd(fd, WAIT_MS))) throw new UserError(`gave up after ${WAIT_MS / 1000}s waiting for another runner writing ${file}`);
+    }
+    return await act();
+  } finally {
+    for (const fd of fds) fs.closeSync(fd);
+  }
+}
+
+/**
+ * A runner's apply that holds the lock of the file(s) `filesOf` names for the request (none: no
+ * lock), from before it reads them to after it writes them.
+ */
+export function lockingTargets<R extends { noop: boolean }>(filesOf: (request: R) => string[] | Promise<string[]>, apply: (request: R) => Promise<RunnerResult>): (request: R) => Promise<RunnerResult> {
+  return async (request) => {
+    if (request.noop) return apply(request);
+    return withTargetLocks(await filesOf(request), () => apply(request));
+  };
+}
