@@ -15,7 +15,7 @@ MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYS
 # Debian 12's packages keep units in /lib/systemd/system (packaging/build-deb sets it).
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 
-.PHONY: all build test test-node18 demo install uninstall deb bench clean docs
+.PHONY: all build check-deps test test-node18 demo install uninstall deb bench clean docs
 
 all: build
 
@@ -29,12 +29,17 @@ build: node_modules/.package-lock.json
 	npx tsc -p tsconfig.json
 	node scripts/bundle.js
 
+# The flow of src/ (.dependency-cruiser.cjs, docs/architecture.md): no import against it, no cycle.
+check-deps: node_modules/.package-lock.json
+	npx depcruise --config .dependency-cruiser.cjs src
+
 # The whole suite twice: persistent runners one job at a time (the defaults), then one-shot runners
 # with four jobs, so both runner protocols and both schedules are covered. The Debian packages the
 # tests drive are installed first, when missing.
 test:
 	scripts/setup-debian test
 	$(MAKE) build
+	$(MAKE) check-deps
 	npx mocha
 	GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4 npx mocha
 

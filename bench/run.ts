@@ -1,6 +1,6 @@
 // `make bench`: govern against puppet apply, ansible-playbook -c local, cf-agent, the sh floor and the in-process Node floor
 // on the same workload (first runs, then no-change runs, rounds interleaved), govern alone under
-// each lever (runner mode, --jobs, parse cache), and planning alone at 100 to 10,000 resources.
+// each lever (runner mode, --jobs, runner cache), and planning alone at 100 to 10,000 resources.
 // Everything it sets up (trees, policies, init scripts, rc links) is removed when it ends, even
 // after a failure or an interrupt. See bench/README.md.
 import fs from 'node:fs';
@@ -28,7 +28,7 @@ const USAGE = `usage: node dist/bench/run.js [options]      (make bench ARGS="..
   --cap-packages      above the host's installed packages, give the rest of their share to files
   --tools LIST        tools compared (default ${TOOLS.join(',')})
   --sections LIST     ${SECTIONS.join(',')} (default all): the comparison, govern alone under
-                      each lever (--runner-mode, --jobs, parse cache), planning alone
+                      each lever (--runner-mode, --jobs, runner cache), planning alone
   --levers            the same as --sections levers
   --plan-sizes LIST   resources for planning alone (default 100,1000,10000; --quick 100,1000)
   --quick             one round, three lever settings, planning up to 1,000: for development

@@ -8,11 +8,11 @@
 // order while it works on the previous one, when that resource is ready: the runner handles them in
 // the same order, so only the wait for each answer goes away.
 import { MinHeap } from '../graph/min-heap.js';
-import type { KnownRunner } from '../describe/plan-resources.js';
-import type { Plan } from '../graph/plan.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
+import type { ResourceGraph } from '../graph/resource-graph.js';
 import { resourceReport, skippedResource } from '../report/build.js';
 import type { ResourceReport } from '../report/types.js';
-import type { Call, CallResult } from './invoke.js';
+import type { Call, CallResult } from '../state/runner-call.js';
 import { isPurging, managedChildren } from './managed-children.js';
 import { NoopPending } from './noop-pending.js';
 
@@ -30,7 +30,7 @@ export interface ApplyOptions {
   onDone?(report: ResourceReport): void;
 }
 
-export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<string, ResourceReport>> {
+export async function applyPlan(plan: ResourceGraph, options: ApplyOptions): Promise<Map<string, ResourceReport>> {
   const { graph, byRef } = plan;
   const reports = new Map<string, ResourceReport>();
   const position = new Map(plan.order.map((ref, i) => [ref, i]));
@@ -133,7 +133,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Map<
 }
 
 /** Of the held changes upstream (nearest first), those of resources with noop = true: the reason the call is held too. */
-function heldBack(pending: readonly string[], byRef: Plan['byRef']): string[] {
+function heldBack(pending: readonly string[], byRef: ResourceGraph['byRef']): string[] {
   const roots = pending.filter((ref) => byRef.get(ref)?.noop === true);
   return roots.length > 0 ? roots : [pending[0]];
 }

@@ -14,9 +14,6 @@ import { encodeValues } from '../shared/protocol.js';
 import { writtenPaths, type HostLookups } from '../shared/written-paths.js';
 import type { Resource } from '../state/resource.js';
 
-/** The bytes the names may take: an environment variable over 128 KiB cannot be passed (Linux's MAX_ARG_STRLEN). */
-export const MANAGED_CHILDREN_BYTES = 64 * 1024;
-
 /** For each resource with `purge = true` and an absolute path as its name: its directory's managed entry names. */
 export function managedChildren(
   resources: Iterable<Resource>,
@@ -83,15 +80,6 @@ function matches(condition: Condition | undefined, r: Resource, description: Run
     const texts = value === undefined ? [] : encodeValues(value as never);
     return texts.length === 1 ? texts[0] : undefined;
   });
-}
-
-/** The value of GOVERN_MANAGED_CHILDREN; a list too long to pass is an error rather than a shorter list. */
-export function managedChildrenValue(names: string[], name: string): string {
-  const value = names.join('\n');
-  if (Buffer.byteLength(value) > MANAGED_CHILDREN_BYTES) {
-    throw new Error(`the names of the ${names.length} managed entries of ${name} take over ${MANAGED_CHILDREN_BYTES / 1024} KiB, more than govern passes to a runner; purge cannot know what it may remove`);
-  }
-  return value;
 }
 
 /** The absolute paths a resource names: its name, and its path-typed keys' values (or defaults). */

@@ -1,12 +1,12 @@
 // The notification phase (after every resource is applied): each notifier that changed sends its
 // signals; the same (resource, signal) is sent once, in apply order of the receivers. In noop mode
 // they are reported, not sent; to a receiver that failed, was skipped or is not selected, never.
-import type { KnownRunner } from '../describe/plan-resources.js';
-import type { Notification, Plan } from '../graph/plan.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
+import type { Notification, ResourceGraph } from '../graph/resource-graph.js';
 import { sentNotification, unsentNotification, type PendingNotification } from '../report/build.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { safeCall } from './apply.js';
-import type { Call, CallResult } from './invoke.js';
+import type { Call, CallResult } from '../state/runner-call.js';
 
 export interface NotifyOptions {
   noop: boolean;
@@ -22,7 +22,7 @@ export function sends(n: Notification, reports: ReadonlyMap<string, ResourceRepo
   return report?.status === 'changed' || report?.would_change === true;
 }
 
-export function pendingNotifications(plan: Plan, reports: ReadonlyMap<string, ResourceReport>): PendingNotification[] {
+export function pendingNotifications(plan: ResourceGraph, reports: ReadonlyMap<string, ResourceReport>): PendingNotification[] {
   const byKey = new Map<string, PendingNotification>();
   for (const n of plan.notifications) {
     if (!sends(n, reports)) continue;
@@ -37,7 +37,7 @@ export function pendingNotifications(plan: Plan, reports: ReadonlyMap<string, Re
 
 /** `pending`: the notifications to send, by default those of the notifiers that changed. */
 export async function sendNotifications(
-  plan: Plan,
+  plan: ResourceGraph,
   reports: ReadonlyMap<string, ResourceReport>,
   options: NotifyOptions,
   pending: PendingNotification[] = pendingNotifications(plan, reports),

@@ -10,7 +10,7 @@ import { readBoundedLines } from '../shared/bounded-lines.js';
 import { answerShaped, MAX_LINE_CHARS, PERSISTENT_ENV, readAnswer, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { KILL_GRACE_MS, trackChild } from '../shared/process.js';
 import { killGroupForGood } from '../shared/process-group.js';
-import type { CallResult } from './invoke.js';
+import type { CallResult } from '../state/runner-call.js';
 
 /** After a runner exits, how long its pipes may stay open (held by something it started) before govern stops reading. */
 const DRAIN_MS = 200;

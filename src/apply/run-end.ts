@@ -5,8 +5,8 @@
 // a notification from the resource to itself, so that nothing is left undone when the run ends.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { KnownRunner } from '../describe/plan-resources.js';
-import type { Plan } from '../graph/plan.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
+import type { ResourceGraph } from '../graph/resource-graph.js';
 import type { PendingNotification } from '../report/build.js';
 import type { ResourceReport } from '../report/types.js';
 import { RUN_END_REQUESTS } from '../shared/protocol.js';
@@ -16,7 +16,7 @@ import { RUN_END_REQUESTS } from '../shared/protocol.js';
  * Only a resource of the run that changed, with a signal its runner accepts, is sent one; the same
  * (resource, signal) once, in apply order.
  */
-export function runEndRequests(runDir: string, plan: Plan, reports: ReadonlyMap<string, ResourceReport>, runners: Map<string, KnownRunner>): PendingNotification[] {
+export function runEndRequests(runDir: string, plan: ResourceGraph, reports: ReadonlyMap<string, ResourceReport>, runners: Map<string, KnownRunner>): PendingNotification[] {
   let names: string[];
   try {
     names = fs.readdirSync(path.join(runDir, RUN_END_REQUESTS)).sort();

@@ -3,14 +3,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { KnownRunner } from '../describe/plan-resources.js';
-import type { Plan } from '../graph/plan.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
+import type { ResourceGraph } from '../graph/resource-graph.js';
 import type { PhaseClock } from '../report/timing.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 import { interruptedBy } from '../shared/interrupt.js';
 import { tooLongArgument } from '../shared/protocol.js';
 import { applyPlan } from './apply.js';
-import { callArgv, callEnv, invokeRunner, runnerProcessEnv, type Call, type CallResult, type RunContext, type RunnerMode } from './invoke.js';
+import { callArgv, callEnv, type Call, type CallResult } from '../state/runner-call.js';
+import { invokeRunner, runnerProcessEnv, type RunContext, type RunnerMode } from './invoke.js';
 import { sendNotifications } from './notify.js';
 import { runEndRequests } from './run-end.js';
 import { RunnerPool } from './persistent-pool.js';
@@ -70,7 +71,7 @@ export class RunSession {
     this.pool?.warm(executables);
   }
 
-  async execute(plan: Plan, options: RunOptions): Promise<RunEntries> {
+  async execute(plan: ResourceGraph, options: RunOptions): Promise<RunEntries> {
     const { ctx } = this;
     const persistent = new Set([...options.runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable));
     const used = plan.resources.filter((r) => !options.selected || options.selected.has(r.ref)).map((r) => options.runners.get(r.type)!.executable);
@@ -127,7 +128,7 @@ function offCommandLine(c: Call): boolean {
 }
 
 async function applyAndNotify(
-  plan: Plan,
+  plan: ResourceGraph,
   options: RunOptions & { jobs: number; noop: boolean; runDir: string },
   call: (c: Call) => Promise<CallResult>,
   queues: (executable: string) => boolean,

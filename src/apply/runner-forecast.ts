@@ -1,5 +1,5 @@
 // Which persistent runners a run of a state tree will need, known before the tree is planned: those
-// the last run of the same tree used, kept in the parse cache's directory (under its rules), so that
+// the last run of the same tree used, kept in the runner cache's directory (under its rules), so that
 // they can start while govern renders and parses. Only a runner file unchanged since it described
 // itself as persistent, and passing the trust check every program govern runs passes (shared/trust.ts:
 // the file and every directory and link above it only root or the running user can change), is
@@ -7,13 +7,13 @@
 import path from 'node:path';
 import { DescriptionCache } from '../describe/cache.js';
 import { trustedProgram } from '../shared/trust.js';
-import type { ParseCache } from '../state/parse-cache.js';
+import type { RunnerCache } from '../state/runner-cache.js';
 
 const FORMAT = 'govern-runners-used-1';
 
 const keyOf = (target: string) => `${FORMAT}\0${path.resolve(target)}`;
 
-export function forecastRunners(cache: ParseCache, target: string): string[] {
+export function forecastRunners(cache: RunnerCache, target: string): string[] {
   const kept = cache.area('used').get(keyOf(target));
   const executables = Array.isArray(kept?.executables) ? kept.executables.filter((e): e is string => typeof e === 'string') : [];
   const descriptions = new DescriptionCache(cache.area('runner'));
@@ -24,7 +24,7 @@ export function forecastRunners(cache: ParseCache, target: string): string[] {
 }
 
 /** Keeps the persistent runners this run of the tree used, when they differ from the last run's. */
-export function rememberRunners(cache: ParseCache, target: string, executables: string[]): void {
+export function rememberRunners(cache: RunnerCache, target: string, executables: string[]): void {
   const area = cache.area('used');
   const kept = area.get(keyOf(target))?.executables;
   const sorted = [...new Set(executables)].sort();

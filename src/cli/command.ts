@@ -1,8 +1,6 @@
 // A govern command: its usage, its option table, and what it does with the resolved options.
 import { defaultStateTree } from '../config/paths.js';
-import { priorityWriter, type Priority } from '../journal/priority.js';
 import { UserError } from '../shared/errors.js';
-import { terminalLine } from '../shared/terminal-text.js';
 import { resolveOptions, type CommandLine, type OptionSpec, type Options } from './options.js';
 
 export interface Command {
@@ -31,37 +29,6 @@ export interface CommandSpec<T extends readonly OptionSpec[]> extends Omit<Comma
 
 export function defineCommand<const T extends readonly OptionSpec[]>(spec: CommandSpec<T>): Command {
   return { ...spec, run: (line) => spec.run(resolveOptions(spec.options, line, process.env), line.operands, line) };
-}
-
-/** Writes to stdout and waits until it is flushed (large outputs to a pipe). */
-export function out(text: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
-    else process.stdout.once('drain', () => resolve());
-  });
-}
-
-let stderrWriter: ((text: string, priority: Priority) => void) | undefined;
-
-/** A line on stderr, with its priority when stderr is the journal; control characters escaped. */
-function say(text: string, priority: Priority): void {
-  stderrWriter ??= priorityWriter(process.stderr, 2, process.env);
-  stderrWriter(`govern: ${terminalLine(text)}\n`, priority);
-}
-
-export function warn(text: string): void {
-  say(text, 'warning');
-}
-
-/** Something worth knowing that is not wrong (a run waiting for another). */
-export function note(text: string): void {
-  say(text, 'notice');
-}
-
-/** An error on stderr: a user's error as its message (each problem a line), anything else with its stack. */
-export function printError(e: unknown): void {
-  if (e instanceof UserError) for (const line of e.message.split('\n')) say(line, 'err');
-  else say(`internal error: ${(e as Error)?.stack ?? e}`, 'err');
 }
 
 /** The one operand a command takes (PATH, TEMPLATE). */

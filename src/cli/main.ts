@@ -6,7 +6,8 @@ import { dismissWatcher, guardChildren } from '../shared/child-guard.js';
 import { interrupt, interruptedBy, interruptExitCode, type Interruption } from '../shared/interrupt.js';
 import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../shared/process.js';
 import { closest } from '../shared/suggest.js';
-import { out, printError, type Command } from './command.js';
+import { type Command } from './command.js';
+import { out, printError } from '../output/writers.js';
 import { COMMANDS } from './command-index.js';
 import { formatOptionHelp, parseCommandLine } from './options.js';
 

@@ -1,21 +1,12 @@
-// The data a state tree's templates read: hierarchy.hcl at the tree's root rendered with the host's
-// facts (as a state file is), parsed, and its levels' data files loaded (src/data/, docs/data.md).
-// A tree without hierarchy.hcl has no data.
+// Which tree a command reads, and where it searches for runners and facts: the tree's own
+// directories, then its modules', then the defaults (the data itself: src/plan/data.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultStateTree, TREE_DIRS, treeRoot, type SearchPaths } from '../config/paths.js';
-import { HIERARCHY_FILE } from '../data/hierarchy.js';
 import { pulledTree } from '../pull/store.js';
-import { loadTreeData } from '../data/load.js';
-import type { TreeData } from '../data/lookup.js';
-import { parseHcl } from '../hcl/parse.js';
 import { UserError } from '../shared/errors.js';
 import { moduleSearchDirs } from '../state/modules/module-tree.js';
-import { SourceLines } from '../state/source-lines.js';
 import { searchPaths, type GivenDirs } from './common-options.js';
-import type { FactSources } from '../templates/fact-sources.js';
-import { renderWithLines } from '../templates/render.js';
-import { readSourceFile } from '../shared/source-file.js';
 
 /**
  * `govern data [KEY...] [PATH]`, `govern modules [NAME] [PATH]`: the last operand is the tree when it
@@ -49,27 +40,4 @@ export function treeSearchPaths(o: GivenDirs, root: string | undefined): SearchP
     return own < 0 ? paths[kind] : [...paths[kind].slice(0, own + 1), ...modules[kind], ...paths[kind].slice(own + 1)];
   };
   return { ...paths, runners: after('runners'), facts: after('facts') };
-}
-
-export function hierarchyFile(root: string | undefined): string | undefined {
-  if (root === undefined) return undefined;
-  const file = path.join(root, HIERARCHY_FILE);
-  return fs.existsSync(file) ? file : undefined;
-}
-
-export async function readTreeData(root: string | undefined, sources: FactSources): Promise<TreeData | undefined> {
-  const file = hierarchyFile(root);
-  if (file === undefined) return undefined;
-  const source = readSourceFile(file);
-  // The levels come from facts alone: hierarchy.hcl cannot read data.
-  const [rendered] = await renderWithLines([{ file, source }], { local: sources.local, remote: sources.remote });
-  const lines = new SourceLines(file, source, rendered.text, rendered.sourceLines);
-  let parsed;
-  try {
-    parsed = parseHcl(file, rendered.text);
-  } catch (e) {
-    if (!(e instanceof UserError)) throw e;
-    throw new UserError(e.problems.map((p) => lines.relocate(p)));
-  }
-  return loadTreeData(root!, parsed, (line) => lines.where(line));
 }

@@ -3,14 +3,10 @@
 // while it runs (ps, /proc/PID/cmdline). One argument a line, exactly as it would be written on the
 // command line; empty lines and lines starting with # are skipped.
 import { isUtf8 } from 'node:buffer';
-import { UserError, type Location } from '../shared/errors.js';
+import { UserError } from '../shared/errors.js';
 import { MAX_SOURCE_BYTES, readSourceFile } from '../shared/source-file.js';
+import type { GivenArgument } from '../plan/one-resource.js';
 
-export interface GivenArgument {
-  text: string;
-  /** Where it was given: the file (or `stdin`) and line. */
-  at: Location;
-}
 
 export async function readValuesFile(file: string): Promise<GivenArgument[]> {
   const name = file === '-' ? 'stdin' : file;

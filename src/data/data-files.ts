@@ -9,6 +9,7 @@ import type { AttrValue } from '../shared/protocol.js';
 import { readSourceFile } from '../shared/source-file.js';
 import { parseHcl } from '../hcl/parse.js';
 import { hclDataFile } from './hcl-data.js';
+import type { DataFile } from './source.js';
 import { DATA_DIR } from './hierarchy.js';
 
 
@@ -19,13 +20,6 @@ function yaml(): typeof Yaml {
   return (loaded ??= require('yaml') as typeof Yaml);
 }
 export const DATA_EXTENSIONS = ['.hcl', '.json', '.yaml', '.yml'] as const;
-
-export interface DataFile {
-  file: string;
-  values: { [key: string]: AttrValue };
-  /** The line of each top-level key. */
-  lines: Map<string, number>;
-}
 
 /** The file of a level, or undefined when it has none; two files for one level are a problem. */
 export function findLevelFile(root: string, level: string): string | undefined {

@@ -3,7 +3,7 @@
 import type { HclFile } from '../hcl/syntax.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
-import type { DataFile } from './data-files.js';
+import type { DataFile } from './source.js';
 
 export function hclDataFile(file: string, parsed: HclFile): DataFile {
   const problems: Problem[] = [];

@@ -2,7 +2,7 @@
 // hierarchy.hcl merges the key, when every level that has it contributes (merge.ts). Each lookup
 // can tell its whole search, level by level, for `govern data --explain` (explain.ts).
 import type { AttrValue } from '../shared/protocol.js';
-import type { DataFile } from './data-files.js';
+import type { DataFile } from './source.js';
 import type { Hierarchy } from './hierarchy.js';
 import { isDataMap, mergeValues, MergeError, unmergeable, type MergeStrategy } from './merge.js';
 import type { DataFound, DataOrigin, DataSource } from './source.js';

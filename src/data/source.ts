@@ -29,3 +29,11 @@ export interface DataSource {
   /** The levels searched, most specific first, for messages about a missing key. */
   readonly levels: readonly string[];
 }
+
+/** A level's data file as read, whatever its format (data-files.ts): its top-level keys. */
+export interface DataFile {
+  file: string;
+  values: { [key: string]: AttrValue };
+  /** The line of each top-level key. */
+  lines: Map<string, number>;
+}

@@ -1,10 +1,10 @@
 // A runner's answer to GOVERN_DESCRIBE is kept between runs, so a run that changes nothing starts no
 // runner just to ask. It is keyed by the runner file's identity (path, size, modification time,
 // inode) and holds only while every file the description names as its sources is unchanged too. The
-// answers are entries of their own (`runner-...`) in the parse cache's directory, under its rules
-// (state/parse-cache.ts): a private directory, entries only the user running govern can have written.
+// answers are entries of their own (`runner-...`) in the runner cache's directory, under its rules
+// (state/runner-cache.ts): a private directory, entries only the user running govern can have written.
 import fs from 'node:fs';
-import type { ParseCache } from '../state/parse-cache.js';
+import type { RunnerCache } from '../state/runner-cache.js';
 import type { DescribeAnswer } from './describe-runner.js';
 
 const FORMAT = 'govern-runner-description-1';
@@ -26,7 +26,7 @@ interface Entry {
 }
 
 export class DescriptionCache {
-  constructor(private readonly store: ParseCache) {}
+  constructor(private readonly store: RunnerCache) {}
 
   /** The answer kept for this runner file while it and its sources are unchanged; the runner is not asked. */
   kept(executable: string): DescribeAnswer | undefined {

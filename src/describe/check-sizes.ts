@@ -4,7 +4,7 @@
 import type { Problem } from '../shared/errors.js';
 import { encodeArgs, MAX_ARGUMENT_BYTES, MAX_COMMAND_LINE_BYTES, tooLongArgument } from '../shared/protocol.js';
 import { keyLocation, type Resource } from '../state/resource.js';
-import type { KnownRunner } from './plan-resources.js';
+import type { KnownRunner } from './describe-runner.js';
 
 export function checkArgumentSizes(resources: Resource[], runners: ReadonlyMap<string, KnownRunner>): Problem[] {
   const problems: Problem[] = [];

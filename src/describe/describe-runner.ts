@@ -2,10 +2,17 @@
 // anything, so whatever govern must check before it runs a program goes here. The runner gets no
 // arguments, GOVERN_DESCRIBE=1 and GOVERN_NOOP=1 (so that a runner that does not know the question
 // changes nothing), and stdin closed; a description is one JSON document on stdout and exit 0.
-import { runnerBaseEnv } from '../apply/runner-env.js';
+import { runnerBaseEnv } from './runner-env.js';
 import { DESCRIBE_ENV, type RunnerDescription } from '../shared/description.js';
 import { describeFailure, runCommand } from '../shared/process.js';
 import { checkDescription } from './check-description.js';
+
+/** A runner as planning knows it: where it is and, when it has one, its description. */
+export interface KnownRunner {
+  executable: string;
+  /** Undefined: the runner does not describe itself, and its resources are passed to it unchecked. */
+  description?: RunnerDescription;
+}
 
 /**
  * A runner that takes longer to answer is taken as one that does not describe itself (the answer

@@ -31,12 +31,12 @@ export function keysSection(description: RunnerDescription): string {
         lines.push(`- after every ${code(a.runner)} resource (unless the tree orders them the other way)`);
         continue;
       }
+      const reverse = a.reverse_when_other ? `, and before it when that one has ${describeCondition(a.reverse_when_other)}` : '';
       if (a.systemd_unit_of_name) {
-        lines.push(`- after the ${code(a.runner)} resources that write its systemd unit's file or drop-ins (its template's too, for an instance)`);
+        lines.push(`- after the ${code(a.runner)} resources that write its systemd unit's file or drop-ins (its template's too, for an instance)${reverse.replace('it when that one has', 'them when they have')}`);
         continue;
       }
       const named = a.parent_of_name ? 'of its nearest managed parent directory' : a.name_or_parent ? 'of its own name, or else of its nearest managed parent directory' : `named by ${code(a.key ?? '')}`;
-      const reverse = a.reverse_when_other ? `, and before it when that one has ${describeCondition(a.reverse_when_other)}` : '';
       lines.push(`- after the ${code(a.runner)} resource ${named}${reverse}`);
     }
     lines.push('');

@@ -2,14 +2,14 @@
 // labelled by kind; resources left out of the selection (--tags) dashed and grey; the resources of
 // each module instance drawn together in a cluster.
 import { terminalText } from '../shared/terminal-text.js';
-import type { Plan } from './plan.js';
+import type { ResourceGraph } from './resource-graph.js';
 
 /** A DOT string; other control characters shown escaped, as in every text govern prints. */
 function quoteDot(text: string): string {
   return `"${terminalText(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
-export function toDot(plan: Plan, selected?: ReadonlySet<string>): string {
+export function toDot(plan: ResourceGraph, selected?: ReadonlySet<string>): string {
   const lines = ['digraph govern {', '  rankdir=LR;', '  node [shape=box];'];
   const clusters = new Map<string, string[]>();
   plan.order.forEach((ref, i) => {

@@ -2,7 +2,7 @@
 // `key = value` line each (values as JSON, so a multi-line file content stays on one line).
 import type { ResourceView } from './view.js';
 
-export interface HostPlanText {
+export interface HostPreviewText {
   host: string;
   facts?: string;
   resources?: ResourceView[];
@@ -22,7 +22,7 @@ export function resourceLines(r: ResourceView, indent = '  '): string[] {
   return lines;
 }
 
-export function formatHostPlan(p: HostPlanText): string {
+export function formatHostPreview(p: HostPreviewText): string {
   const from = p.facts !== undefined ? ` (facts: ${p.facts})` : '';
   if (!p.resources) return [`host ${p.host}${from}: planning failed`, ...(p.errors ?? []).map((e) => `  ${e}`)].join('\n') + '\n';
   const count = `${p.resources.length} resource${p.resources.length === 1 ? '' : 's'}`;

@@ -2,7 +2,7 @@
 // its place in the apply order and where it was declared. Paths are shown relative to the tree, so
 // that the same tree planned from two directories (two revisions in `govern diff`) reads the same.
 import path from 'node:path';
-import type { Plan } from '../graph/plan.js';
+import type { ResourceGraph } from '../graph/resource-graph.js';
 import type { Location } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
 import { hiddenKey, SENSITIVE } from '../shared/sensitive.js';
@@ -87,6 +87,6 @@ export function resourceView(r: Resource, order: number, root: string, selected?
 }
 
 /** Every resource of the plan, in apply order. */
-export function planView(plan: Plan, root: string, selected?: Set<string>): ResourceView[] {
+export function previewView(plan: ResourceGraph, root: string, selected?: Set<string>): ResourceView[] {
   return plan.order.map((ref, i) => resourceView(plan.byRef.get(ref)!, i + 1, root, selected));
 }

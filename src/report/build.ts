@@ -1,7 +1,7 @@
 // The one place the run report is built: an entry per resource and notification as the run goes,
 // and the whole report at its end (or when the run stops before anything is applied). Text and JSON
 // are rendered from what is built here (report/text.ts, report/json.ts).
-import type { CallResult } from '../apply/invoke.js';
+import type { CallResult } from '../state/runner-call.js';
 import { formatLocation, UserError } from '../shared/errors.js';
 import { masker } from '../shared/sensitive.js';
 import type { Resource } from '../state/resource.js';

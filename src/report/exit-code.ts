@@ -1,4 +1,4 @@
-// Exit codes (DESIGN.md): 0 success, 1 any failure. With --detailed-exitcodes, Puppet's convention:
+// Exit codes (README.md, "Commands"): 0 success, 1 any failure. With --detailed-exitcodes, Puppet's convention:
 // 0 nothing changed, 2 changes (in noop: would change), 4 failures, 6 changes and failures.
 // Errors before anything is applied (bad state files, cycles...) exit 1 either way.
 import type { RunSummary } from './types.js';

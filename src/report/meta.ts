@@ -1,7 +1,7 @@
 // The head of every run report: which host, which govern, when, which state tree.
 import os from 'node:os';
 import { governVersion } from '../config/paths.js';
-import type { LocalFactSource } from '../templates/fact-sources.js';
+import type { LocalFactSource } from '../facts/sources.js';
 import { startedAt } from './timing.js';
 import type { RunMeta } from './types.js';
 

@@ -2,7 +2,7 @@
 // time as the run goes (resources, notifications, invocations), then the summary. What is shown
 // follows the view: -q failures only, the default every change, -v everything with logs, -vv the
 // invocations too. What runners wrote (names, messages, logs, diffs) is shown escaped (terminalLine).
-import { displayCall, type Call } from '../apply/invoke.js';
+import { displayCall, type Call } from '../state/runner-call.js';
 import { formatSeconds } from '../shared/duration.js';
 import { terminalLine } from '../shared/terminal-text.js';
 import { diffStyle, paint, type Style } from './colour.js';

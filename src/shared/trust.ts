@@ -1,4 +1,4 @@
-// What govern trusts, in one place (docs/security.md): the parse cache, the programs it runs as
+// What govern trusts, in one place (docs/security.md): the runner cache, the programs it runs as
 // root (runners, executable facts) and the allowed signers of `govern pull` are trusted only when no one but root or the user running
 // govern can change them: the file and every directory above it. Each is checked through an open
 // handle (O_NOFOLLOW, then /proc/self/fd/N/NAME for the next component), so what is checked is what

@@ -2,21 +2,8 @@
 // pass records the facts it needs but does not have yet (PendingFacts); the caller fetches them and
 // renders again (render.ts).
 import type { DataSource } from '../data/source.js';
-import type { FactResult } from '../facts/evaluate.js';
+import type { LocalFactSource, RemoteFactSource } from '../facts/sources.js';
 import type { InventorySource } from '../facts/inventory.js';
-
-export interface LocalFactSource {
-  /** undefined: not evaluated yet. */
-  peek(name: string): FactResult | undefined;
-  load(names: Iterable<string>): Promise<void>;
-}
-
-export interface RemoteFactSource {
-  /** undefined: not fetched yet. */
-  peek(host: string, name: string): FactResult | undefined;
-  /** Fetches, for each host, the facts named. */
-  load(requests: Map<string, Set<string>>): Promise<void>;
-}
 
 /** What templates read: the host's facts, other hosts' facts, and the tree's data (docs/data.md). */
 export interface FactSources {

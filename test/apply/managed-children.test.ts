@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { managedChildren, managedChildrenValue, MANAGED_CHILDREN_BYTES } from '../../src/apply/managed-children.js';
+import { managedChildren } from '../../src/apply/managed-children.js';
+import { managedChildrenValue, MANAGED_CHILDREN_BYTES } from '../../src/state/runner-call.js';
 import type { RunnerDescription } from '../../src/shared/description.js';
 import type { Resource } from '../../src/state/resource.js';
 

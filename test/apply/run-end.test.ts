@@ -3,14 +3,14 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { runEndRequests } from '../../src/apply/run-end.js';
-import type { KnownRunner } from '../../src/describe/plan-resources.js';
-import type { Plan } from '../../src/graph/plan.js';
+import type { KnownRunner } from '../../src/describe/describe-runner.js';
+import type { ResourceGraph } from '../../src/graph/resource-graph.js';
 import type { ResourceReport } from '../../src/report/types.js';
 import { RUN_END_REQUESTS } from '../../src/shared/protocol.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const REFS = ['unit:a.service', 'unit:b.service', 'unit:same.service', 'x:y'];
-const plan = { byRef: new Map(REFS.map((ref) => [ref, { ref, type: ref.split(':')[0] }])), order: REFS } as unknown as Plan;
+const plan = { byRef: new Map(REFS.map((ref) => [ref, { ref, type: ref.split(':')[0] }])), order: REFS } as unknown as ResourceGraph;
 const report = (ref: string, status: ResourceReport['status']): [string, ResourceReport] => [ref, { ref, status, message: '', duration_ms: 0, log: [], where: 'x.hcl:1' }];
 const runners = new Map<string, KnownRunner>([
   ['unit', { executable: '/bin/true', description: { govern_runner: 1, signals: ['refresh'] } as KnownRunner['description'] }],

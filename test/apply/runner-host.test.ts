@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RunnerPool } from '../../src/apply/persistent-pool.js';
 import { builtInRunnerHost } from '../../src/apply/runner-host.js';
-import { runnerBaseEnv } from '../../src/apply/runner-env.js';
+import { runnerBaseEnv } from '../../src/describe/runner-env.js';
 import { runner, RUNNERS_DIR } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 

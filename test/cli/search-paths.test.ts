@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import path from 'node:path';
 import { composeSearchPaths, defaultSearchPaths } from '../../src/config/paths.js';
 import { graphCommand } from '../../src/cli/commands/graph.js';
-import { planningOptions } from '../../src/cli/planning.js';
+import { planningOptions } from '../../src/cli/planning-options.js';
 import { govern, shRunner } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 

@@ -5,6 +5,9 @@ import type { RunnerDescription } from '../../src/shared/description.js';
 import type { Attributes } from '../../src/shared/protocol.js';
 import type { Resource } from '../../src/state/resource.js';
 import { description as fileDescription } from '../../src/runners/file/description.js';
+import { description as mountDescription } from '../../src/runners/mount/description.js';
+import { description as serviceDescription } from '../../src/runners/service/description.js';
+import { description as unitDescription } from '../../src/runners/unit/description.js';
 
 function res(ref: string, attrs: Attributes = {}): Resource {
   const [type, ...rest] = ref.split(':');
@@ -117,5 +120,28 @@ describe('autorequire', () => {
   it('asks nothing of a runner that does not describe itself, nor names resources outside the tree', () => {
     expect(autorequireEdges([res('file:/a'), res('file:/a/b')], () => undefined)).to.deep.equal([]);
     expect(edges(res('line:x', { path: '/nowhere' }))).to.deep.equal([]);
+  });
+
+  describe('the built-in runners: mounts, services and their units, and removals', () => {
+    const real: Record<string, RunnerDescription> = { file: fileDescription, mount: mountDescription, service: serviceDescription, unit: unitDescription };
+    const realEdges = (...resources: Resource[]) => autorequireEdges(resources, (type) => real[type]);
+
+    it('a file under a mount point after the mount (written before it, the mount would hide it); the mount point itself before', () => {
+      expect(realEdges(res('mount:/srv/data', { ensure: 'mounted' }), res('file:/srv/data', { ensure: 'directory' }), res('file:/srv/data/app.conf', { ensure: 'present' }))).to.have.deep.members([
+        { from: 'file:/srv/data', to: 'mount:/srv/data' },
+        { from: 'mount:/srv/data', to: 'file:/srv/data/app.conf' },
+        { from: 'file:/srv/data', to: 'file:/srv/data/app.conf' },
+      ]);
+    });
+
+    it('a mount made absent is unmounted before its mount point directory is removed', () => {
+      expect(realEdges(res('mount:/srv/data', { ensure: 'absent' }), res('file:/srv/data', { ensure: 'absent' }))).to.deep.equal([{ from: 'mount:/srv/data', to: 'file:/srv/data' }]);
+      expect(realEdges(res('mount:/srv/data', { ensure: 'absent' }), res('file:/srv/data', { ensure: 'directory' }))).to.deep.equal([{ from: 'file:/srv/data', to: 'mount:/srv/data' }]);
+    });
+
+    it('a service is stopped before its unit file is removed, and follows it while the unit is present', () => {
+      expect(realEdges(res('service:app', { ensure: 'stopped' }), res('unit:app.service', { ensure: 'absent' }))).to.deep.equal([{ from: 'service:app', to: 'unit:app.service' }]);
+      expect(realEdges(res('service:app', { ensure: 'running' }), res('unit:app.service', {}))).to.deep.equal([{ from: 'unit:app.service', to: 'service:app' }]);
+    });
   });
 });

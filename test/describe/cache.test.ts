@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DescriptionCache } from '../../src/describe/cache.js';
 import { describeRunner } from '../../src/describe/describe-runner.js';
-import { noCache, openParseCache } from '../../src/state/parse-cache.js';
+import { noCache, openRunnerCache } from '../../src/state/runner-cache.js';
 import { shRunner } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
@@ -21,7 +21,7 @@ describe('the description cache', () => {
 
   it('asks a runner once, and again when its file changes', async () => {
     const dir = tempDir();
-    const cache = new DescriptionCache(openParseCache(path.join(dir, 'cache')));
+    const cache = new DescriptionCache(openRunnerCache(path.join(dir, 'cache')));
     const { runner, asked } = countingRunner(dir, '{"govern_runner": 1, "signals": ["refresh"]}');
     expect((await cache.answer(runner, ask)).kind).to.equal('described');
     expect((await cache.answer(runner, ask)).kind).to.equal('described');
@@ -34,7 +34,7 @@ describe('the description cache', () => {
   it('asks again when a file the description names as its source changes', async () => {
     const dir = tempDir();
     const source = writeFile(path.join(dir, 'program.py'), 'print(1)\n');
-    const cache = new DescriptionCache(openParseCache(path.join(dir, 'cache')));
+    const cache = new DescriptionCache(openRunnerCache(path.join(dir, 'cache')));
     const { runner, asked } = countingRunner(dir, `{"govern_runner": 1, "sources": ["${source}"]}`);
     await cache.answer(runner, ask);
     await cache.answer(runner, ask);
@@ -46,7 +46,7 @@ describe('the description cache', () => {
 
   it('keeps the answer of a runner that does not describe itself too, so it is not run every time', async () => {
     const dir = tempDir();
-    const cache = new DescriptionCache(openParseCache(path.join(dir, 'cache')));
+    const cache = new DescriptionCache(openRunnerCache(path.join(dir, 'cache')));
     const { runner, asked } = countingRunner(dir, undefined);
     expect((await cache.answer(runner, ask)).kind).to.equal('undescribed');
     expect((await cache.answer(runner, ask)).kind).to.equal('undescribed');
@@ -55,7 +55,7 @@ describe('the description cache', () => {
 
   it('keeps no invalid description: the runner is asked again, so a fix in a module it loads is seen', async () => {
     const dir = tempDir();
-    const cache = new DescriptionCache(openParseCache(path.join(dir, 'cache')));
+    const cache = new DescriptionCache(openRunnerCache(path.join(dir, 'cache')));
     const { runner, asked } = countingRunner(dir, '{"govern_runner": 1, "keys": {"after": {"type": "string"}}}');
     expect((await cache.answer(runner, ask)).kind).to.equal('invalid');
     expect((await cache.answer(runner, ask)).kind).to.equal('invalid');

@@ -189,7 +189,7 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
     const ours = contents.filter((p) => !['/etc', '/usr', '/usr/bin', '/usr/lib', '/usr/share', '/usr/share/doc', '/usr/share/man', '/usr/share/man/man1',
       '/usr/share/bash-completion', '/usr/share/bash-completion/completions', '/lib', '/lib/systemd', '/lib/systemd/system'].includes(p));
     expect(ours.filter((p) => fs.existsSync(p)), 'left behind').to.deep.equal([]);
-    expect(fs.existsSync('/var/cache/govern'), 'the parse cache').to.equal(false);
+    expect(fs.existsSync('/var/cache/govern'), 'the runner cache').to.equal(false);
     expect(fs.existsSync('/var/lib/govern'), 'the records and pulled trees').to.equal(false);
     expect(fs.lstatSync('/etc/govern/states', { throwIfNoEntry: false }), "govern pull's link").to.equal(undefined);
     expect(fingerprint(MAKE_INSTALL_LAYOUT)).to.deep.equal(localLayout);

@@ -1,6 +1,6 @@
 // Secrets end to end: `sensitive = true`, `show_diff = false` and `secret/...` facts, through the
 // real CLI and the real file runner in both runner modes. The secret strings must appear nowhere
-// govern writes: stdout, stderr, the run record, the parse cache.
+// govern writes: stdout, stderr, the run record, the runner cache.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { tempDir, writeFile } from '../support/tmp.js';
 
 const SECRETS = ['TOKEN-s3cr3t-value', 'NODIFF-hidden-value', 'Pa55w0rd-from-fact', 'VARS-secret-value'];
 
-/** A state file without secrets, which the parse cache keeps. */
+/** A state file without secrets. */
 function plain(out: string, version: number): string {
   return `file "${out}/plain" {\n  ensure = "present"\n  contents = "plain ${version}\\n"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`;
 }

@@ -7,12 +7,14 @@ import { HIERARCHY_FILE, keyPathProblem } from '../../data/hierarchy.js';
 import type { Explanation } from '../../data/lookup.js';
 import type { AttrValue } from '../../shared/protocol.js';
 import { UserError } from '../../shared/errors.js';
-import { described } from '../command-index.js';
-import { defineCommand, out, warn } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand } from '../command.js';
+import { out, warn } from '../../output/writers.js';
 import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { remoteFactOptions, remoteFacts } from '../remote-options.js';
-import { readTreeData, treeAndOperands, treeSearchPaths } from '../tree-data.js';
+import { readTreeData } from '../../plan/data.js';
+import { treeAndOperands, treeSearchPaths } from '../tree-data.js';
 
 export const dataCommand = defineCommand({
   ...described('data'),

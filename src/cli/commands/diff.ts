@@ -9,12 +9,15 @@ import { compareHost, groupChanges, type ResourceChange } from '../../preview/co
 import { formatGroups } from '../../preview/diff-text.js';
 import { extractCommit, repositoryOf, resolveCommit, withTempDir } from '../../preview/revision.js';
 import { UserError } from '../../shared/errors.js';
-import { described } from '../command-index.js';
-import { defineCommand, out, printError } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand } from '../command.js';
+import { out, printError } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { planHost, previewHosts, previewInputs, snapshotInputs, type HostPlan } from '../plan-hosts.js';
-import { planningOptions, type PlanningInputs } from '../planning.js';
+import { planHost, snapshotSettings, type HostPreview } from '../../plan/hosts.js';
+import type { PlanSettings } from '../../plan/settings.js';
+import { planningOptions } from '../planning-options.js';
+import { previewHosts, previewSettings } from '../preview-options.js';
 
 const options = optionTable([
   { name: 'facts', kind: 'text', placeholder: 'FILE|DIR', help: "plan for each host whose govern facts --json snapshot is HOST.json in DIR (or for the one FILE); without it, every host of the fleet's inventory (--fleet-url), else this host" },
@@ -42,15 +45,15 @@ export const diffCommand = defineCommand({
       trees.forEach((tree, i) => {
         if (!fs.existsSync(tree)) throw new UserError(`${repo.prefix || '.'}: not in the tree at ${[rev1, rev2][i]}`);
       });
-      const inputs = (tree: string): { host: string; facts?: string; inputs: PlanningInputs }[] =>
+      const inputs = (tree: string): { host: string; facts?: string; inputs: PlanSettings }[] =>
         hosts
-          ? hosts.snapshots.map((s) => ({ host: s.host, facts: s.source, inputs: snapshotInputs(tree, o, s, hosts.others) }))
-          : [{ host: os.hostname(), inputs: previewInputs(tree, o) }];
+          ? hosts.snapshots.map((s) => ({ host: s.host, facts: s.source, inputs: snapshotSettings(previewSettings(tree, o), s, hosts.others) }))
+          : [{ host: os.hostname(), inputs: previewSettings(tree, o) }];
       const [before, after] = [inputs(trees[0]), inputs(trees[1])];
       const byHost = new Map<string, ResourceChange[]>();
       const errors: string[] = [];
       for (let i = 0; i < before.length; i++) {
-        const plans: HostPlan[] = [await planHost(before[i].inputs, before[i].host), await planHost(after[i].inputs, after[i].host)];
+        const plans: HostPreview[] = [await planHost(before[i].inputs, before[i].host), await planHost(after[i].inputs, after[i].host)];
         plans.forEach((p, side) => (p.errors ?? []).forEach((e) => errors.push(`${p.host}: at ${[rev1, rev2][side]}: ${e}`)));
         if (plans[0].resources && plans[1].resources) byHost.set(before[i].host, compareHost(plans[0].resources, plans[1].resources, [rev1, rev2]));
       }

@@ -10,7 +10,7 @@ import type { Condition } from '../../fleet/selection.js';
 import type { FleetSettings } from '../../fleet/settings.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
-import { out } from '../command.js';
+import { out } from '../../output/writers.js';
 
 export interface FleetRunOptions {
   where: Condition[];

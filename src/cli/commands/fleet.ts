@@ -10,9 +10,10 @@ import { followRuns, startFleetWatch, type FleetWatch, type WatchEvent } from '.
 import { formatDuration } from '../../shared/duration.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
-import { described } from '../command-index.js';
+import { described } from '../command-names.js';
 import { fleetRun } from './fleet-run.js';
-import { defineCommand, out } from '../command.js';
+import { defineCommand } from '../command.js';
+import { out } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { fleetConnectionOptions, fleetSettings } from '../fleet-options.js';
 import { optionTable, type Options } from '../options.js';

@@ -3,11 +3,13 @@ import { defaultStateTree } from '../../config/paths.js';
 import { toDot } from '../../graph/dot.js';
 import { pulledTree } from '../../pull/store.js';
 import { PhaseClock } from '../../report/timing.js';
-import { described } from '../command-index.js';
-import { defineCommand, out, treeOperand } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand, treeOperand } from '../command.js';
+import { out } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { planningInputs, planningOptions, planTree } from '../planning.js';
+import { planTree } from '../../plan/plan-tree.js';
+import { planningOptions, planSettings } from '../planning-options.js';
 
 export const graphCommand = defineCommand({
   ...described('graph'),
@@ -18,7 +20,7 @@ export const graphCommand = defineCommand({
   options: optionTable([...planningOptions, ...helpOptions]),
   async run(o, operands) {
     const target = treeOperand(operands, this.usage);
-    const { plan, selected } = await planTree(planningInputs(pulledTree(target)?.path ?? target, o), new PhaseClock());
+    const { plan, selected } = await planTree(planSettings(pulledTree(target)?.path ?? target, o), new PhaseClock());
     await out(toDot(plan, selected));
     return 0;
   },

@@ -9,12 +9,14 @@ import { parseFiles, renderStateFiles } from '../../state/load.js';
 import { MODULES_DIR, type VariableDecl } from '../../state/modules/declarations.js';
 import { expandModules } from '../../state/modules/expand.js';
 import { moduleNames, readModule, type ModuleSource } from '../../state/modules/module-tree.js';
-import { described } from '../command-index.js';
-import { defineCommand, out } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand } from '../command.js';
+import { out } from '../../output/writers.js';
 import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { remoteFactOptions, remoteFacts } from '../remote-options.js';
-import { readTreeData, treeAndOperands, treeSearchPaths } from '../tree-data.js';
+import { readTreeData } from '../../plan/data.js';
+import { treeAndOperands, treeSearchPaths } from '../tree-data.js';
 
 export const modulesCommand = defineCommand({
   ...described('modules'),

@@ -2,16 +2,18 @@
 // from the host's facts without the host: no runner is asked about any machine's state.
 import os from 'node:os';
 import { defaultStateTree } from '../../config/paths.js';
-import { formatHostPlan } from '../../preview/plan-text.js';
+import { formatHostPreview } from '../../preview/plan-text.js';
 import { pulledTree } from '../../pull/store.js';
 import { UserError } from '../../shared/errors.js';
-import { described } from '../command-index.js';
-import { defineCommand, out, printError, treeOperand } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand, treeOperand } from '../command.js';
+import { out, printError } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { planHost, previewHosts, previewInputs, snapshotInputs, type HostPlan, type PreviewHosts } from '../plan-hosts.js';
-import { planningOptions, type PlanningOptions } from '../planning.js';
-import { explainPlanned } from '../plan-explain.js';
+import { explainPlanned } from '../../plan/explain.js';
+import { planHost, snapshotSettings, type HostPreview } from '../../plan/hosts.js';
+import { planningOptions, type PlanningOptions } from '../planning-options.js';
+import { previewHosts, previewSettings, type PreviewHosts } from '../preview-options.js';
 
 export const planOptions = optionTable([
   { name: 'facts', kind: 'text', placeholder: 'FILE|DIR', help: 'plan from a govern facts --json snapshot, or from each HOST.json of a directory' },
@@ -35,12 +37,12 @@ export const planCommand = defineCommand({
     const target = pulledTree(given)?.path ?? given;
     const hosts = await previewHosts(o, o.host, false);
     if (o.explain !== undefined) return explain(o, target, o.explain, hosts);
-    const plans: HostPlan[] = [];
-    if (hosts === undefined) plans.push(await planHost(previewInputs(target, o), os.hostname()));
-    else for (const snapshot of hosts.snapshots) plans.push(await planHost(snapshotInputs(target, o, snapshot, hosts.others), snapshot.host, snapshot.source));
+    const plans: HostPreview[] = [];
+    if (hosts === undefined) plans.push(await planHost(previewSettings(target, o), os.hostname()));
+    else for (const snapshot of hosts.snapshots) plans.push(await planHost(snapshotSettings(previewSettings(target, o), snapshot, hosts.others), snapshot.host, snapshot.source));
     if (o.json) await out(JSON.stringify({ hosts: plans }, null, 2) + '\n');
     else {
-      await out(plans.map(formatHostPlan).join('\n'));
+      await out(plans.map(formatHostPreview).join('\n'));
       for (const p of plans) for (const e of p.errors ?? []) printError(new UserError(plans.length > 1 ? `${p.host}: ${e}` : e));
     }
     return plans.some((p) => p.errors) ? 1 : 0;
@@ -51,7 +53,7 @@ async function explain(o: PlanningOptions & { facts?: string; json: boolean }, t
   const snapshots = hosts?.snapshots;
   if (snapshots && snapshots.length > 1) throw new UserError(`--explain plans for one host: give --host NAME (snapshots in ${o.facts}: ${snapshots.map((s) => s.host).join(', ')})`);
   const snapshot = snapshots?.[0];
-  const inputs = snapshot ? snapshotInputs(target, o, snapshot, hosts?.others) : previewInputs(target, o);
+  const inputs = snapshot ? snapshotSettings(previewSettings(target, o), snapshot, hosts?.others) : previewSettings(target, o);
   const text = await explainPlanned(inputs, what, snapshot, o.json);
   await out(text);
   return 0;

@@ -6,8 +6,9 @@ import { defaultStateTree } from '../../config/paths.js';
 import { pull, PullFailure, type PullRequest, type PullResult } from '../../pull/pull.js';
 import { writeLastPull, type PullRecord } from '../../record/last-pull.js';
 import { UserError } from '../../shared/errors.js';
-import { described } from '../command-index.js';
-import { defineCommand, out, warn } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand } from '../command.js';
+import { out, warn } from '../../output/writers.js';
 import { helpOptions, varDirOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 

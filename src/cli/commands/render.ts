@@ -13,13 +13,15 @@ import { moduleNames } from '../../state/modules/module-tree.js';
 import { locateTemplate, partialLookup } from '../../templates/locate.js';
 import { renderTemplates } from '../../templates/render.js';
 import { readSourceFile } from '../../shared/source-file.js';
-import { described } from '../command-index.js';
-import { defineCommand, out, theOperand } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand, theOperand } from '../command.js';
+import { out } from '../../output/writers.js';
 import { factsOptions, helpOptions, identityOptions, localFacts, templatesOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { factSources, inventoryOptions } from '../inventory-options.js';
 import { remoteFactOptions } from '../remote-options.js';
-import { readTreeData, treeSearchPaths } from '../tree-data.js';
+import { readTreeData } from '../../plan/data.js';
+import { treeSearchPaths } from '../tree-data.js';
 
 const varsOptions = optionTable([
   { name: 'var', kind: 'texts', placeholder: 'KEY=VALUE', help: "a variable of the template (a string); a file resource's vars give the same" },

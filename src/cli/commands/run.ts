@@ -1,95 +1,18 @@
-// `govern run PATH`: plan, apply, notify, report (as text while it runs, or as JSON at the end).
-import { RunSession } from '../../apply/run.js';
-import { forecastRunners, rememberRunners } from '../../apply/runner-forecast.js';
-import { defaultStateTree, governExecutable, treeRoot } from '../../config/paths.js';
+// `govern run PATH`: plan, apply, notify, report (as text while it runs, or as JSON at the end); the
+// run itself is src/run/run.ts.
+import { defaultStateTree, treeRoot } from '../../config/paths.js';
 import { LocalFacts } from '../../facts/local-facts.js';
-import { priorityWriter, summaryPriority } from '../../journal/priority.js';
-import { acquireRunLock } from '../../lock/run-lock.js';
-import { pulledTree } from '../../pull/store.js';
-import { recordRun } from '../../record/record.js';
-import { errorReport, interruptedReport, runReport, type Applied } from '../../report/build.js';
-import { exitCode } from '../../report/exit-code.js';
+import { planTree } from '../../plan/plan-tree.js';
+import { errorReport } from '../../report/build.js';
 import { reportJson } from '../../report/json.js';
 import { runMeta } from '../../report/meta.js';
-import { summaryLine, type TextView } from '../../report/text.js';
-import { PhaseClock, sinceStart, startedAt } from '../../report/timing.js';
-import type { NotificationReport, ResourceReport, RunMeta, RunReport } from '../../report/types.js';
-import { UserError } from '../../shared/errors.js';
-import { interruptedBy, onInterrupt } from '../../shared/interrupt.js';
-import { KILL_GRACE_MS } from '../../shared/process.js';
-import { described } from '../command-index.js';
-import { defineCommand, note, out, printError, treeOperand, warn } from '../command.js';
-import { helpOptions, searchPaths, varDirOptions } from '../common-options.js';
-import { fleetSettings } from '../fleet-options.js';
-import { optionTable, type CommandLine, type Options } from '../options.js';
-import { planningInputs, planningOptions, planTree, type Planned, type PlanningInputs } from '../planning.js';
-import { trackManaged } from '../managed-tracking.js';
-import { textPrinter, useColour } from '../text-output.js';
-
-/** How a run applies and reports; `govern resource` takes them too. */
-export const applyOptions = optionTable([
-  { name: 'noop', short: 'n', kind: 'flag', help: 'report what would change, with diffs, and change nothing', otherNames: ['check', 'dry-run', 'what-if'] },
-  { name: 'json', kind: 'flag', help: 'print the run report as JSON on stdout, even when the run fails before applying (docs/report.md)' },
-  {
-    name: 'verbose',
-    short: 'v',
-    kind: 'counter',
-    help: 'list unchanged resources too, with runner logs; -vv also each runner invocation',
-    otherNames: ['debug'],
-  },
-  { name: 'quiet', short: 'q', kind: 'flag', help: 'print only failures and the summary' },
-  { name: 'no-diff', kind: 'flag', help: 'do not show diffs under changed resources' },
-  {
-    name: 'color',
-    kind: 'choice',
-    placeholder: 'WHEN',
-    choices: ['auto', 'always', 'never'],
-    env: 'GOVERN_COLOR',
-    default: 'auto',
-    help: 'colour the text output; auto: on a terminal, unless NO_COLOR is set',
-  },
-  { name: 'detailed-exitcodes', kind: 'flag', help: 'exit 0 no changes, 2 changes, 4 failures, 6 changes and failures' },
-  { name: 'jobs', short: 'j', kind: 'number', placeholder: 'N', env: 'GOVERN_JOBS', default: '1', help: 'apply up to N independent resources at once', otherNames: ['forks'] },
-  {
-    name: 'runner-mode',
-    kind: 'choice',
-    placeholder: 'MODE',
-    choices: ['persistent', 'oneshot'],
-    env: 'GOVERN_RUNNER_MODE',
-    default: 'persistent',
-    help: 'persistent: a runner that supports it starts once per run; oneshot: a process per resource',
-  },
-  { name: 'runner-timeout', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_RUNNER_TIMEOUT', default: '1h', help: 'kill a runner after this long' },
-  {
-    name: 'lock-timeout',
-    kind: 'duration',
-    placeholder: 'DURATION',
-    env: 'GOVERN_LOCK_TIMEOUT',
-    default: '10m',
-    allowZero: true,
-    help: 'wait this long for a run under way to end (one run at a time); 0: fail at once',
-  },
-]);
-
-export const runOptions = optionTable([
-  ...applyOptions,
-  ...varDirOptions,
-  {
-    name: 'forget',
-    kind: 'texts',
-    placeholder: 'RREF',
-    help: 'stop reporting RREF as no longer managed (a resource removed from the tree and left on the host); repeatable',
-  },
-  {
-    name: 'metrics-file',
-    kind: 'text',
-    placeholder: 'FILE',
-    env: 'GOVERN_METRICS_FILE',
-    help: "after each run that is not --noop, write its metrics to FILE for node_exporter's textfile collector",
-  },
-  ...planningOptions,
-  ...helpOptions,
-]);
+import { PhaseClock, sinceStart } from '../../report/timing.js';
+import { lockedRun, underRunLock } from '../../run/run.js';
+import { described } from '../command-names.js';
+import { defineCommand, treeOperand } from '../command.js';
+import { searchPaths } from '../common-options.js';
+import type { CommandLine } from '../options.js';
+import { runOptions, runSettings } from '../run-options.js';
 
 export const runCommand = defineCommand({
   ...described('run'),
@@ -104,7 +27,7 @@ export const runCommand = defineCommand({
   options: runOptions,
   async run(o, operands) {
     const target = treeOperand(operands, this.usage);
-    return underRunLock(o, () => lockedRun(o, { target, plan: planTree }));
+    return underRunLock(o, () => lockedRun(runSettings(o), { target, plan: planTree }));
   },
   // Options that cannot be read: with --json, still a JSON document.
   async errorDocument(e: unknown, line: CommandLine) {
@@ -114,154 +37,3 @@ export const runCommand = defineCommand({
     return reportJson(errorReport(await runMeta(target, line.given.has('noop'), facts), e, new PhaseClock().timings(), sinceStart()));
   },
 });
-
-export type ResolvedRunOptions = Options<typeof runOptions>;
-
-/** What a run applies: a state tree, or (`govern resource`) one resource made from the command line. */
-export interface RunSource {
-  /** The tree's path; empty for no tree. */
-  target: string;
-  /** The report's `state`, when not the target (the resource's RREF). */
-  state?: string;
-  plan(inputs: PlanningInputs, clock: PhaseClock): Promise<Planned>;
-  /**
-   * An ad hoc resource: its run is not the tree's, so it is neither recorded (last-run.json, the
-   * metrics, the fleet) nor compared with what the tree manages (docs/runners.md "govern resource").
-   */
-  adHoc?: boolean;
-}
-
-/** One run at a time: anything that changes the host waits for the run under way. */
-export async function underRunLock(o: { quiet: boolean; verbose: number; lockTimeout: number }, work: () => Promise<number>): Promise<number> {
-  if (o.quiet && o.verbose > 0) throw new UserError('-q and -v say opposite things: give one');
-  const lock = await acquireRunLock({ timeoutMs: o.lockTimeout, startedAt: startedAt(), onWait: note });
-  try {
-    return await work();
-  } finally {
-    lock.release();
-  }
-}
-
-export async function lockedRun(o: ResolvedRunOptions, source: RunSource): Promise<number> {
-  const { target } = source;
-  const clock = new PhaseClock();
-  // A tree from govern pull is resolved once, under the run lock (no pull prunes it meanwhile), so
-  // the whole run reads one commit even if a pull switches the tree while it runs.
-  const pulled = source.adHoc ? undefined : pulledTree(target);
-  const inputs = planningInputs(pulled?.path ?? target, o);
-  const meta = async (): Promise<RunMeta> => ({ ...(await runMeta(source.state ?? target, o.noop, inputs.facts)), ...(pulled ? { commit: pulled.commit } : {}) });
-  let report: RunReport;
-  let code: number;
-  const applied: Applied = { resources: [], notifications: [], excluded: 0 };
-  // Opened before planning: the runners the last run of this tree used start while it is planned.
-  const session = new RunSession({
-    governPath: governExecutable(),
-    factsPath: inputs.paths.facts,
-    noop: o.noop,
-    timeoutMs: o.runnerTimeout,
-    baseEnv: process.env,
-    jobs: o.jobs,
-    runnerMode: o.runnerMode,
-  });
-  // Interrupted, the run records what it applied so far; govern exits once that is done.
-  const unregister = onInterrupt(async (signal) => {
-    const underway = (await session.stillUnderway(KILL_GRACE_MS)).map((call) => call.resource);
-    const stopped = interruptedReport(await meta(), applied, underway, signal, clock.timings(), sinceStart());
-    if (o.json) await out(reportJson(stopped));
-    else await out(`${summaryLine(stopped)}\n`);
-    record(o, stopped, source);
-    // The fleet sees the failure too, within --fleet-timeout: the run alone, not its facts.
-    await publish(o, stopped, undefined, source);
-  });
-  try {
-    if (o.runnerMode === 'persistent' && !source.adHoc) session.warm(forecastRunners(inputs.cache, inputs.target));
-    ({ report, code } = await runTree(o, inputs, clock, meta, session, applied, source));
-  } catch (e) {
-    if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
-    if (o.noop && !o.json) throw e;
-    report = errorReport(await meta(), e, clock.timings(), sinceStart());
-    if (o.json) await out(reportJson(report));
-    printError(e);
-    record(o, report, source);
-    await publish(o, report, inputs, source);
-    return 1;
-  } finally {
-    if (interruptedBy() === undefined) unregister();
-    await session.close();
-  }
-  if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
-  const recorded = record(o, report, source);
-  await publish(o, report, inputs, source);
-  return recorded ? code : 1;
-}
-
-/** After the record, when a fleet is configured: never changes the run's exit status (src/fleet/after-run.ts). */
-async function publish(o: ResolvedRunOptions, report: RunReport, inputs: PlanningInputs | undefined, source: RunSource): Promise<void> {
-  const settings = fleetSettings(o);
-  if (o.noop || source.adHoc || settings === undefined) return;
-  const { publishAfterRun } = await import('../../fleet/after-run.js');
-  await publishAfterRun({ settings, name: o.fleetName, report, facts: inputs?.facts, varDir: o.varDir, metricsFile: o.metricsFile }, warn);
-}
-
-/** Keeps the report of a run that was not --noop; false (with the reason on stderr) when that failed. */
-function record(o: ResolvedRunOptions, report: RunReport, source: RunSource): boolean {
-  if (o.noop || source.adHoc) return true;
-  try {
-    recordRun(report, { varDir: o.varDir, metricsFile: o.metricsFile });
-    return true;
-  } catch (e) {
-    printError(e);
-    return false;
-  }
-}
-
-async function runTree(
-  o: ResolvedRunOptions,
-  inputs: PlanningInputs,
-  clock: PhaseClock,
-  meta: () => Promise<RunMeta>,
-  session: RunSession,
-  applied: Applied,
-  source: RunSource,
-): Promise<{ report: RunReport; code: number }> {
-  const { plan, runners, selected } = await source.plan(inputs, clock);
-  const managed = source.adHoc ? { dropped: [], save: () => {} } : trackManaged(o.varDir, source.target, plan.resources, o.forget);
-  const persistent = [...runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable);
-  if (!source.adHoc) rememberRunners(inputs.cache, inputs.target, persistent);
-  const view: TextView = {
-    verbosity: o.quiet ? -1 : Math.min(o.verbose, 2),
-    diffs: !o.noDiff,
-    color: useColour(o.color, process.env, process.stdout),
-    noop: o.noop,
-  };
-  const write = priorityWriter(process.stdout, 1, process.env);
-  const printer: Partial<ReturnType<typeof textPrinter>> = o.json ? {} : textPrinter(plan, view, write);
-  // What is applied is kept as it is reported, for the record of a run that is interrupted.
-  applied.excluded = selected ? plan.resources.length - selected.size : 0;
-  const listener = {
-    onStart: printer.onStart,
-    onResource: (r: ResourceReport) => (applied.resources.push(r), printer.onResource?.(r)),
-    onNotification: (n: NotificationReport) => (applied.notifications.push(n), printer.onNotification?.(n)),
-  };
-  const entries = await session.execute(plan, { runners, selected, clock, ...listener });
-  await session.close();
-  const excluded = selected ? plan.resources.length - selected.size : 0;
-  // The host's name is a fact: evaluated after the runners are done, never alongside them.
-  const report = runReport(await meta(), { ...entries, excluded }, clock.timings(), sinceStart());
-  if (managed.dropped.length > 0) report.no_longer_managed = managed.dropped;
-  let saved = true;
-  if (!o.noop) {
-    try {
-      managed.save();
-    } catch (e) {
-      printError(e);
-      saved = false;
-    }
-  }
-  if (o.json) await out(reportJson(report));
-  else {
-    for (const ref of managed.dropped) write(`no longer managed: ${ref}\n`, 'warning');
-    write(`${summaryLine(report)}\n`, summaryPriority(report.summary));
-  }
-  return { report, code: saved ? exitCode(report.summary, o.detailedExitcodes) : 1 };
-}

@@ -7,8 +7,9 @@ import { didYouMean } from '../../shared/suggest.js';
 import { DEFAULT_IDENTITY } from '../../secrets/reveal.js';
 import { promptHidden } from '../../secrets/prompt.js';
 import { rekeyTree, secretReaders, setSecret, showSecret } from '../../secrets/tree-secrets.js';
-import { described } from '../command-index.js';
-import { defineCommand, out, warn } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand } from '../command.js';
+import { out, warn } from '../../output/writers.js';
 import { helpOptions, identityOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 

@@ -7,8 +7,9 @@ import { readPublishRecord } from '../../fleet/publish-record.js';
 import { withPublishNote } from '../../fleet/status-note.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
-import { described } from '../command-index.js';
-import { defineCommand, out } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand } from '../command.js';
+import { out } from '../../output/writers.js';
 import { helpOptions, varDirOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 

@@ -1,8 +1,9 @@
 // `govern versioncmp A B`: compares two versions the way the pkg runner does.
 import { UserError } from '../../shared/errors.js';
 import { compareVersions, VERSION_SCHEMES } from '../../shared/version/index.js';
-import { described } from '../command-index.js';
-import { defineCommand, out } from '../command.js';
+import { described } from '../command-names.js';
+import { defineCommand } from '../command.js';
+import { out } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 

@@ -3,7 +3,7 @@
 // it did not publish (a host publishes no secret/ fact).
 import type { FactResult } from '../evaluate.js';
 import type { InventorySource } from '../inventory.js';
-import type { RemoteFactSource } from '../../templates/fact-sources.js';
+import type { RemoteFactSource } from '../sources.js';
 
 export class InventoryFacts implements RemoteFactSource {
   constructor(

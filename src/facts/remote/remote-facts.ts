@@ -2,7 +2,7 @@
 // hosts in parallel up to a limit, each with its own time limit. A failure is kept as the result of
 // every fact it concerns, so the template that asked reports it with its file, line, host and fact.
 import type { FactResult } from '../evaluate.js';
-import type { RemoteFactSource } from '../../templates/fact-sources.js';
+import type { RemoteFactSource } from '../sources.js';
 import { runCommand } from '../../shared/process.js';
 import { readAnswer, type HostAnswer } from './answer.js';
 import { sshArgv, type SshSettings } from './command-line.js';

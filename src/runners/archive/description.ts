@@ -26,6 +26,7 @@ export const description = {
   signals: ['refresh'],
   autorequire: [
     { runner: 'file', parent_of_name: true },
+    { runner: 'mount', parent_of_name: true },
     { runner: 'user', key: 'owner' },
     { runner: 'group', key: 'group' },
   ],

@@ -1,7 +1,9 @@
 // A cron schedule as systemd timer calendar events (systemd.time(7), OnCalendar=), for the cron
 // runner's systemd form. Each field becomes the list of values cron would match, runs written as
 // ranges (1-5 as 1..5, weekdays as Mon..Fri): systemd 252 takes neither `*/15` nor a range with a
-// step. Pure; the fields were checked against src/runners/cron/fields.ts while planning.
+// step. systemd's week runs Mon..Sun where cron's runs from Sunday (0, also 7): weekdays are written
+// in systemd's order, so cron's 0-4 is Mon..Thu,Sun (Sun..Thu is refused, and the timer never runs).
+// Pure; the fields were checked against src/runners/cron/fields.ts while planning.
 import { UserError } from '../../shared/errors.js';
 
 export interface CronFields {
@@ -14,26 +16,38 @@ export interface CronFields {
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-const DAY_WORDS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+/** By cron's numbers, Sunday as 7: the order of systemd's week. */
+const DAY_WORDS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 const RANGES: Record<keyof CronFields, [number, number]> = { minute: [0, 59], hour: [0, 23], monthday: [1, 31], month: [1, 12], weekday: [0, 7] };
 
-/** cron's @ schedules, in systemd's words (@reboot has none: a timer is not a boot job). */
-const SPECIALS: Record<string, string> = { yearly: 'yearly', annually: 'yearly', monthly: 'monthly', weekly: 'weekly', daily: 'daily', midnight: 'daily', hourly: 'hourly' };
+/**
+ * cron's @ schedules as the events cron means by them (crontab(5): @weekly is `0 0 * * 0`, a Sunday;
+ * systemd's own `weekly` is a Monday). @reboot has none: a timer is not a boot job.
+ */
+const SPECIALS: Record<string, string> = {
+  yearly: '*-01-01 00:00:00',
+  annually: '*-01-01 00:00:00',
+  monthly: '*-*-01 00:00:00',
+  weekly: 'Sun *-*-* 00:00:00',
+  daily: '*-*-* 00:00:00',
+  midnight: '*-*-* 00:00:00',
+  hourly: '*-*-* *:00:00',
+};
 
-/** The values one field matches, sorted; undefined for `*` (every value). */
+/** The values one field matches, sorted (Sunday as 7); undefined for `*` (every value). */
 function values(key: keyof CronFields, field: string): number[] | undefined {
   if (field === '*') return undefined;
   const [min, max] = RANGES[key];
   const names = key === 'month' ? MONTHS : key === 'weekday' ? DAYS : [];
   const named = names.indexOf(field.toLowerCase());
-  if (named >= 0) return [key === 'month' ? named + 1 : named];
+  if (named >= 0) return [key === 'month' ? named + 1 : named || 7];
   const found = new Set<number>();
   for (const element of field.split(',')) {
     const [range, step = '1'] = element.split('/');
     const [from, to] = range === '*' ? [min, max] : range.includes('-') ? range.split('-').map(Number) : [Number(range), element.includes('/') ? max : Number(range)];
     if (from > to) throw new UserError(`${key} "${field}": the range ${range} runs backwards (cron's ranges go from the lower value to the higher)`);
-    for (let v = from; v <= to; v += Number(step)) found.add(key === 'weekday' && v === 7 ? 0 : v);
+    for (let v = from; v <= to; v += Number(step)) found.add(key === 'weekday' && v === 0 ? 7 : v);
   }
   return [...found].sort((a, b) => a - b);
 }
@@ -73,7 +87,7 @@ export function onCalendar(fields: CronFields): string[] {
   return [`${weekday}*-${month}-${monthday} ${time}`];
 }
 
-/** A cron @ schedule in systemd's words; @reboot is refused. */
+/** A cron @ schedule as an OnCalendar= event; @reboot is refused. */
 export function specialCalendar(special: string): string {
   const word = SPECIALS[special];
   if (word === undefined) throw new UserError(`special = "${special}" has no timer equivalent: a job at boot is a service enabled at boot (a unit and a service resource)`);

@@ -1,12 +1,14 @@
 // The five time fields of a cron.d line as patterns, so that govern checks them while planning, with
-// the file and line (crontab(5)): `*`, a number, a range, each with an optional `/step`, in a
+// the file and line (crontab(5)): `*` or a range, each with an optional `/step`, or a number, in a
 // comma-separated list; or one month or weekday name (cron allows no ranges or lists of names).
+// A step follows only `*` or a range: Debian's cron refuses `5/10`, so the cron.d line would be
+// skipped while the timer form ran it.
 
 const STEP = '(?:/[1-9][0-9]*)?';
 
 /** A field whose numbers match `number`, and which may be one of `names`. */
 function field(number: string, names: string[] = []): string {
-  const element = `(?:\\*|(?:${number})(?:-(?:${number}))?)${STEP}`;
+  const element = `(?:(?:\\*|(?:${number})-(?:${number}))${STEP}|(?:${number}))`;
   const list = `${element}(?:,${element})*`;
   return names.length > 0 ? `${list}|(?:${names.join('|')})` : list;
 }

@@ -69,6 +69,8 @@ export const description = {
   signals: ['refresh'],
   autorequire: [
     { runner: 'file', parent_of_name: true },
+    // A path under a mount point after the mount: written before it, the file would be hidden under it.
+    { runner: 'mount', parent_of_name: true },
     // The owner and group first; when they are being removed, the file first.
     { runner: 'user', key: 'owner', reverse_when_other: { ensure: ['absent'] } },
     { runner: 'group', key: 'group', reverse_when_other: { ensure: ['absent'] } },

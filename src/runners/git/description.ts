@@ -21,6 +21,7 @@ export const description = {
   signals: ['refresh'],
   autorequire: [
     { runner: 'file', parent_of_name: true },
+    { runner: 'mount', parent_of_name: true },
     { runner: 'user', key: 'user' },
   ],
 } as const satisfies RunnerDescription;

@@ -32,5 +32,6 @@ export const description = {
     { only_when: { ensure: IN_FSTAB }, keys: ['device', 'fstype', 'options', 'dump', 'pass'] },
   ],
   signals: ['refresh'],
-  autorequire: [{ runner: 'file', name_or_parent: true }],
+  // The mount point's directory first; when it is being removed, the unmount first (a mounted directory is busy).
+  autorequire: [{ runner: 'file', name_or_parent: true, reverse_when_other: { ensure: ['absent'] } }],
 } as const satisfies RunnerDescription;

@@ -26,5 +26,6 @@ export const description = {
   rules: [{ exclusive: ['ensure', 'state'] }, { when: { scope: ['user'] }, values: { provider: ['systemd'] } }],
   signals: ['refresh', 'restart', 'reload', 'start', 'stop'],
   // The unit files it is loaded from first: a changed unit is reloaded before the service is checked.
-  autorequire: [{ runner: 'unit', systemd_unit_of_name: true }],
+  // The unit first; when it is being removed, the service first (stopped and disabled while systemd still knows it).
+  autorequire: [{ runner: 'unit', systemd_unit_of_name: true, reverse_when_other: { ensure: ['absent'] } }],
 } as const satisfies RunnerDescription;

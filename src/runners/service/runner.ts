@@ -10,7 +10,7 @@ import { pendingNote, pendingOf, pendingResource } from '../noop-pending.js';
 import { reloadIfPending, unitsWouldChange } from '../unit/daemon-reload.js';
 import { appliedMessage, decide, decideSignal, noopMessage, unmetDimensions, type Expectation, type ServiceSignal, type ServiceStatus } from './decide.js';
 import { description } from './description.js';
-import { serviceProperties, type Scope } from './properties.js';
+import { serviceProperties } from './properties.js';
 import { ServiceNotFound, type ServiceProvider } from './provider.js';
 import { withSbinPath } from '../../shared/find-program.js';
 import { serviceProvider } from './providers.js';
@@ -32,7 +32,7 @@ async function applyService(request: RunnerRequest<Values<typeof description>>, 
   const provider = await serviceProvider(properties, context);
   // A unit changed earlier in this run: systemd reads it before the service is checked or started.
   if (provider.name === 'systemd') await reloadIfPending(request.env.GOVERN_RUN_DIR, properties.scope, context);
-  const { status: before, note } = await readStatus(provider, properties.name, request, properties.scope);
+  const { status: before, note } = await readStatus(provider, properties, request);
   if (before === undefined) return { changed: true, message: `Would have checked ${properties.name} once its unit is written (a unit this run would change; not loaded in noop)` };
   const memory = runMemory(request.env.GOVERN_RUN_DIR, `${provider.name}-${properties.scope}-${properties.name}`);
   const decision =
@@ -56,9 +56,11 @@ async function applyService(request: RunnerRequest<Values<typeof description>>, 
  * status that fails (the unit does not exist yet) is undefined instead of a failure; and a service
  * the init system does not know yet may come with a package (or a unit file, an init script) an
  * earlier resource of the run would install: then it is taken as stopped and disabled, with a note
- * naming that resource.
+ * naming that resource. A service asked to be stopped and not enabled that the init system does not
+ * know (its unit or script removed: a retired service) is in that state already.
  */
-async function readStatus(provider: ServiceProvider, service: string, request: RunnerRequest<unknown>, scope: Scope): Promise<{ status?: ServiceStatus; note?: string }> {
+async function readStatus(provider: ServiceProvider, properties: ReturnType<typeof serviceProperties>, request: RunnerRequest<unknown>): Promise<{ status?: ServiceStatus; note?: string }> {
+  const { name: service, scope } = properties;
   try {
     return { status: await provider.status(service) };
   } catch (e) {
@@ -67,6 +69,10 @@ async function readStatus(provider: ServiceProvider, service: string, request: R
       return {};
     }
     if (!(e instanceof ServiceNotFound)) throw e;
+    if (properties.ensure === 'stopped' && properties.enable !== true && request.signal === undefined) {
+      request.log(`${(e as Error).message}: taken as stopped and disabled`);
+      return { status: { running: false, enabled: false } };
+    }
     const files = request.pending.filter((ref) => ref.startsWith('file:') && (ref.endsWith(`/init.d/${service}`) || ref.endsWith(`/${service}.service`)));
     const creator = pendingResource(request, `pkg:${service}`) ?? files[0] ?? pendingOf(request, 'pkg')[0];
     if (!creator) throw e;

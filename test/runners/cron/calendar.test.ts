@@ -17,7 +17,7 @@ describe('cron schedules as systemd calendar events', () => {
     [fields('*/15', '9-17'), ['*-*-* 09..17:00,15,30,45:00']],
     [fields('0-30/10', '*/6'), ['*-*-* 00,06,12,18:00,10,20,30:00']],
     [fields('5', '4', '*', 'jun', 'sun'), ['Sun *-06-* 04:05:00']],
-    [fields('0', '0', '*', '*', '5-7'), ['Sun,Fri,Sat *-*-* 00:00:00']],
+    [fields('0', '0', '*', '*', '5-7'), ['Fri..Sun *-*-* 00:00:00']],
     [fields('0', '0', '1,15', '*/3'), ['*-01,04,07,10-01,15 00:00:00']],
     // cron runs it on the 1st and on every Monday: two events.
     [fields('0', '12', '1', '*', 'mon'), ['Mon *-*-* 12:00:00', '*-*-01 12:00:00']],
@@ -32,7 +32,7 @@ describe('cron schedules as systemd calendar events', () => {
 
   it('a backwards range is refused; the @ schedules have systemd\'s words, but @reboot', () => {
     expect(() => onCalendar(fields('30-10'))).to.throw('minute "30-10": the range 30-10 runs backwards');
-    expect(['daily', 'midnight', 'annually', 'hourly'].map(specialCalendar)).to.deep.equal(['daily', 'daily', 'yearly', 'hourly']);
+    expect(['daily', 'midnight', 'annually', 'hourly', 'weekly'].map(specialCalendar)).to.deep.equal(['*-*-* 00:00:00', '*-*-* 00:00:00', '*-01-01 00:00:00', '*-*-* *:00:00', 'Sun *-*-* 00:00:00']);
     expect(() => specialCalendar('reboot')).to.throw('special = "reboot" has no timer equivalent');
   });
 });

@@ -293,6 +293,14 @@ describe('service runner, sysv provider (real init script)', function () {
       expect(run.code).to.equal(1);
       expect(run.message).to.equal('service govern-test-no-such-service not found: no executable init script /etc/init.d/govern-test-no-such-service');
     });
+
+    it('a service asked to be stopped (and not enabled) that has no init script is stopped already: a retired service', async () => {
+      for (const args of [['ensure=stopped'], ['ensure=stopped', 'enable=false']]) {
+        const run = await runService('govern-test-no-such-service', args);
+        expect([run.code, run.changed], args.join(' ')).to.deep.equal([0, false]);
+      }
+      expect((await runService('govern-test-no-such-service', ['ensure=stopped', 'enable=true'])).code).to.equal(1);
+    });
   });
 
   describe('cost', () => {

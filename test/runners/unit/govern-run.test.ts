@@ -131,5 +131,27 @@ unit "${TEMPLATE}.d/env.conf" {
       expect(settled.summary).to.include({ resources: 3, changed: 0, unchanged: 3 });
       expect(reloads(settled)).to.equal(0);
     });
+
+    it(`retiring: the service stopped before its unit files are removed, and the next run changes nothing (${mode} runners)`, async () => {
+      await run(tree(1), mode);
+      const retired = tempDir('govern-unit-retire-');
+      writeFile(
+        path.join(retired, 'units.hcl'),
+        `unit "${TEMPLATE}.d/env.conf" {\n  ensure = "absent"\n  scope  = "user"\n}\n\nunit "${TEMPLATE}" {\n  ensure = "absent"\n  scope  = "user"\n}\n\n` +
+          `service "${INSTANCE}" {\n  ensure = "stopped"\n  scope  = "user"\n}\n`,
+      );
+      const graph = await govern(['graph', retired]);
+      expect(graph.stdout).to.contain(`"service:${INSTANCE}" -> "unit:${TEMPLATE}" [label="autorequire"];`);
+      const first = await run(retired, mode);
+      expect(first.resources.map((r) => [r.ref, r.status])).to.deep.equal([
+        [`service:${INSTANCE}`, 'changed'],
+        [`unit:${TEMPLATE}.d/env.conf`, 'changed'],
+        [`unit:${TEMPLATE}`, 'changed'],
+      ]);
+      expect((await manager.systemctl('is-active', INSTANCE)).stdout.trim()).to.not.equal('active');
+      expect(fs.existsSync(path.join(manager.unitDir, TEMPLATE))).to.equal(false);
+      const settled = await run(retired, mode);
+      expect(settled.summary).to.include({ resources: 3, changed: 0, unchanged: 3, failed: 0 });
+    });
   }
 });

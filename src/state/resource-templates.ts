@@ -5,10 +5,10 @@ import path from 'node:path';
 import { TREE_DIRS } from '../config/paths.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { masker } from '../shared/sensitive.js';
-import { keyLocation, TEMPLATE_KEY, type Resource } from '../state/resource.js';
-import type { FactSources } from './fact-sources.js';
-import { findTemplate, partialLookup } from './locate.js';
-import { renderWithLines, type RenderedText, type TemplateInput } from './render.js';
+import type { FactSources } from '../templates/fact-sources.js';
+import { findTemplate, partialLookup } from '../templates/locate.js';
+import { renderWithLines, type RenderedText, type TemplateInput } from '../templates/render.js';
+import { keyLocation, TEMPLATE_KEY, type Resource } from './resource.js';
 import { readSourceFile } from '../shared/source-file.js';
 
 /**

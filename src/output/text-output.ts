@@ -1,10 +1,10 @@
 // `govern run`'s text output as the run goes: each entry of the report printed when it is known,
 // through report/text.ts, in colour when the choice (--color, NO_COLOR, a terminal) says so, each
-// entry with the priority the journal gives it when the output goes there (journal/priority.ts).
-import type { Call } from '../apply/invoke.js';
+// entry with the priority the journal gives it when the output goes there (priority.ts).
+import type { Call } from '../state/runner-call.js';
 import { sends } from '../apply/notify.js';
-import type { Notification, Plan } from '../graph/plan.js';
-import { statusPriority, type Priority } from '../journal/priority.js';
+import type { Notification, ResourceGraph } from '../graph/resource-graph.js';
+import { statusPriority, type Priority } from './priority.js';
 import { invocationLines, notificationLines, resourceLines, type TextView } from '../report/text.js';
 import type { NotificationReport, ResourceReport } from '../report/types.js';
 
@@ -22,7 +22,7 @@ export interface RunListener {
   onNotification(report: NotificationReport): void;
 }
 
-export function textPrinter(plan: Plan, view: TextView, write: (text: string, priority: Priority) => void): RunListener {
+export function textPrinter(plan: ResourceGraph, view: TextView, write: (text: string, priority: Priority) => void): RunListener {
   const print = (lines: string[], priority: Priority) => {
     if (lines.length > 0) write(lines.map((l) => `${l}\n`).join(''), priority);
   };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildPlan } from '../../src/graph/plan.js';
+import { buildResourceGraph } from '../../src/graph/resource-graph.js';
 import { toDot } from '../../src/graph/dot.js';
 import type { Resource } from '../../src/state/resource.js';
 
@@ -20,10 +20,10 @@ function res(ref: string, links: Partial<Resource['links']> = {}, index?: number
 }
 
 function plan(...specs: [string, Partial<Resource['links']>?][]) {
-  return buildPlan(specs.map(([ref, links], i) => res(ref, links, i)));
+  return buildResourceGraph(specs.map(([ref, links], i) => res(ref, links, i)));
 }
 
-describe('buildPlan', () => {
+describe('buildResourceGraph', () => {
   it('keeps definition order when nothing says otherwise', () => {
     expect(plan(['c:1'], ['a:2'], ['b:3']).order).to.deep.equal(['c:1', 'a:2', 'b:3']);
   });
@@ -73,7 +73,7 @@ describe('buildPlan', () => {
   it('adds the ordering runners ask for, unless an explicit edge joins the same two resources', () => {
     const resources = [res('file:/a/b', {}, 0), res('file:/a', {}, 1), res('file:/c', { before: ['file:/d'] }, 2), res('file:/d', {}, 3)];
     const autorequire = [{ from: 'file:/a', to: 'file:/a/b' }, { from: 'file:/d', to: 'file:/c' }];
-    const p = buildPlan(resources, { autorequire });
+    const p = buildResourceGraph(resources, { autorequire });
     expect(p.order).to.deep.equal(['file:/a', 'file:/a/b', 'file:/c', 'file:/d']);
     expect(p.graph.edge('file:/a', 'file:/a/b', 'autorequire:autorequire')).to.equal('autorequire');
     expect(p.graph.hasEdge('file:/d', 'file:/c'), 'the explicit before wins').to.equal(false);
@@ -83,17 +83,17 @@ describe('buildPlan', () => {
     // pkg:gnupg is needed by the repository (through a file); pkg:app comes after every repository.
     const resources = [res('apt_repository:r', { after: ['file:/k'] }, 0), res('file:/k', { after: ['pkg:gnupg'] }, 1), res('pkg:gnupg', {}, 2), res('pkg:app', {}, 3)];
     const autorequire = ['pkg:gnupg', 'pkg:app'].map((to) => ({ from: 'apt_repository:r', to, weak: true }));
-    const p = buildPlan(resources, { autorequire });
+    const p = buildResourceGraph(resources, { autorequire });
     expect(p.order).to.deep.equal(['pkg:gnupg', 'file:/k', 'apt_repository:r', 'pkg:app']);
     expect(p.graph.hasEdge('apt_repository:r', 'pkg:gnupg')).to.equal(false);
     expect(p.graph.edge('apt_repository:r', 'pkg:app', 'autorequire:autorequire')).to.equal('autorequire');
     // The same edge not weak makes the cycle the user must hear about.
-    expect(() => buildPlan(resources, { autorequire: [{ from: 'apt_repository:r', to: 'pkg:gnupg' }] })).to.throw('dependency cycle');
+    expect(() => buildResourceGraph(resources, { autorequire: [{ from: 'apt_repository:r', to: 'pkg:gnupg' }] })).to.throw('dependency cycle');
   });
 
   it('suggests the resource a reference nearly names, and splits a notify string at the right colon', () => {
     const refs = [res('exec:reload shopweb', {}, 0), res('service:nginx', {}, 1), res('pkg:a', { notify: ['exec:relaod shopweb'] }, 2), res('pkg:b', { notify: ['service:ngnix:restart'], after: ['pkg:aa'] }, 3)];
-    expect(() => buildPlan(refs)).to.throw(
+    expect(() => buildResourceGraph(refs)).to.throw(
       [
         's.hcl:2: pkg:a: notify names "exec:relaod shopweb", which is not a resource in this state tree (did you mean "exec:reload shopweb"?)',
         's.hcl:3: pkg:b: after names "pkg:aa", which is not a resource in this state tree (did you mean "pkg:a"?)',
@@ -106,12 +106,12 @@ describe('buildPlan', () => {
     const r = (ref: string, links: Partial<Resource['links']>, line: number) => ({ ...res(ref, links, line), keyAt: { notify: { file: 's.hcl', line: line + 10 }, subscribe: { file: 's.hcl', line: line + 20 } } });
     const resources = [r('exec:x', {}, 0), r('pkg:a', { notify: ['exec:x:restart'] }, 1), r('file:/b', { subscribe: ['pkg:a'] }, 2)];
     const refuseSignal = (to: Resource, signal: string) => (signal === 'refresh' && to.type === 'exec' ? undefined : `${to.type} refuses ${signal}`);
-    expect(() => buildPlan(resources, { refuseSignal })).to.throw('s.hcl:11: pkg:a: notify "exec:x:restart": exec refuses restart\ns.hcl:22: file:/b: subscribe "pkg:a": file refuses refresh');
+    expect(() => buildResourceGraph(resources, { refuseSignal })).to.throw('s.hcl:11: pkg:a: notify "exec:x:restart": exec refuses restart\ns.hcl:22: file:/b: subscribe "pkg:a": file refuses refresh');
   });
 
   describe('at scale, without recursion', () => {
     const chain = (n: number, closed: boolean) =>
-      buildPlan(Array.from({ length: n }, (_, i) => res(`x:r${i}`, i > 0 || closed ? { after: [`x:r${(i + n - 1) % n}`] } : {}, i)));
+      buildResourceGraph(Array.from({ length: n }, (_, i) => res(`x:r${i}`, i > 0 || closed ? { after: [`x:r${(i + n - 1) % n}`] } : {}, i)));
 
     it('orders a chain of 100,000 after edges', () => {
       const order = chain(100_000, false).order;

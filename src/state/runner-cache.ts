@@ -14,14 +14,14 @@ const FORMAT = 'govern-cache-4';
 /** Entries not used for this long are removed when new ones are written. */
 const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
-export interface ParseCache {
+export interface RunnerCache {
   get(text: string): Record<string, unknown> | undefined;
   put(text: string, parsed: Record<string, unknown>): void;
   /** Entries of another kind (runners' descriptions), in the same directory under the same rules. */
-  area(kind: string): ParseCache;
+  area(kind: string): RunnerCache;
 }
 
-export const noCache: ParseCache = { get: () => undefined, put: () => undefined, area: () => noCache };
+export const noCache: RunnerCache = { get: () => undefined, put: () => undefined, area: () => noCache };
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.GOVERN_CACHE_DIR) return env.GOVERN_CACHE_DIR;
@@ -30,14 +30,14 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** `kind` names the entries (`hcl-...json`), and only those are pruned. */
-export function openParseCache(dir: string, kind = 'hcl'): ParseCache {
+export function openRunnerCache(dir: string, kind = 'hcl'): RunnerCache {
   const handle = openPrivateDirectory(dir);
   if (handle === undefined) return noCache;
   const salt = `${FORMAT}\0`;
   const entry = (text: string) => handle.at(`${kind}-${crypto.createHash('sha256').update(salt).update(text).digest('hex')}.json`);
   let pruned = false;
   return {
-    area: (other) => openParseCache(dir, other),
+    area: (other) => openRunnerCache(dir, other),
     get(text) {
       let fd: number | undefined;
       try {

@@ -1,43 +1,37 @@
-// From a state tree's resources to the plan, with everything checked before anything is applied:
+// From a state tree's resources to the resource graph, with everything checked before anything is applied:
 // each runner found and asked what it accepts (in parallel; answers kept between runs), every
 // resource checked against its runner's description, every reference and signal checked, and the
 // ordering the runners ask for added. Every problem is reported at once.
 import { refusedSignal } from '../shared/arguments.js';
 import type { RunnerDescription } from '../shared/description.js';
 import { UserError, type Problem } from '../shared/errors.js';
-import { buildPlan, type Plan } from '../graph/plan.js';
-import type { ParseCache } from '../state/parse-cache.js';
+import { buildResourceGraph, type ResourceGraph } from '../graph/resource-graph.js';
+import type { RunnerCache } from '../state/runner-cache.js';
 import type { Resource } from '../state/resource.js';
 import { autorequireEdges, removedWhileNeeded } from './autorequire.js';
 import { DescriptionCache } from './cache.js';
 import { checkRelativePaths } from './check-relative-paths.js';
 import { checkResources } from './check-resources.js';
 import { checkArgumentSizes } from './check-sizes.js';
-import { describeRunner } from './describe-runner.js';
+import { describeRunner, type KnownRunner } from './describe-runner.js';
 import { findRunners } from './find-runners.js';
 
-export interface KnownRunner {
-  executable: string;
-  /** Undefined: the runner does not describe itself, and its resources are passed to it unchecked. */
-  description?: RunnerDescription;
-}
-
-export interface PlanOptions {
+export interface BuildGraphOptions {
   /** The runners directories, highest priority first. */
   runnerDirs: string[];
   /** Where runners' descriptions are kept between runs. */
-  cache: ParseCache;
+  cache: RunnerCache;
   /** The environment runners are asked in (the caller's). */
   env?: NodeJS.ProcessEnv;
 }
 
-export interface PlannedResources {
-  plan: Plan;
+export interface DescribedGraph {
+  plan: ResourceGraph;
   /** Block type -> its runner. */
   runners: Map<string, KnownRunner>;
 }
 
-export async function planResources(resources: Resource[], options: PlanOptions): Promise<PlannedResources> {
+export async function buildGraph(resources: Resource[], options: BuildGraphOptions): Promise<DescribedGraph> {
   const found = findRunners(resources, options.runnerDirs);
   const problems: Problem[] = [...found.problems];
   const cache = new DescriptionCache(options.cache.area('runner'));
@@ -58,9 +52,9 @@ export async function planResources(resources: Resource[], options: PlanOptions)
     ...removedWhileNeeded(resources, descriptionOf),
   );
 
-  let plan: Plan | undefined;
+  let plan: ResourceGraph | undefined;
   try {
-    plan = buildPlan(resources, {
+    plan = buildResourceGraph(resources, {
       autorequire: autorequireEdges(resources, descriptionOf),
       refuseSignal: (to, signal) => refusedSignal(to.type, descriptionOf(to.type), signal),
     });

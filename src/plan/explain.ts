@@ -8,9 +8,10 @@ import { locationText } from '../preview/view.js';
 import { PhaseClock } from '../report/timing.js';
 import { UserError } from '../shared/errors.js';
 import { didYouMean } from '../shared/suggest.js';
-import { planTree, type PlanningInputs } from './planning.js';
+import { planTree } from './plan-tree.js';
+import type { PlanSettings } from './settings.js';
 
-export async function explainPlanned(inputs: PlanningInputs, what: string, snapshot: Snapshot | undefined, json: boolean): Promise<string> {
+export async function explainPlanned(inputs: PlanSettings, what: string, snapshot: Snapshot | undefined, json: boolean): Promise<string> {
   const { plan, data } = await planTree(inputs, new PhaseClock());
   // An RREF may hold "/" (file:/etc/motd): the whole text is a resource, or RREF/KEY.
   const slash = what.lastIndexOf('/');
@@ -33,9 +34,8 @@ export async function explainPlanned(inputs: PlanningInputs, what: string, snaps
 }
 
 /** Where `hostfact` read another host: its snapshot beside this one, the fleet's inventory, or ssh. */
-function otherHostFrom(inputs: PlanningInputs, host: string, snapshot: Snapshot | undefined): string {
+function otherHostFrom(inputs: PlanSettings, host: string, snapshot: Snapshot | undefined): string {
   if (snapshot?.file !== undefined) return path.join(path.dirname(snapshot.file), `${host}.json`);
-  const o = inputs.options;
-  if (inputs.sources.inventory === undefined || o.hostfactSource === 'ssh') return `host ${host}, over ssh`;
-  return `host ${host} in the fleet's inventory at ${o.fleetUrl}${o.hostfactSource === 'fleet-then-ssh' ? ' (or over ssh)' : ''}`;
+  if (inputs.sources.inventory === undefined || inputs.hostfactSource === 'ssh') return `host ${host}, over ssh`;
+  return `host ${host} in the fleet's inventory at ${inputs.fleetUrl}${inputs.hostfactSource === 'fleet-then-ssh' ? ' (or over ssh)' : ''}`;
 }

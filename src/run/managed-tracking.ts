@@ -3,7 +3,7 @@
 import { droppedResources, readManaged, writeManaged, type ManagedRecord } from '../record/managed.js';
 import { UserError } from '../shared/errors.js';
 import type { Resource } from '../state/resource.js';
-import { warn } from './command.js';
+import { warn } from '../output/writers.js';
 
 export interface ManagedTracking {
   /** Resources that left the tree and are neither removed nor forgotten, sorted. */

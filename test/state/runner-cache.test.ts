@@ -1,4 +1,4 @@
-// The cache planning keeps between runs (src/state/parse-cache.ts): private to its owner, trusted
+// The cache planning keeps between runs (src/state/runner-cache.ts): private to its owner, trusted
 // only then, reached through the directory it checked. Its entries are runners' descriptions and
 // the runners a tree used; state files are parsed every run and never kept.
 import { expect } from 'chai';
@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DescriptionCache } from '../../src/describe/cache.js';
 import { describeRunner } from '../../src/describe/describe-runner.js';
-import { openParseCache } from '../../src/state/parse-cache.js';
+import { openRunnerCache } from '../../src/state/runner-cache.js';
 import { govern, shRunner } from '../support/cli.js';
 import { readCalls, runnersWith } from '../support/recording-runner.js';
 import { tempDir, writeFile } from '../support/tmp.js';
@@ -21,7 +21,7 @@ function countingRunner(dir: string, name: string) {
 
 const ask = (file: string) => describeRunner(file, process.env);
 
-describe('the planning cache', () => {
+describe('the runner cache', () => {
   it('keeps no state file, and is private to its owner', async () => {
     const dir = tempDir();
     const log = path.join(dir, 'calls.log');
@@ -41,11 +41,11 @@ describe('the planning cache', () => {
     const dir = tempDir();
     const cache = path.join(dir, 'cache');
     const { runner, asked } = countingRunner(dir, 'counted');
-    await new DescriptionCache(openParseCache(cache)).answer(runner, ask);
-    await new DescriptionCache(openParseCache(cache)).answer(runner, ask);
+    await new DescriptionCache(openRunnerCache(cache)).answer(runner, ask);
+    await new DescriptionCache(openRunnerCache(cache)).answer(runner, ask);
     expect(asked()).to.equal(1);
     fs.chmodSync(cache, 0o777);
-    await new DescriptionCache(openParseCache(cache)).answer(runner, ask);
+    await new DescriptionCache(openRunnerCache(cache)).answer(runner, ask);
     expect(asked()).to.equal(2);
   });
 
@@ -58,8 +58,8 @@ describe('the planning cache', () => {
     const decoy = path.join(dir, 'decoy');
     const first = countingRunner(dir, 'first');
     const second = countingRunner(dir, 'second');
-    await new DescriptionCache(openParseCache(cache)).answer(first.runner, ask);
-    const opened = new DescriptionCache(openParseCache(cache));
+    await new DescriptionCache(openRunnerCache(cache)).answer(first.runner, ask);
+    const opened = new DescriptionCache(openRunnerCache(cache));
     // An empty decoy, private to the same user: the first runner would be asked again if it were read.
     fs.mkdirSync(decoy, { mode: 0o700 });
     fs.renameSync(cache, moved);

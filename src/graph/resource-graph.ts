@@ -1,5 +1,5 @@
-// The resource graph: nodes are RREFs, edges come from before/after/notify/subscribe (DESIGN.md,
-// "Ordering and notification") and from the ordering runners ask for. Unknown references, signals
+// The resource graph: nodes are RREFs, edges come from before/after/notify/subscribe (README.md,
+// "State files") and from the ordering runners ask for. Unknown references, signals
 // a receiver does not accept, and cycles are errors found here, before anything is applied.
 import { Graph } from '@dagrejs/graphlib';
 import { UserError, type Problem } from '../shared/errors.js';
@@ -18,7 +18,7 @@ export interface Notification {
   signal: string;
 }
 
-export interface Plan {
+export interface ResourceGraph {
   resources: Resource[];
   byRef: Map<string, Resource>;
   /** Edges point from the resource applied first to the one applied after it. */
@@ -29,7 +29,7 @@ export interface Plan {
   notifications: Notification[];
 }
 
-export interface PlanOptions {
+export interface GraphOptions {
   /**
    * Ordering edges the runners ask for (from is applied first); an explicit edge between the same two
    * wins. A weak one is also left out where the graph already leads from `to` to `from`.
@@ -39,7 +39,7 @@ export interface PlanOptions {
   refuseSignal?(to: Resource, signal: string): string | undefined;
 }
 
-export function buildPlan(declared: Resource[], options: PlanOptions = {}): Plan {
+export function buildResourceGraph(declared: Resource[], options: GraphOptions = {}): ResourceGraph {
   const expanded = expandModuleRefs(declared, options.refuseSignal);
   const resources = expanded.resources;
   const byRef = new Map(resources.map((r) => [r.ref, r]));

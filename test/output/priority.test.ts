@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isJournalStream, withPriority } from '../../src/journal/priority.js';
+import { isJournalStream, withPriority } from '../../src/output/priority.js';
 import { GOVERN, TEST_VAR_DIR } from '../support/cli.js';
 import { tree } from '../support/state-tree.js';
 import { tempDir } from '../support/tmp.js';

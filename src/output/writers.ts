@@ -1,0 +1,36 @@
+// govern's own words on stdout and stderr: the output a command prints, and its warnings, notes and
+// errors, each line of stderr with its journald priority when stderr is the journal (priority.ts).
+import { UserError } from '../shared/errors.js';
+import { terminalLine } from '../shared/terminal-text.js';
+import { priorityWriter, type Priority } from './priority.js';
+
+/** Writes to stdout and waits until it is flushed (large outputs to a pipe). */
+export function out(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', () => resolve());
+  });
+}
+
+let stderrWriter: ((text: string, priority: Priority) => void) | undefined;
+
+/** A line on stderr, with its priority when stderr is the journal; control characters escaped. */
+function say(text: string, priority: Priority): void {
+  stderrWriter ??= priorityWriter(process.stderr, 2, process.env);
+  stderrWriter(`govern: ${terminalLine(text)}\n`, priority);
+}
+
+export function warn(text: string): void {
+  say(text, 'warning');
+}
+
+/** Something worth knowing that is not wrong (a run waiting for another). */
+export function note(text: string): void {
+  say(text, 'notice');
+}
+
+/** An error on stderr: a user's error as its message (each problem a line), anything else with its stack. */
+export function printError(e: unknown): void {
+  if (e instanceof UserError) for (const line of e.message.split('\n')) say(line, 'err');
+  else say(`internal error: ${(e as Error)?.stack ?? e}`, 'err');
+}

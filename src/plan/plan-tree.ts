@@ -1,0 +1,90 @@
+// Planning a tree, as every command that plans does it (run, resource, graph, plan, diff): the named
+// steps data, render, parse, modules, contents, describe and graph, selection, each timed, over
+// settings resolved once from the command line (settings.ts, docs/architecture.md).
+import { UserError } from '../shared/errors.js';
+import { treeRoot } from '../config/paths.js';
+import type { KnownRunner } from '../describe/describe-runner.js';
+import { buildGraph } from '../describe/build-graph.js';
+import type { ResourceGraph } from '../graph/resource-graph.js';
+import { selectResources, unknownTags } from '../graph/select.js';
+import type { PhaseClock } from '../report/timing.js';
+import { PlanningSecrets } from '../shared/planning-secrets.js';
+import { didYouMean } from '../shared/suggest.js';
+import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
+import type { TreeData } from '../data/lookup.js';
+import { revealWith } from '../secrets/reveal.js';
+import { expandModules } from '../state/modules/expand.js';
+import type { FactSources } from '../templates/fact-sources.js';
+import { renderResourceTemplates } from '../state/resource-templates.js';
+import { warn } from '../output/writers.js';
+import { readTreeData } from './data.js';
+import type { PlanSettings } from './settings.js';
+
+export interface PlannedTree {
+  plan: ResourceGraph;
+  /** Each runner the tree uses: its executable and what it describes itself as. */
+  runners: Map<string, KnownRunner>;
+  /** The resources to apply; undefined for all. */
+  selected?: Set<string>;
+  /** The tree's data, for what explains a plan (undefined without hierarchy.hcl). */
+  data?: TreeData;
+}
+
+/** Every problem of planning is masked with every secret planning met before it leaves here. */
+export async function planTree(settings: PlanSettings, clock: PhaseClock): Promise<PlannedTree> {
+  const secrets = new PlanningSecrets();
+  try {
+    return await planMasked(settings, clock, secrets);
+  } catch (e) {
+    throw secrets.masked(e);
+  }
+}
+
+async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets): Promise<PlannedTree> {
+  const { local, remote } = settings.sources;
+  // Facts are loaded between render passes: their time is the facts phase.
+  const timed: FactSources = {
+    local: { peek: (name) => local.peek(name), load: (names) => clock.time('facts', () => local.load(names)) },
+    remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
+    inventory: settings.sources.inventory,
+  };
+  // The data phase: levels rendered from facts, their files read, before any state file renders.
+  const root = treeRoot(settings.target);
+  const data = await clock.time('render', () => readTreeData(root, timed));
+  // Encrypted values are decrypted when a template reads them, with the host's identity (docs/secrets.md).
+  data?.revealValues(revealWith(settings.identity, settings.unreadableSecrets));
+  timed.data = data;
+  const texts = await clock.time('render', () => renderStateFiles(settings.target, timed));
+  const tree = await clock.time('parse', async () => parseFiles(texts, secrets));
+  // Module instances become state files of their own, rendered with their parameters; the instances
+  // those declare (modules in modules) in the next round, until none is left (docs/modules.md).
+  const parsed = [...tree.resources];
+  const problems = [...tree.problems];
+  let expansion = await clock.time('render', () => expandModules(root, tree.instances, data, timed));
+  for (;;) {
+    const round = expansion;
+    const expanded = await clock.time('parse', async () => parseFiles(round.texts, secrets, parsed.length));
+    parsed.push(...expanded.resources);
+    problems.push(...round.problems, ...expanded.problems);
+    if (expanded.instances.length === 0) break;
+    expansion = await clock.time('render', () => expandModules(root, expanded.instances, data, timed, round.taken));
+  }
+  problems.push(...duplicates(parsed));
+  if (problems.length > 0) throw new UserError(problems);
+  const resources = await clock.time('render', () => renderResourceTemplates(parsed, settings.paths.templates, timed));
+  // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
+  resources.forEach((r) => secrets.addResource(r));
+  return clock.time('plan', async () => {
+    const { plan, runners } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache });
+    const filter = { tags: settings.tags, skipTags: settings.skipTags };
+    const unknown = unknownTags(plan.resources, filter).map((tag) => `no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
+    const selected = selectResources(plan.resources, filter);
+    // A --tags that selects nothing is a mistake (a typo left in a timer's options would otherwise
+    // keep every run, and govern status, green while nothing is enforced).
+    if (filter.tags.length > 0 && selected?.size === 0) {
+      throw new UserError([...unknown, `--tags ${filter.tags.join(',')}${filter.skipTags.length > 0 ? ` --skip-tags ${filter.skipTags.join(',')}` : ''} selects no resource of the tree`].map((message) => ({ message })));
+    }
+    for (const message of unknown) warn(message);
+    return { plan, runners, selected, data };
+  });
+}

@@ -1,0 +1,203 @@
+// One run end to end, for `govern run` (a tree) and `govern resource` (one resource): the run lock,
+// planning, applying with live output, the report, the record, publishing to the fleet, and what an
+// interruption leaves (docs/architecture.md, "The flow of one run").
+import type { RunnerMode } from '../apply/invoke.js';
+import { RunSession } from '../apply/run.js';
+import { forecastRunners, rememberRunners } from '../apply/runner-forecast.js';
+import { governExecutable } from '../config/paths.js';
+import type { FleetSettings } from '../fleet/settings.js';
+import { acquireRunLock } from '../lock/run-lock.js';
+import { priorityWriter, summaryPriority } from '../output/priority.js';
+import { textPrinter, useColour, type ColourChoice } from '../output/text-output.js';
+import { note, out, printError, warn } from '../output/writers.js';
+import type { PlannedTree } from '../plan/plan-tree.js';
+import type { PlanSettings } from '../plan/settings.js';
+import { pulledTree } from '../pull/store.js';
+import { recordRun } from '../record/record.js';
+import { errorReport, interruptedReport, runReport, type Applied } from '../report/build.js';
+import { exitCode } from '../report/exit-code.js';
+import { reportJson } from '../report/json.js';
+import { runMeta } from '../report/meta.js';
+import { summaryLine, type TextView } from '../report/text.js';
+import { PhaseClock, sinceStart, startedAt } from '../report/timing.js';
+import type { NotificationReport, ResourceReport, RunMeta, RunReport } from '../report/types.js';
+import { UserError } from '../shared/errors.js';
+import { interruptedBy, onInterrupt } from '../shared/interrupt.js';
+import { KILL_GRACE_MS } from '../shared/process.js';
+import { trackManaged } from './managed-tracking.js';
+
+/**
+ * How a run applies, reports and records, resolved from the options once (cli/run-options.ts).
+ * The plan settings are made under the run lock, for the tree the target is then (a pulled tree's
+ * checkout), so they come as a function of the target.
+ */
+export interface RunSettings {
+  planSettings(target: string): PlanSettings;
+  noop: boolean;
+  json: boolean;
+  quiet: boolean;
+  verbose: number;
+  noDiff: boolean;
+  color: ColourChoice;
+  detailedExitcodes: boolean;
+  jobs: number;
+  runnerMode: RunnerMode;
+  runnerTimeout: number;
+  lockTimeout: number;
+  /** RREFs the tree no longer declares whose removal is not waited for (--forget). */
+  forget: string[];
+  varDir: string;
+  metricsFile?: string;
+  /** Undefined: no fleet is configured. */
+  fleet?: FleetSettings;
+  fleetName?: string;
+}
+
+/** What a run applies: a state tree, or (`govern resource`) one resource made from the command line. */
+export interface RunSource {
+  /** The tree's path; empty for no tree. */
+  target: string;
+  /** The report's `state`, when not the target (the resource's RREF). */
+  state?: string;
+  plan(inputs: PlanSettings, clock: PhaseClock): Promise<PlannedTree>;
+  /**
+   * An ad hoc resource: its run is not the tree's, so it is neither recorded (last-run.json, the
+   * metrics, the fleet) nor compared with what the tree manages (docs/runners.md "govern resource").
+   */
+  adHoc?: boolean;
+}
+
+/** One run at a time: anything that changes the host waits for the run under way. */
+export async function underRunLock(o: { quiet: boolean; verbose: number; lockTimeout: number }, work: () => Promise<number>): Promise<number> {
+  if (o.quiet && o.verbose > 0) throw new UserError('-q and -v say opposite things: give one');
+  const lock = await acquireRunLock({ timeoutMs: o.lockTimeout, startedAt: startedAt(), onWait: note });
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
+}
+
+export async function lockedRun(o: RunSettings, source: RunSource): Promise<number> {
+  const { target } = source;
+  const clock = new PhaseClock();
+  // A tree from govern pull is resolved once, under the run lock (no pull prunes it meanwhile), so
+  // the whole run reads one commit even if a pull switches the tree while it runs.
+  const pulled = source.adHoc ? undefined : pulledTree(target);
+  const inputs = o.planSettings(pulled?.path ?? target);
+  const meta = async (): Promise<RunMeta> => ({ ...(await runMeta(source.state ?? target, o.noop, inputs.facts)), ...(pulled ? { commit: pulled.commit } : {}) });
+  let report: RunReport;
+  let code: number;
+  const applied: Applied = { resources: [], notifications: [], excluded: 0 };
+  // Opened before planning: the runners the last run of this tree used start while it is planned.
+  const session = new RunSession({
+    governPath: governExecutable(),
+    factsPath: inputs.paths.facts,
+    noop: o.noop,
+    timeoutMs: o.runnerTimeout,
+    baseEnv: process.env,
+    jobs: o.jobs,
+    runnerMode: o.runnerMode,
+  });
+  // Interrupted, the run records what it applied so far; govern exits once that is done.
+  const unregister = onInterrupt(async (signal) => {
+    const underway = (await session.stillUnderway(KILL_GRACE_MS)).map((call) => call.resource);
+    const stopped = interruptedReport(await meta(), applied, underway, signal, clock.timings(), sinceStart());
+    if (o.json) await out(reportJson(stopped));
+    else await out(`${summaryLine(stopped)}\n`);
+    record(o, stopped, source);
+    // The fleet sees the failure too, within --fleet-timeout: the run alone, not its facts.
+    await publish(o, stopped, undefined, source);
+  });
+  try {
+    if (o.runnerMode === 'persistent' && !source.adHoc) session.warm(forecastRunners(inputs.cache, inputs.target));
+    ({ report, code } = await runTree(o, inputs, clock, meta, session, applied, source));
+  } catch (e) {
+    if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
+    if (o.noop && !o.json) throw e;
+    report = errorReport(await meta(), e, clock.timings(), sinceStart());
+    if (o.json) await out(reportJson(report));
+    printError(e);
+    record(o, report, source);
+    await publish(o, report, inputs, source);
+    return 1;
+  } finally {
+    if (interruptedBy() === undefined) unregister();
+    await session.close();
+  }
+  if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
+  const recorded = record(o, report, source);
+  await publish(o, report, inputs, source);
+  return recorded ? code : 1;
+}
+
+/** After the record, when a fleet is configured: never changes the run's exit status (src/fleet/after-run.ts). */
+async function publish(o: RunSettings, report: RunReport, inputs: PlanSettings | undefined, source: RunSource): Promise<void> {
+  const settings = o.fleet;
+  if (o.noop || source.adHoc || settings === undefined) return;
+  const { publishAfterRun } = await import('../fleet/after-run.js');
+  await publishAfterRun({ settings, name: o.fleetName, report, facts: inputs?.facts, varDir: o.varDir, metricsFile: o.metricsFile }, warn);
+}
+
+/** Keeps the report of a run that was not --noop; false (with the reason on stderr) when that failed. */
+function record(o: RunSettings, report: RunReport, source: RunSource): boolean {
+  if (o.noop || source.adHoc) return true;
+  try {
+    recordRun(report, { varDir: o.varDir, metricsFile: o.metricsFile });
+    return true;
+  } catch (e) {
+    printError(e);
+    return false;
+  }
+}
+
+async function runTree(
+  o: RunSettings,
+  inputs: PlanSettings,
+  clock: PhaseClock,
+  meta: () => Promise<RunMeta>,
+  session: RunSession,
+  applied: Applied,
+  source: RunSource,
+): Promise<{ report: RunReport; code: number }> {
+  const { plan, runners, selected } = await source.plan(inputs, clock);
+  const managed = source.adHoc ? { dropped: [], save: () => {} } : trackManaged(o.varDir, source.target, plan.resources, o.forget);
+  const persistent = [...runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable);
+  if (!source.adHoc) rememberRunners(inputs.cache, inputs.target, persistent);
+  const view: TextView = {
+    verbosity: o.quiet ? -1 : Math.min(o.verbose, 2),
+    diffs: !o.noDiff,
+    color: useColour(o.color, process.env, process.stdout),
+    noop: o.noop,
+  };
+  const write = priorityWriter(process.stdout, 1, process.env);
+  const printer: Partial<ReturnType<typeof textPrinter>> = o.json ? {} : textPrinter(plan, view, write);
+  // What is applied is kept as it is reported, for the record of a run that is interrupted.
+  applied.excluded = selected ? plan.resources.length - selected.size : 0;
+  const listener = {
+    onStart: printer.onStart,
+    onResource: (r: ResourceReport) => (applied.resources.push(r), printer.onResource?.(r)),
+    onNotification: (n: NotificationReport) => (applied.notifications.push(n), printer.onNotification?.(n)),
+  };
+  const entries = await session.execute(plan, { runners, selected, clock, ...listener });
+  await session.close();
+  const excluded = selected ? plan.resources.length - selected.size : 0;
+  // The host's name is a fact: evaluated after the runners are done, never alongside them.
+  const report = runReport(await meta(), { ...entries, excluded }, clock.timings(), sinceStart());
+  if (managed.dropped.length > 0) report.no_longer_managed = managed.dropped;
+  let saved = true;
+  if (!o.noop) {
+    try {
+      managed.save();
+    } catch (e) {
+      printError(e);
+      saved = false;
+    }
+  }
+  if (o.json) await out(reportJson(report));
+  else {
+    for (const ref of managed.dropped) write(`no longer managed: ${ref}\n`, 'warning');
+    write(`${summaryLine(report)}\n`, summaryPriority(report.summary));
+  }
+  return { report, code: saved ? exitCode(report.summary, o.detailedExitcodes) : 1 };
+}
