@@ -5,7 +5,7 @@
 // at the last good commit.
 import fs from 'node:fs';
 import path from 'node:path';
-import { flockFd, openLockFile } from '../lock/flock.js';
+import { flockFd, openLockFile } from '../shared/flock.js';
 import { tryRunLock } from '../lock/run-lock.js';
 import { syncDirectory } from '../shared/atomic-file.js';
 import { formatDuration } from '../shared/duration.js';

@@ -5,7 +5,7 @@
 // "Files several resources write"). Noop writes nothing and takes no lock.
 import fs from 'node:fs';
 import path from 'node:path';
-import { flockFd, openLockFile } from '../../lock/flock.js';
+import { flockFd, openLockFile } from '../../shared/flock.js';
 import { UserError } from '../../shared/errors.js';
 import { ensureLockDir, LOCK_DIR } from '../../shared/lock-dir.js';
 import type { RunnerResult } from '../../shared/protocol.js';
