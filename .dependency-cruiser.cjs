@@ -60,6 +60,20 @@ module.exports = {
       from: { path: '^src/', pathNot: layers.flat().map(room) },
       to: { path: '^src/' },
     },
+    {
+      name: 'runners-side-by-side',
+      severity: 'error',
+      comment: 'a runner folder imports only src/runners/kit, src/runners/lib, src/shared and its own folder (docs/adding-a-runner.md)',
+      from: { path: '^src/runners/(?!kit/|lib/|host/)([^/]+)/' },
+      to: { path: '^src/', pathNot: ['^src/runners/kit/', '^src/runners/lib/', '^src/shared/', '^src/runners/$1/'] },
+    },
+    {
+      name: 'runners-kit-and-lib-below-runners',
+      severity: 'error',
+      comment: 'the runner kit and library import no runner (docs/adding-a-runner.md)',
+      from: { path: '^src/runners/(kit|lib)/' },
+      to: { path: '^src/', pathNot: ['^src/runners/kit/', '^src/runners/lib/', '^src/shared/'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

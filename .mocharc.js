@@ -7,5 +7,5 @@ module.exports = {
   spec: named ? [] : ['dist/test/**/*.test.js'],
   timeout: 120000,
   reporter: 'spec',
-  require: ['dist/test/support/tmp.js'],
+  require: ['dist/test/support/suite-dirs.js', 'dist/test/support/tmp.js'],
 };

@@ -15,7 +15,7 @@ MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYS
 # Debian 12's packages keep units in /lib/systemd/system (packaging/build-deb sets it).
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 
-.PHONY: all build check-deps test test-node18 demo install uninstall deb bench clean docs
+.PHONY: all build check-deps test test-all test-modes test-node18 demo install uninstall deb bench clean docs
 
 all: build
 
@@ -33,20 +33,31 @@ build: node_modules/.package-lock.json
 check-deps: node_modules/.package-lock.json
 	npx depcruise --config .dependency-cruiser.cjs src
 
-# The whole suite twice: persistent runners one job at a time (the defaults), then one-shot runners
-# with four jobs, so both runner protocols and both schedules are covered. The Debian packages the
-# tests drive are installed first, when missing.
-test:
+# The suite in two passes (docs/testing.md): every test with the defaults (persistent runners, one
+# job), then, with one-shot runners and four jobs, the tests that start govern: those whose title
+# has no `#once` (a test only calls runners or govern's code in-process, which never read
+# GOVERN_RUNNER_MODE or GOVERN_JOBS, so a second pass would repeat it exactly). The Debian packages
+# the tests drive are installed first, when missing. The second pass runs on Debian 12's own
+# Node.js 18, the oldest govern supports, so the first is the host's Node and the second the floor.
+MODES_PASS  = GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4
+test: test-all
+	$(MAKE) test-node18
+
+# The second pass on the host's Node instead (a quicker look, without Debian's Node 18).
+test-modes: build
+	$(MODES_PASS) npx mocha --grep '#once' --invert
+
+# The first pass alone (and the dependency check): every test, with the defaults.
+test-all:
 	scripts/setup-debian test
 	$(MAKE) build
 	$(MAKE) check-deps
 	npx mocha
-	GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4 npx mocha
 
-# The whole suite once more, on Debian 12's own Node.js 18 (scripts/with-debian-node18), with mocha
-# started directly: the host's npm need not run on Node 18.
+# The second pass of `make test`: the tests of the modes pass, on Debian 12's own Node.js 18
+# (scripts/with-debian-node18), with mocha started directly: the host's npm need not run on Node 18.
 test-node18: build
-	scripts/with-debian-node18 sh -c 'echo "Node.js $$(node --version)" && exec node node_modules/mocha/bin/mocha.js'
+	scripts/with-debian-node18 sh -c 'echo "Node.js $$(node --version)" && $(MODES_PASS) exec node node_modules/mocha/bin/mocha.js --grep "#once" --invert'
 
 # The keys tables of docs/{pkg,service,file,exec}.md, from the runners' descriptions.
 docs: build

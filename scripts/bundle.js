@@ -15,11 +15,10 @@ const root = path.join(__dirname, '..');
 const built = path.join(root, 'dist', 'src');
 const out = path.join(root, 'dist', 'bundle');
 
+// The built-in runners from their registry (src/runners/registry.ts), and the host that serves them.
+const { BUILT_IN_RUNNERS } = require(path.join(built, 'runners', 'registry.js'));
 const entries = { govern: path.join(built, 'cli', 'main.js') };
-for (const runner of fs.readdirSync(path.join(built, 'runners'))) {
-  const main = path.join(built, 'runners', runner, 'main.js');
-  if (fs.existsSync(main)) entries[`runner-${runner}`] = main;
-}
+for (const runner of [...BUILT_IN_RUNNERS, 'host']) entries[`runner-${runner}`] = path.join(built, 'runners', runner, 'main.js');
 
 fs.rmSync(out, { recursive: true, force: true });
 esbuild

@@ -4,7 +4,7 @@
 // process; the requests of a process that crashed, timed out or broke the protocol go to another.
 // The built-in runners of govern's own runners directory share processes (a host,
 // src/apply/runner-host.ts): each request then names its runner.
-import { HOST_RUNNERS_ENV } from '../runners/hosted.js';
+import { HOST_RUNNERS_ENV } from '../runners/registry.js';
 import type { CallResult } from '../state/runner-call.js';
 import { failure, PersistentProcess, type Pending, type Request } from './persistent-process.js';
 import type { RunnerHost } from './runner-host.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultDirs, GOVERN_ROOT } from '../config/paths.js';
-import { isHostedRunner } from '../runners/hosted.js';
+import { isHostedRunner } from '../runners/registry.js';
 
 export interface RunnerHost {
   /** The runner the host serves for this executable; undefined: the executable runs in its own processes. */

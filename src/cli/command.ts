@@ -15,8 +15,11 @@ export interface Command {
   options: readonly OptionSpec[];
   /** Resolves the options and runs; returns the exit code. */
   run(line: CommandLine): Promise<number>;
-  /** The exit status when run throws, if not 1 (status: 3, UNKNOWN, as a monitoring plugin answers). */
-  failureExit?: number;
+  /**
+   * The exit status when run throws, if not 1 (status: 3, UNKNOWN, as a monitoring plugin answers);
+   * a function when it depends on the command line (`govern fleet` is a check, `govern fleet run` is not).
+   */
+  failureExit?: number | ((line: CommandLine) => number);
   /** Called when run throws: the document to print on stdout instead (run --json), or undefined. */
   errorDocument?(error: unknown, line: CommandLine): Promise<string | undefined>;
 }

@@ -101,14 +101,11 @@ async function dispatch(argv: string[]): Promise<number> {
     return await command.run(line);
   } catch (e) {
     const document = await command.errorDocument?.(e, line);
-    if (document === undefined && command.failureExit !== undefined) {
-      printError(e);
-      return command.failureExit;
-    }
-    if (document === undefined) throw e;
-    await out(document);
+    const code = typeof command.failureExit === 'function' ? command.failureExit(line) : command.failureExit;
+    if (document === undefined && code === undefined) throw e;
+    if (document !== undefined) await out(document);
     printError(e);
-    return 1;
+    return code ?? 1;
   }
 }
 

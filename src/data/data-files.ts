@@ -7,7 +7,7 @@ import type * as Yaml from 'yaml';
 import { UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
 import { readSourceFile } from '../shared/source-file.js';
-import { parseHcl } from '../hcl/parse.js';
+import { parseHcl, type ValueSpans } from '../hcl/parse.js';
 import { hclDataFile } from './hcl-data.js';
 import type { DataFile } from './source.js';
 import { DATA_DIR } from './hierarchy.js';
@@ -15,7 +15,7 @@ import { DATA_DIR } from './hierarchy.js';
 
 /** Loaded when a JSON or YAML data file is first read: a tree without one does not pay for it. */
 let loaded: typeof Yaml | undefined;
-function yaml(): typeof Yaml {
+export function yaml(): typeof Yaml {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (loaded ??= require('yaml') as typeof Yaml);
 }
@@ -35,7 +35,22 @@ export function readDataFile(file: string): DataFile {
 
 /** A data file's text, as it is or about to be written (`govern secret set` checks what it writes). */
 export function parseDataText(file: string, text: string): DataFile {
-  return file.endsWith('.hcl') ? hclDataFile(file, parseHcl(file, text)) : parseDataYaml(file, text);
+  if (!file.endsWith('.hcl')) return parseDataYaml(file, text);
+  const spans: ValueSpans = new Map();
+  const data = hclDataFile(file, parseHcl(file, text, spans));
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const lineOf = (offset: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  return { ...data, keyLines: new Map([...spans].map(([key, span]) => [key, lineOf(span.start)])) };
 }
 
 function parseDataYaml(file: string, text: string): DataFile {
@@ -56,7 +71,17 @@ function parseDataYaml(file: string, text: string): DataFile {
   const problems: Problem[] = [];
   const values = toValues(doc, file, lines, problems);
   if (problems.length > 0) throw new UserError(problems);
-  return { file, values, lines };
+  const keyLines = new Map<string, number>();
+  const walk = (map: Yaml.YAMLMap, prefix: string): void => {
+    for (const pair of map.items) {
+      if (!isScalar(pair.key) || !pair.key.range) continue;
+      const key = `${prefix}${String(pair.key.value)}`;
+      keyLines.set(key, counter.linePos(pair.key.range[0]).line);
+      if (isMap(pair.value)) walk(pair.value, `${key}/`);
+    }
+  };
+  walk(doc.contents, '');
+  return { file, values, lines, keyLines };
 }
 
 function toValues(doc: Yaml.Document, file: string, lines: Map<string, number>, problems: Problem[]): { [key: string]: AttrValue } {

@@ -36,6 +36,8 @@ export type RevealValue = (key: string, found: DataFound) => DataFound;
 export class TreeData implements DataSource {
   readonly levels: readonly string[];
   private readonly answers = new Map<string, DataFound | undefined>();
+  /** The values read that reveal changed (decrypted), as written: what `govern diff` compares. */
+  private readonly revealed = new Map<string, DataFound>();
   private reveal?: RevealValue;
 
   constructor(
@@ -48,7 +50,9 @@ export class TreeData implements DataSource {
   lookup(key: string): DataFound | undefined {
     if (!this.answers.has(key)) {
       const found = this.explain(key).result;
-      this.answers.set(key, found && this.reveal ? this.reveal(key, found) : found);
+      const given = found && this.reveal ? this.reveal(key, found) : found;
+      if (found && given !== found) this.revealed.set(key, found);
+      this.answers.set(key, given);
     }
     return this.answers.get(key);
   }
@@ -56,6 +60,11 @@ export class TreeData implements DataSource {
   /** From now on, lookups give values through reveal (planning decrypts; `govern data` shows them as written). */
   revealValues(reveal: RevealValue): void {
     this.reveal = reveal;
+  }
+
+  /** The keys read whose values reveal changed, with the values as written, in the order read. */
+  revealedValues(): [string, DataFound][] {
+    return [...this.revealed];
   }
 
   strategy(key: string): MergeStrategy {
@@ -73,7 +82,7 @@ export class TreeData implements DataSource {
         continue;
       }
       const found = findKey(level.data, key);
-      const line = found && level.data.lines.get(found.top);
+      const line = found && keyLine(level.data, key, found.top);
       steps.push({ level: level.name, file: level.data.file, found: found !== undefined, ...(found ? { value: found.value, line } : {}) });
       if (!found) continue;
       const why = unmergeable(strategy, found.value);
@@ -90,6 +99,11 @@ export class TreeData implements DataSource {
   topKeys(): string[] {
     return [...new Set(this.loaded.flatMap((level) => Object.keys(level.data?.values ?? {})))];
   }
+}
+
+/** The line of a key path found in a file: the nested key's own line where the file tells it. */
+export function keyLine(data: DataFile, key: string, top: string): number | undefined {
+  return data.keyLines?.get(key) ?? data.lines.get(top);
 }
 
 /** A key path in a file: the top-level key written whole (`"nginx_site/port"` in JSON), else dug into nested maps. */

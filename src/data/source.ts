@@ -36,4 +36,6 @@ export interface DataFile {
   values: { [key: string]: AttrValue };
   /** The line of each top-level key. */
   lines: Map<string, number>;
+  /** The line of each key path inside maps too (`db/password`), where the format tells it. */
+  keyLines?: Map<string, number>;
 }

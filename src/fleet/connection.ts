@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { connect, credsAuthenticator, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { UserError } from '../shared/errors.js';
+import { trustedSecret } from '../shared/trust.js';
 import type { FleetSettings } from './settings.js';
 
 export interface ConnectOptions {
@@ -33,9 +34,11 @@ export async function connectFleet(settings: FleetSettings, o: ConnectOptions): 
 
 /** A .creds file (JWT and seed) as nsc writes it, or a file with only a user's nkey seed (SU...). */
 function authenticator(file: string) {
+  const trusted = trustedSecret(file, 'the fleet credentials');
+  if ('refused' in trusted) throw new UserError(trusted.refused);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = fs.readFileSync(trusted.path, 'utf8');
   } catch (e) {
     throw new UserError(`cannot read the fleet credentials ${file}: ${(e as Error).message}`);
   }

@@ -7,6 +7,7 @@ import os from 'node:os';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { nuid } from '@nats-io/transport-node';
 import type { HostRun } from './host-record.js';
+import { checkRun } from './published.js';
 import { runSubject, type RunReply, type RunRequest } from './run-request.js';
 import type { Signer } from './request-signature.js';
 import { startRunWatch } from './watch.js';
@@ -60,7 +61,12 @@ async function runBatch(nc: NatsConnection, hosts: string[], o: RolloutOptions):
   try {
     for await (const e of watch) {
       if (!hosts.includes(e.key) || outcomes.has(e.key) || e.operation !== 'PUT') continue;
-      const run = e.json<HostRun>();
+      let value: unknown;
+      try {
+        value = e.json<unknown>();
+      } catch {
+        value = undefined;
+      }
       // The host's listener answers once its run is started, so a run may be published before the
       // answer: wait for the answer, which says from when runs count.
       if (!since.has(e.key)) await answers.get(e.key);
@@ -68,6 +74,13 @@ async function runBatch(nc: NatsConnection, hosts: string[], o: RolloutOptions):
       const from = since.get(e.key);
       // A run under way when the request came (the timer's, say) may not include what the request is
       // about: the host's listener starts one more after it (run-after.ts), which is the one to wait for.
+      const checked = checkRun(e.key, value, Date.now());
+      if (!checked.ok) {
+        outcomes.set(e.key, { host: e.key, ok: false, reason: `published what is not valid: ${checked.problem}` });
+        if (hosts.every((h) => outcomes.has(h))) break;
+        continue;
+      }
+      const run = checked.value;
       if (from !== undefined && Date.parse(run.started_at) < Date.parse(from)) continue;
       outcomes.set(e.key, run.success ? { host: e.key, ok: true, run } : { host: e.key, ok: false, reason: `its run failed (${run.summary.failed} failed${run.errors[0] ? `; ${run.errors[0]}` : ''}${run.failed[0] ? `; ${run.failed[0].ref}: ${run.failed[0].message}` : ''})` });
       if (hosts.every((h) => outcomes.has(h))) break;
@@ -86,9 +99,12 @@ async function ask(nc: NatsConnection, host: string, timeoutMs: number, sign: Si
   const request = sign ? sign(plain, host) : plain;
   try {
     const answer = await nc.request(runSubject(host), JSON.stringify(request), { timeout: timeoutMs });
-    const reply = answer.json<RunReply>();
-    if (reply.accepted) return { since: reply.since };
-    return reply.start_failed ? reply.reason : `refused: ${reply.reason}`;
+    // The answer is another host's text: checked, and bounded before it is printed.
+    const reply = answer.json<Partial<RunReply> & { since?: unknown; reason?: unknown }>();
+    if (reply?.accepted === true) return typeof reply.since === 'string' && Number.isFinite(Date.parse(reply.since)) ? { since: reply.since } : {};
+    if (reply?.accepted !== false || typeof reply.reason !== 'string') return 'answered with what is not a govern reply';
+    const reason = reply.reason.length > 500 ? `${reply.reason.slice(0, 500)}...` : reply.reason;
+    return 'start_failed' in reply && reply.start_failed === true ? reason : `refused: ${reason}`;
   } catch (e) {
     const text = (e as Error).message;
     return /no responders/i.test(text) ? 'not listening (no govern listen answered)' : `did not answer: ${text}`;

@@ -1,6 +1,7 @@
 // What a host tells the fleet: the summary of its last run (the run report without resources' logs
 // and diffs, which may hold what a file contains) and its facts (without `secret/` facts). Both
 // are JSON values under the host's key; `govern fleet` and the templates read them back.
+import { addSecretText } from '../shared/secret-texts.js';
 import type { LocalFacts } from '../facts/local-facts.js';
 import type { RunReport, RunSummary } from '../report/types.js';
 import { isSensitiveFact } from '../shared/sensitive.js';
@@ -53,14 +54,20 @@ export function hostRun(host: string, r: RunReport): HostRun {
   };
 }
 
-/** Every fact of the host that evaluates, but those under secret/ (a fact that fails is left out). */
+/**
+ * Every fact of the host that evaluates, but those under secret/ (a fact that fails is left out).
+ * The secret/ ones are read too, only for the mask of what is published: a failing command may
+ * have printed one into the run's failure message (docs/security.md).
+ */
 export async function publishableFacts(facts: Pick<LocalFacts, 'names' | 'load' | 'peek'>): Promise<Record<string, string>> {
-  const names = (await facts.names()).filter((name) => !isSensitiveFact(name));
-  await facts.load(names);
+  const all = await facts.names();
+  await facts.load(all);
   const values: Record<string, string> = {};
-  for (const name of names) {
+  for (const name of all) {
     const result = facts.peek(name);
-    if (result?.ok) values[name] = result.value;
+    if (!result?.ok) continue;
+    if (isSensitiveFact(name)) addSecretText(result.value);
+    else values[name] = result.value;
   }
   return values;
 }

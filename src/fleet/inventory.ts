@@ -1,7 +1,9 @@
 // The fleet's inventory for templates, read from the govern_facts bucket: every host at once for
 // `hosts` (one pass over the bucket), or a get per host for `hostfact`. A host whose facts are older
 // than the maximum age (it stopped reporting) is not in it. A failure is kept as the answer, and
-// the template that asked reports it with its file and line.
+// the template that asked reports it with its file and line. A host whose published facts do not
+// follow the record's schema (published.ts) is left out, as one that never published: one host's
+// bad record does not stop every run that lists the hosts.
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { InventoryAnswer, InventoryHost, InventoryHostAnswer, InventorySource } from '../facts/inventory.js';
 import { bindBucket, isMissingBucket } from './buckets.js';
@@ -10,6 +12,15 @@ import { withFleet } from './read-fleet.js';
 import { FACTS_BUCKET, type FleetSettings } from './settings.js';
 import { bucketSnapshot } from './snapshot.js';
 import { within } from './connection.js';
+import { checkFacts } from './published.js';
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 export interface InventoryOptions {
   settings: FleetSettings;
@@ -37,9 +48,12 @@ export class FleetInventory implements InventorySource {
 
   async load(): Promise<void> {
     try {
-      const values = await this.connected((nc) => bucketSnapshot<HostFacts>(nc, FACTS_BUCKET, this.o.inboxPrefix));
+      const values = await this.connected((nc) => bucketSnapshot<unknown>(nc, FACTS_BUCKET, this.o.inboxPrefix));
       const hosts = new Map<string, InventoryHost>();
-      for (const [key, value] of values) if (this.fresh(value)) hosts.set(key, { name: key, facts: value.facts });
+      for (const [key, value] of values) {
+        const facts = this.fresh(key, value);
+        if (facts !== undefined) hosts.set(key, { name: key, facts: facts.facts });
+      }
       this.all = { ok: true, hosts };
     } catch (e) {
       this.all = { ok: false, error: `the fleet's inventory at ${this.o.settings.url}: ${(e as Error).message}` };
@@ -57,8 +71,8 @@ export class FleetInventory implements InventorySource {
               if (isMissingBucket(err)) return null;
               throw err;
             });
-            const value = e && e.operation === 'PUT' ? e.json<HostFacts>() : undefined;
-            this.single.set(name, value && this.fresh(value) ? { name, facts: value.facts } : null);
+            const value = e && e.operation === 'PUT' ? this.fresh(name, parsed(e.string())) : undefined;
+            this.single.set(name, value ? { name, facts: value.facts } : null);
           }),
         );
       });
@@ -67,9 +81,11 @@ export class FleetInventory implements InventorySource {
     }
   }
 
-  private fresh(value: HostFacts): boolean {
-    const at = Date.parse(value.at);
-    return typeof value.facts === 'object' && value.facts !== null && !(at < (this.o.now ?? Date.now)() - this.o.maxAgeMs);
+  /** The host's facts when they are valid and recent enough; else undefined. */
+  private fresh(key: string, value: unknown): HostFacts | undefined {
+    const now = (this.o.now ?? Date.now)();
+    const checked = checkFacts(key, value, now);
+    return checked.ok && Date.parse(checked.value.at) >= now - this.o.maxAgeMs ? checked.value : undefined;
   }
 
   private connected<T>(use: (nc: NatsConnection) => Promise<T>): Promise<T> {

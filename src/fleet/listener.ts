@@ -1,11 +1,15 @@
 // `govern listen`: a small long-running process that waits on the host's own subject for a request
 // to run now, starts the host's usual run (govern.service by default), so that the run lock, the
 // pull and the record are those of every other run, and answers. Reconnects without end, jittered.
+// A request is honoured only when an operator's key signed it for this host (request-signature.ts):
+// the subject cannot vouch for its sender, since anyone who may make a push consumer can have the
+// server deliver to any subject (docs/security.md, "Run requests").
 import type { NatsConnection } from '@nats-io/transport-node';
 import { commandFailure } from '../shared/command-failure.js';
 import { runCommand } from '../shared/process.js';
 import { connectFleet } from './connection.js';
 import { hostInbox } from './publish.js';
+import { fleetProblem } from './read-fleet.js';
 import type { SignatureCheck } from './request-signature.js';
 import { RunFollower } from './run-after.js';
 import { parseRunRequest, runSubject, type RunReply, type RunRequest } from './run-request.js';
@@ -20,30 +24,47 @@ export interface ListenOptions {
   /** argv of what starts a run and returns: `systemctl --no-block start govern.service`. */
   runCommand: string[];
   log: { info(text: string): void; warn(text: string): void };
-  /** When given, only requests signed by one of these keys are honoured (--allowed-keys). */
-  signatures?: SignatureCheck;
+  /** Only requests signed by one of these keys, for this host, are honoured (--allowed-keys). */
+  signatures: SignatureCheck;
 }
 
 export interface Listening {
-  /** Resolves when the connection is closed for good (stop(), or the server refused us). */
-  closed: Promise<void>;
+  /** Resolves when the connection is closed for good: by stop(), or with the server's refusal. */
+  closed: Promise<Error | undefined>;
   stop(): Promise<void>;
 }
 
 export async function listen(o: ListenOptions): Promise<Listening> {
-  const nc: NatsConnection = await connectFleet(o.settings, { clientName: `govern listen ${o.host}`, inboxPrefix: hostInbox(o.host), forever: true });
+  // Refused at once (credentials the server does not know): the user's problem, said as such.
+  const nc: NatsConnection = await fleetProblem(o.settings.url, connectFleet(o.settings, { clientName: `govern listen ${o.host}`, inboxPrefix: hostInbox(o.host), forever: true }));
   const subject = runSubject(o.host);
   let closing = false;
   let latest = '';
-  const follower = new RunFollower({ start: () => startRun(o), stopped: () => closing, warn: (text) => o.log.warn(`request ${latest}: ${text}`) });
+  // One start asked at a time, whoever asks (a request, or the follow-up of one): a request that
+  // comes while a start is under way waits for that start's answer rather than starting another.
+  let starting: Promise<string | undefined> | undefined;
+  const start = () => (starting ??= startRun(o).finally(() => (starting = undefined)));
+  const follower = new RunFollower({ start, stopped: () => closing, warn: (text) => o.log.warn(`request ${latest}: ${text}`) });
   const follow = (id: string, sinceMs: number) => {
     latest = id;
     void follower.after(sinceMs);
   };
+  // Said at most once a minute, with a count: a consumer delivering here without end must not fill the journal.
+  let ignoredSince = 0;
+  let lastSaid = -Infinity;
+  const ignored = (why: string) => {
+    ignoredSince++;
+    if (Date.now() - lastSaid < 60_000) return;
+    o.log.warn(`ignored a message on ${subject} that is no request (${why})${ignoredSince > 1 ? `, and ${ignoredSince - 1} more since the last such line` : ''}`);
+    lastSaid = Date.now();
+    ignoredSince = 0;
+  };
   nc.subscribe(subject, {
     callback: (err, msg) => {
       if (err) return o.log.warn(`listening on ${subject}: ${err.message}`);
-      answer(o, subject, msg.string(), follow)
+      // A request has a reply subject of its sender's; a message a stream's consumer delivered here has none, or the stream's.
+      if (!msg.reply || msg.reply.startsWith('$JS.')) return ignored(msg.reply ? 'delivered by a JetStream consumer' : 'no reply subject');
+      answer(o, subject, msg.string(), { start, follow, following: () => follower.busy })
         .then((reply) => msg.respond(JSON.stringify(reply)))
         .catch((e: Error) => o.log.warn(`answering on ${subject}: ${e.message}`));
     },
@@ -56,7 +77,7 @@ export async function listen(o: ListenOptions): Promise<Listening> {
     }
   })().catch(() => undefined);
   return {
-    closed: nc.closed().then(() => undefined),
+    closed: nc.closed().then((e) => (closing ? undefined : (e ?? undefined))),
     stop: () => {
       closing = true;
       return nc.drain();
@@ -71,7 +92,14 @@ export async function listen(o: ListenOptions): Promise<Listening> {
  * then or later (a run already under way may not include what the request is about), and the
  * listener sees to it that such a run follows (run-after.ts).
  */
-async function answer(o: ListenOptions, subject: string, data: string, follow: (id: string, sinceMs: number) => void): Promise<RunReply> {
+interface Starts {
+  start(): Promise<string | undefined>;
+  follow(id: string, sinceMs: number): void;
+  /** A run is being followed up already: it will be started again as needed, for this request too. */
+  following(): boolean;
+}
+
+async function answer(o: ListenOptions, subject: string, data: string, starts: Starts): Promise<RunReply> {
   const since = new Date().toISOString();
   let request: RunRequest;
   try {
@@ -81,15 +109,21 @@ async function answer(o: ListenOptions, subject: string, data: string, follow: (
     o.log.warn(`refused a request on ${subject}: ${reason}`);
     return { accepted: false, reason };
   }
-  const unsigned = o.signatures?.refusal(request, Date.now());
+  const unsigned = o.signatures.refusal(request, Date.now());
   if (unsigned !== undefined) {
     o.log.warn(`refused request ${request.id} by ${request.by}: ${unsigned}`);
     return { accepted: false, reason: unsigned };
   }
-  o.log.info(`run requested by ${request.by} (request ${request.id}${request.key ? `, signed by ${request.key}` : ''}): ${o.runCommand.join(' ')}`);
-  const problem = await startRun(o);
+  // Joining a follow-up under way moves its target to this request (run-after.ts): no start of its own.
+  if (starts.following()) {
+    o.log.info(`run requested by ${request.by} (request ${request.id}, signed by ${request.key}): joins the run asked already`);
+    starts.follow(request.id, Date.parse(since));
+    return { accepted: true, since };
+  }
+  o.log.info(`run requested by ${request.by} (request ${request.id}, signed by ${request.key}): ${o.runCommand.join(' ')}`);
+  const problem = await starts.start();
   if (problem === undefined) {
-    follow(request.id, Date.parse(since));
+    starts.follow(request.id, Date.parse(since));
     return { accepted: true, since };
   }
   const reason = `could not start its run: ${problem}`;

@@ -1,6 +1,7 @@
 // After a real run: the host's run summary and facts into the fleet's buckets, within a time limit.
 // Nothing here can fail the run: the outcome is data, which the caller logs, counts and records
 // (publish-record.ts). The connection is closed, or abandoned when it does not answer in time.
+import { maskSecrets } from '../shared/secret-texts.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { putMaking } from './buckets.js';
 import { connectFleet, within } from './connection.js';
@@ -15,7 +16,7 @@ export async function publishHost(settings: FleetSettings, run: HostRun, facts: 
   let nc: NatsConnection | undefined;
   const work = async () => {
     nc = await connectFleet(settings, { clientName: `govern run ${run.host}`, inboxPrefix: hostInbox(run.host) });
-    const puts = [putMaking(nc, RUNS_BUCKET, run.host, JSON.stringify(run))];
+    const puts = [putMaking(nc, RUNS_BUCKET, run.host, maskSecrets(JSON.stringify(run)))];
     if (facts !== undefined) puts.push(putMaking(nc, FACTS_BUCKET, run.host, JSON.stringify(facts)));
     await Promise.all(puts);
   };

@@ -2,13 +2,13 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { UserError } from '../shared/errors.js';
 import { connectFleet, within } from './connection.js';
-import type { HostFacts, HostRun } from './host-record.js';
 import { FACTS_BUCKET, RUNS_BUCKET, type FleetSettings } from './settings.js';
 import { bucketSnapshot } from './snapshot.js';
 
+/** The buckets' values as read: what hosts published, not yet checked (published.ts checks them). */
 export interface FleetState {
-  runs: Map<string, HostRun>;
-  facts: Map<string, HostFacts>;
+  runs: Map<string, unknown>;
+  facts: Map<string, unknown>;
 }
 
 export async function withFleet<T>(settings: FleetSettings, clientName: string, use: (nc: NatsConnection) => Promise<T>, inboxPrefix?: string): Promise<T> {
@@ -21,10 +21,13 @@ export async function withFleet<T>(settings: FleetSettings, clientName: string, 
 }
 
 export async function readFleet(nc: NatsConnection, timeoutMs: number): Promise<FleetState> {
-  const reading = Promise.all([bucketSnapshot<HostRun>(nc, RUNS_BUCKET), bucketSnapshot<HostFacts>(nc, FACTS_BUCKET)]);
+  const reading = Promise.all([bucketSnapshot<unknown>(nc, RUNS_BUCKET), bucketSnapshot<unknown>(nc, FACTS_BUCKET)]);
   const [runs, facts] = await fleetProblem(nc.getServer(), within(timeoutMs, 'reading the buckets', reading));
   return { runs, facts };
 }
+
+/** The fleet could not be read (refused, timed out, not permitted): not a mistake on the command line. */
+export class FleetUnreachable extends UserError {}
 
 /** What the NATS client throws (refused, timed out, not permitted) is the user's problem to fix: said as such. */
 export async function fleetProblem<T>(server: string, work: Promise<T>): Promise<T> {
@@ -34,6 +37,6 @@ export async function fleetProblem<T>(server: string, work: Promise<T>): Promise
     if (e instanceof UserError) throw e;
     const err = e as Error & { cause?: Error };
     const cause = err.cause?.message && !err.message.includes(err.cause.message) ? `: ${err.cause.message}` : '';
-    throw new UserError(`the fleet at ${server}: ${err.message}${cause}`);
+    throw new FleetUnreachable(`the fleet at ${server}: ${err.message}${cause}`);
   }
 }

@@ -1,13 +1,13 @@
-// Signed run requests: besides the server's permissions (only the operators may publish under
-// govern.run), a listener given --allowed-keys honours only a request signed by one of those keys,
-// so a host's trust does not rest on the server's configuration alone. The keys are NATS user nkeys
+// Signed run requests: a listener honours only a request signed by one of its --allowed-keys, since
+// the server's permissions cannot say who sent a message (a push consumer delivers a stream's
+// messages to any subject its maker names: docs/security.md, "Run requests"). The keys are NATS user nkeys
 // (ed25519; `govern fleet key FILE` makes one). What is signed names the host it is meant for and
 // when it was made; the listener refuses a request for another host, one made too long ago (or too
 // far ahead) by its own clock, and one it has already honoured (a replay).
 import fs from 'node:fs';
 import { fromPublic, fromSeed } from '@nats-io/nkeys';
 import { UserError } from '../shared/errors.js';
-import { trustedFile } from '../shared/trust.js';
+import { trustedFile, trustedSecret } from '../shared/trust.js';
 import type { RunRequest } from './run-request.js';
 
 /** How far a signed request's time may be from the host's clock, either way. */
@@ -25,9 +25,11 @@ export type Signer = (request: RunRequest, host: string) => RunRequest;
 
 /** Signs requests with the user nkey seed in `seedFile` (read once, now: a bad file is an error before any host is asked). */
 export function requestSigner(seedFile: string): Signer {
+  const trusted = trustedSecret(seedFile, 'the signing key');
+  if ('refused' in trusted) throw new UserError(trusted.refused);
   let text: string;
   try {
-    text = fs.readFileSync(seedFile, 'utf8');
+    text = fs.readFileSync(trusted.path, 'utf8');
   } catch (e) {
     throw new UserError(`cannot read the signing key ${seedFile}: ${(e as Error).message}`);
   }

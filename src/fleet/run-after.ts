@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RUN_LOCK_NAME, type LockHolder } from '../lock/run-lock.js';
-import { LOCK_DIR } from '../shared/lock-dir.js';
+import { lockDir } from '../shared/lock-dir.js';
 
 export interface RunAfterOptions {
   /** The host's clock when the request came, in ms. */
@@ -26,7 +26,7 @@ export interface RunAfterOptions {
 }
 
 export async function ensureRunAfter(o: RunAfterOptions): Promise<void> {
-  const file = path.join(o.lockDir ?? LOCK_DIR, RUN_LOCK_NAME);
+  const file = path.join(o.lockDir ?? lockDir(), RUN_LOCK_NAME);
   const end = Date.now() + (o.giveUpMs ?? 2 * 3600_000);
   const every = o.everyMs ?? 1_000;
   let wait = every;
@@ -58,6 +58,11 @@ export class RunFollower {
   private following = false;
 
   constructor(private readonly o: Omit<RunAfterOptions, 'sinceMs'>) {}
+
+  /** A follow-up is under way: a request now joins it. */
+  get busy(): boolean {
+    return this.following;
+  }
 
   /** Follows a request that came at `sinceMs`; resolves when the follow-up it joined has ended. */
   async after(sinceMs: number): Promise<void> {

@@ -6,7 +6,8 @@
 import type { KvWatchEntry } from '@nats-io/kv';
 import type { NatsConnection, QueuedIterator } from '@nats-io/transport-node';
 import { bindBucket } from './buckets.js';
-import type { HostFacts, HostRun } from './host-record.js';
+import type { HostRun } from './host-record.js';
+import { checkFacts, checkRun, type Checked } from './published.js';
 import { matches, type Condition } from './selection.js';
 import { FACTS_BUCKET, RUNS_BUCKET } from './settings.js';
 
@@ -23,7 +24,7 @@ export interface WatchGoal {
 /** `hosts`: the selection at the end, sorted. */
 export type WatchEnd = { reached: boolean; hosts: string[]; missing: string[]; failed: string[] };
 
-export type WatchEvent = { kind: 'run'; run: HostRun } | { kind: 'selected' | 'unselected'; host: string };
+export type WatchEvent = { kind: 'run'; run: HostRun } | { kind: 'selected' | 'unselected'; host: string } | { kind: 'invalid'; host: string; problem: string };
 
 export type RunWatch = QueuedIterator<KvWatchEntry>;
 
@@ -82,16 +83,20 @@ export function followRuns(watch: FleetWatch, known: Map<string, HostRun>, goal:
       }
     };
     const runs = follow(watch.runs, (e) => {
-      const run = parse<HostRun>(e);
-      if (run === undefined) return;
+      const checked = parse(e, checkRun);
+      if (checked === undefined) return;
+      if (!checked.ok) return selected.has(e.key) ? on({ kind: 'invalid', host: e.key, problem: checked.problem }) : undefined;
+      const run = checked.value;
       at.set(e.key, run);
       if (selected.has(e.key)) on({ kind: 'run', run });
       // With no condition every host is selected, also one that has published no facts.
       else if (goal.where.length === 0) select(e.key);
     });
     const facts = follow(watch.facts, (e) => {
-      const facts = parse<HostFacts>(e);
-      if (facts === undefined) return;
+      const checked = parse(e, checkFacts);
+      if (checked === undefined) return;
+      if (!checked.ok) return selected.has(e.key) ? on({ kind: 'invalid', host: e.key, problem: checked.problem }) : undefined;
+      const facts = checked.value;
       const now = matches(facts, goal.where);
       if (now && !selected.has(e.key)) select(e.key);
       else if (!now && selected.has(e.key)) {
@@ -104,11 +109,14 @@ export function followRuns(watch: FleetWatch, known: Map<string, HostRun>, goal:
   });
 }
 
-function parse<T>(e: KvWatchEntry): T | undefined {
+/** A value put during the watch, checked; undefined for a delete. */
+function parse<T>(e: KvWatchEntry, check: (key: string, v: unknown, nowMs: number) => Checked<T>): Checked<T> | undefined {
   if (e.operation !== 'PUT') return undefined;
+  let value: unknown;
   try {
-    return e.json<T>();
+    value = e.json<unknown>();
   } catch {
-    return undefined;
+    return { ok: false, problem: 'what it published is not JSON' };
   }
+  return check(e.key, value, Date.now());
 }

@@ -17,11 +17,30 @@ const OPERATORS = '+-*/%<>=!&|?:.[(';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const WHAT_A_VALUE_IS = 'a quoted string, a number, true, false, null, a list [...], an object { ... } or a heredoc <<EOT';
 
+/** Where each value of a top-level attribute, and of the objects inside it, was written (not inside lists). */
+export interface ValueSpan {
+  /** Offsets in the text: the value's first character, and just after its last. */
+  start: number;
+  end: number;
+  kind: 'string' | 'object' | 'other';
+}
+
+/** Key paths ("db/password") -> spans, filled while parsing, for an editor that changes one value in place. */
+export type ValueSpans = Map<string, ValueSpan>;
+
+/** The spans being recorded by the parse in progress, and the key path of the value being read. */
+let recording: { spans: ValueSpans; path: string[] } | undefined;
+
 /** The items of an HCL text; throws a UserError at the first mistake, with its line and column. */
-export function parseHcl(file: string, text: string): HclFile {
+export function parseHcl(file: string, text: string, spans?: ValueSpans): HclFile {
   checkUnicode(file, text);
   const cur = new Cursor(file, text);
-  return { items: body(cur, undefined) };
+  recording = spans ? { spans, path: [] } : undefined;
+  try {
+    return { items: body(cur, undefined) };
+  } finally {
+    recording = undefined;
+  }
 }
 
 /** The items of a body, up to its closing brace (consumed) or, at the top level (open undefined), the end. */
@@ -49,7 +68,8 @@ function body(cur: Cursor, open: { type: string; at: Position } | undefined): Hc
       const first = attributes.get(name);
       if (first) cur.fail(`${name} is set twice (first at line ${first.line}): an attribute is set once in a block`, at);
       attributes.set(name, at);
-      items.push({ kind: 'attribute', name, value: value(cur), at });
+      if (recording && !open) recording.path = [name];
+      items.push({ kind: 'attribute', name, value: open ? value(cur) : recorded(cur), at });
     } else items.push(block(cur, name, at));
     endOfItem(cur, open !== undefined);
   }
@@ -93,6 +113,18 @@ function unexpectedAfterValue(cur: Cursor, expected: string): never {
   cur.fail(`expected ${expected}, found ${cur.describeHere()}`);
 }
 
+/** A value, with its span when spans are recorded for its key path. */
+function recorded(cur: Cursor): AttrValue {
+  const path = recording?.path;
+  if (path === undefined || path.length === 0) return value(cur);
+  cur.skipBlank(false);
+  const start = cur.pos;
+  const c = cur.peek();
+  const v = value(cur);
+  recording?.spans.set(path.join('/'), { start, end: cur.pos, kind: c === '"' ? 'string' : c === '{' ? 'object' : 'other' });
+  return v;
+}
+
 function value(cur: Cursor): AttrValue {
   cur.skipBlank(false);
   const c = cur.peek();
@@ -130,6 +162,8 @@ function list(cur: Cursor): AttrValue[] {
   cur.open();
   cur.pos++;
   const items: AttrValue[] = [];
+  const path = recording?.path;
+  if (recording) recording.path = [];
   for (;;) {
     cur.skipBlank(true);
     if (cur.peek() === ']') break;
@@ -141,6 +175,7 @@ function list(cur: Cursor): AttrValue[] {
       unexpectedAfterValue(cur, 'a "," between the items of a list, or its closing "]"');
     }
   }
+  if (recording && path) recording.path = path;
   cur.pos++;
   cur.close();
   return items;
@@ -157,7 +192,10 @@ function object(cur: Cursor): { [key: string]: AttrValue } {
     cur.skipBlank(false);
     if (cur.peek() !== '=' && cur.peek() !== ':') cur.fail(`expected "=" after the key ${JSON.stringify(key)}, found ${cur.describeHere()}`);
     cur.pos++;
-    const v = value(cur);
+    const path = recording?.path;
+    if (recording && path && path.length > 0) recording.path = [...path, key];
+    const v = recorded(cur);
+    if (recording && path) recording.path = path;
     // The last of two equal keys wins, as in HCL; a key named __proto__ stays a key.
     Object.defineProperty(result, key, { value: v, enumerable: true, writable: true, configurable: true });
     cur.skipBlank(false);

@@ -1,4 +1,5 @@
-// One govern run at a time on a host, noop included: an exclusive lock on /run/govern/run.lock,
+// One govern run at a time on a host, noop included: an exclusive lock on /run/govern/run.lock
+// (GOVERN_LOCK_DIR moves the directory),
 // held from before planning to the end of the run. The holder writes its pid and start time into
 // the file, so a run that has to wait can say what it waits for.
 import fs from 'node:fs';
@@ -6,7 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatDuration } from '../shared/duration.js';
 import { UserError } from '../shared/errors.js';
-import { ensureLockDir, LOCK_DIR } from '../shared/lock-dir.js';
+import { ensureLockDir, lockDir } from '../shared/lock-dir.js';
 import { flockFd, heldLock, openLockFile, type HeldLock } from '../shared/flock.js';
 
 export const RUN_LOCK_NAME = 'run.lock';
@@ -28,7 +29,7 @@ export interface LockHolder {
 }
 
 export async function acquireRunLock(o: RunLockOptions): Promise<HeldLock> {
-  const dir = o.dir ?? LOCK_DIR;
+  const dir = o.dir ?? lockDir();
   ensureLockDir(dir);
   const fd = openLockFile(path.join(dir, RUN_LOCK_NAME));
   try {
@@ -83,7 +84,7 @@ function processExists(pid: number): boolean {
 }
 
 /** The run lock if no run holds it now, else undefined: for work that must not overlap a run but need not wait. */
-export async function tryRunLock(dir: string = LOCK_DIR): Promise<HeldLock | undefined> {
+export async function tryRunLock(dir: string = lockDir()): Promise<HeldLock | undefined> {
   ensureLockDir(dir);
   const fd = openLockFile(path.join(dir, RUN_LOCK_NAME));
   if (await flockFd(fd, 0)) return heldLock(fd);

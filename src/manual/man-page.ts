@@ -89,6 +89,7 @@ export function manPage(input: ManPageInput): string {
   for (const kind of ['runners', 'facts', 'templates']) {
     variables.set(`GOVERN_${kind.toUpperCase()}_PATH`, `Colon-separated ${kind} directories, first has priority, in place of the defaults.`);
   }
+  variables.set('GOVERN_LOCK_DIR', 'The directory of the run and package locks, in place of /run/govern, under the same checks.');
   variables.set('NO_COLOR', 'When set to anything but the empty string, no colours on a terminal either (--color auto); see no-color.org.');
   const parts = [
     `.TH GOVERN 1 "" "govern ${version}" "User Commands"`,
@@ -156,7 +157,7 @@ export function manPage(input: ManPageInput): string {
         entry(italic(dirs.states), 'The state tree govern run, graph and pull use when given no PATH.'),
         entry(italic('/var/lib/govern'), 'The last run\'s record (last-run.json, read by govern status) and the trees govern pull keeps.'),
         entry(italic('/var/cache/govern'), 'Runners\' descriptions and the runners each tree used, kept between runs (when run as root).'),
-        entry(italic('/run/govern'), 'Locks, in a directory only root may write.'),
+        entry(italic('/run/govern'), 'Locks, in a directory only root may write (GOVERN_LOCK_DIR to move it).'),
       ].join('\n'),
     ),
     section('SEE ALSO', `${bold('ssh')}(1), ${bold('dot')}(1); the README and docs/ in ${italic(docDir)}.`),

@@ -1,13 +1,14 @@
 // govern's own words on stdout and stderr: the output a command prints, and its warnings, notes and
 // errors, each line of stderr with its journald priority when stderr is the journal (priority.ts).
 import { UserError } from '../shared/errors.js';
+import { maskSecrets } from '../shared/secret-texts.js';
 import { terminalLine } from '../shared/terminal-text.js';
 import { priorityWriter, type Priority } from './priority.js';
 
 /** Writes to stdout and waits until it is flushed (large outputs to a pipe). */
 export function out(text: string): Promise<void> {
   return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
+    if (process.stdout.write(maskSecrets(text))) resolve();
     else process.stdout.once('drain', () => resolve());
   });
 }

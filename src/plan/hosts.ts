@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { treeRoot } from '../config/paths.js';
 import { readSnapshot, snapshotFiles, SnapshotFacts, SnapshotHostFacts, snapshotHost, type Snapshot } from '../facts/snapshot.js';
+import { secretReads, type SecretRead } from '../preview/secret-changes.js';
 import { previewView, type ResourceView } from '../preview/view.js';
 import { PhaseClock } from '../report/timing.js';
 import { UserError } from '../shared/errors.js';
@@ -21,6 +22,8 @@ export interface HostPreview {
   resources?: ResourceView[];
   /** Every problem planning found, one line each (`file:line: message`), masked. */
   errors?: string[];
+  /** The encrypted values the plan read, as written. */
+  secrets?: SecretRead[];
 }
 
 /** The snapshots to plan for: every one of FILE|DIR, or the one of `host` in it. */
@@ -43,8 +46,8 @@ export function snapshotSettings(inputs: PlanSettings, snapshot: Snapshot, other
 export async function planHost(inputs: PlanSettings, host: string, facts?: string): Promise<HostPreview> {
   const root = treeRoot(inputs.target) ?? path.dirname(inputs.target);
   try {
-    const { plan, selected } = await planTree(inputs, new PhaseClock());
-    return { host, facts, resources: previewView(plan, path.resolve(root), selected) };
+    const { plan, selected, data } = await planTree(inputs, new PhaseClock());
+    return { host, facts, resources: previewView(plan, path.resolve(root), selected), secrets: secretReads(data, path.resolve(root), host) };
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { host, facts, errors: e.message.split('\n').map((line) => relativeTo(line, path.resolve(root))) };

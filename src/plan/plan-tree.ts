@@ -12,6 +12,7 @@ import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
 import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
 import type { TreeData } from '../data/lookup.js';
+import { misplacedEncrypted } from '../secrets/misplaced.js';
 import { revealWith } from '../secrets/reveal.js';
 import { expandModules } from '../state/modules/expand.js';
 import type { FactSources } from '../templates/fact-sources.js';
@@ -72,6 +73,8 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
   problems.push(...duplicates(parsed));
   if (problems.length > 0) throw new UserError(problems);
   const resources = await clock.time('render', () => renderResourceTemplates(parsed, settings.paths.templates, timed));
+  const misplaced = misplacedEncrypted(resources);
+  if (misplaced.length > 0) throw new UserError(misplaced);
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
   resources.forEach((r) => secrets.addResource(r));
   return clock.time('plan', async () => {

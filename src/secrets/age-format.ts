@@ -15,6 +15,8 @@ export interface Stanza {
 /** One identity of the host: the file key of a stanza addressed to it, or undefined for any other stanza. */
 export interface AgeIdentity {
   unwrap(stanza: Stanza): Buffer | undefined;
+  /** An X25519 identity's public key (32 bytes), which an X25519 stanza does not name. */
+  x25519Public?: Buffer;
 }
 
 export interface AgeHeader {

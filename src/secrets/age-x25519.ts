@@ -85,6 +85,7 @@ export function x25519Identity(line: string): AgeIdentity {
   scalar.fill(0);
   const ours = x25519PublicOf(privateKey);
   return {
+    x25519Public: ours,
     unwrap(stanza) {
       if (stanza.args[0] !== 'X25519') return undefined;
       if (stanza.args.length !== 2) throw new AgeFormatError('an X25519 stanza does not have exactly one argument after its type');

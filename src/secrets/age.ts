@@ -32,9 +32,20 @@ function ageMessage(stderr: string): string {
 }
 
 /** recipients: public keys, each "age1..." or "ssh-ed25519 AAAA..."; the result is a binary age file. */
-export function encrypt(plaintext: string, recipients: readonly string[]): Buffer {
+export function encrypt(plaintext: string | Buffer, recipients: readonly string[]): Buffer {
   if (recipients.length === 0) throw new AgeError('no recipients to encrypt to');
-  return runAge(['--encrypt', ...recipients.flatMap((key) => ['--recipient', key])], Buffer.from(plaintext, 'utf8'));
+  return runAge(['--encrypt', ...recipients.flatMap((key) => ['--recipient', key])], typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext);
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The text of a plain text, or an AgeError: a value that is not UTF-8 would not come out as it went in. */
+export function utf8Text(plain: Buffer, what = 'the decrypted value'): string {
+  try {
+    return UTF8.decode(plain);
+  } catch {
+    throw new AgeError(`${what} is not UTF-8 text: govern's data values are text (encode binary data in base64 first)`);
+  }
 }
 
 /**
@@ -50,11 +61,12 @@ export function decrypter(identity: string): (ciphertext: Buffer) => string {
         identities = readIdentityFile(identity);
         read = true;
       }
-      if (identities === undefined) return runAge(['--decrypt', '--identity', identity], ciphertext).toString('utf8');
-      const plain = decryptAge(ciphertext, identities);
-      const text = plain.toString('utf8');
-      plain.fill(0);
-      return text;
+      const plain = identities === undefined ? runAge(['--decrypt', '--identity', identity], ciphertext) : decryptAge(ciphertext, identities);
+      try {
+        return utf8Text(plain);
+      } finally {
+        plain.fill(0);
+      }
     } catch (e) {
       if (e instanceof AgeError) throw e;
       if (e instanceof AgeFormatError) throw new AgeError(e.message);
@@ -63,6 +75,15 @@ export function decrypter(identity: string): (ciphertext: Buffer) => string {
       throw e;
     }
   };
+}
+
+/** The public keys of the X25519 identities of an identity file govern reads itself. */
+export function ownAgeKeys(identity: string): Buffer[] {
+  try {
+    return (readIdentityFile(identity) ?? []).flatMap((id) => (id.x25519Public ? [id.x25519Public] : []));
+  } catch {
+    return [];
+  }
 }
 
 export function decrypt(ciphertext: Buffer, identity: string): string {

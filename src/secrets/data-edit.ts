@@ -1,11 +1,15 @@
-// Writing an encrypted value into a data file: only the value's text changes where it can be
-// found once in the file (so `git diff` shows one line), a new top-level key is added at the end,
-// and a JSON file is otherwise written again whole. The result is parsed before it replaces the
-// file (atomically): a file govern cannot read back is never written.
+// Writing an encrypted value into a data file by editing the parsed document, never by searching
+// its text: an HCL value by its position (the parser records where each value was written), a YAML
+// value through `yaml`'s Document (its node's range, or setIn for a key it adds inside a map), so
+// `git diff` shows the one value. A new top-level key goes at the end; JSON is written again whole
+// when a key is added. The result is parsed before it replaces the file (atomically).
 import fs from 'node:fs';
-import { parseDataText } from '../data/data-files.js';
+import path from 'node:path';
+import type * as Yaml from 'yaml';
+import { parseDataText, yaml } from '../data/data-files.js';
 import { findKey } from '../data/lookup.js';
 import { isDataMap } from '../data/merge.js';
+import { parseHcl, type ValueSpans } from '../hcl/parse.js';
 import { writeFileAtomic } from '../shared/atomic-file.js';
 import { UserError } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
@@ -13,34 +17,70 @@ import type { AttrValue } from '../shared/protocol.js';
 /** The file's text with KEY set to the string `value`. */
 export function withValue(file: string, text: string, key: string, value: string): string {
   const data = parseDataText(file, text);
+  // A top-level key written whole ("nginx_site/port") is set whole; else the path is dug into maps.
+  const path = Object.hasOwn(data.values, key) ? [key] : key.split('/');
   const found = findKey(data, key);
+  const refuse = (why: string) => new UserError({ file, line: data.lines.get(path[0]), message: `cannot set "${key}": ${why}` });
+  if (found !== undefined && typeof found.value !== 'string') throw refuse(`it holds ${Array.isArray(found.value) ? 'a list' : isDataMap(found.value) ? 'a map' : 'a value that is not a string'}, not a string: change it by hand`);
+  // The longest prefix of the path the file has: it must be a map to take the rest.
+  let depth = 0;
+  for (let v: AttrValue = data.values; depth < path.length && isDataMap(v) && Object.hasOwn(v, path[depth]); depth++) v = v[path[depth]];
+  if (found === undefined && depth > 0) {
+    const holder = findKey(data, path.slice(0, depth).join('/'))!.value;
+    if (!isDataMap(holder)) throw refuse(`"${path.slice(0, depth).join('/')}" is not a map`);
+  }
+  if (file.endsWith('.hcl')) return hclWith(file, text, path, depth, value);
+  if (file.endsWith('.json') && found === undefined) return JSON.stringify(setPath(JSON.parse(text === '' ? '{}' : text) as AttrValue, path, value), null, 2) + '\n';
+  return yamlWith(file, text, path, value);
+}
+
+function hclWith(file: string, text: string, path: string[], depth: number, value: string): string {
+  const spans: ValueSpans = new Map();
+  parseHcl(file, text, spans);
   const quoted = JSON.stringify(value);
-  if (found !== undefined && typeof found.value === 'string') {
-    // The old value as written: quoted (HCL, JSON, YAML) or a plain YAML scalar.
-    for (const old of [JSON.stringify(found.value), found.value]) {
-      if (old !== '' && count(text, old) === 1) return text.replace(old, () => quoted);
-    }
+  if (depth === path.length) {
+    const span = spans.get(path.join('/'))!;
+    return text.slice(0, span.start) + quoted + text.slice(span.end);
   }
-  if (file.endsWith('.json')) return JSON.stringify(setPath(JSON.parse(text === '' ? '{}' : text) as AttrValue, key.split('/'), value), null, 2) + '\n';
-  if (found === undefined && !Object.hasOwn(data.values, key.split('/')[0])) {
-    const sep = text === '' || text.endsWith('\n') ? '' : '\n';
-    return text + sep + newEntry(file, key.split('/'), quoted);
+  const entry = nested(path.slice(depth), quoted);
+  if (depth === 0) return text + (text === '' || text.endsWith('\n') ? '' : '\n') + `${entry}\n`;
+  const map = spans.get(path.slice(0, depth).join('/'))!;
+  const close = map.end - 1; // the map's "}"
+  const inner = text.slice(map.start + 1, close);
+  if (!inner.includes('\n')) {
+    // One line, { host = "db1" }: the new entry after the last one, separated by a comma.
+    const body = inner.trim();
+    return `${text.slice(0, map.start)}{ ${body === '' ? '' : `${body.replace(/,$/, '')}, `}${entry} }${text.slice(map.end)}`;
   }
-  throw new UserError({ file, line: found ? data.lines.get(found.top) : data.lines.get(key.split('/')[0]), message: `cannot set "${key}" here by editing one line: write it by hand once (any string value), then set it again` });
+  // Several lines: the new entry on its own line, indented as the map's first entry is.
+  const lineStart = text.lastIndexOf('\n', close - 1) + 1;
+  const indent = /^\n?([ \t]*)\S/m.exec(inner.replace(/^[^\n]*\n/, '\n'))?.[1] ?? '  ';
+  const beforeClose = text.slice(lineStart, close);
+  if (beforeClose.trim() === '') return `${text.slice(0, lineStart)}${indent}${entry}\n${text.slice(lineStart)}`;
+  return `${text.slice(0, close)}\n${indent}${entry}\n${text.slice(close)}`;
 }
 
-function count(text: string, part: string): number {
-  return text.split(part).length - 1;
+/** `a = { b = "v" }` for the path [a, b]. */
+function nested(path: string[], quoted: string): string {
+  const name = (n: string) => (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(n) ? n : JSON.stringify(n));
+  return path.reduceRight((inner, n, i) => (i === path.length - 1 ? `${name(n)} = ${inner}` : `${name(n)} = { ${inner} }`), quoted);
 }
 
-function newEntry(file: string, path: string[], quoted: string): string {
-  if (file.endsWith('.hcl')) return path.reduceRight((inner, name, i) => (i === 0 ? `${name} = ${inner}\n` : `{ ${name} = ${inner} }`), quoted);
-  return path.map((name, i) => `${'  '.repeat(i)}${name}:${i === path.length - 1 ? ` ${quoted}` : ''}`).join('\n') + '\n';
+function yamlWith(file: string, text: string, path: string[], value: string): string {
+  const { parseDocument, isScalar, Scalar } = yaml();
+  const doc = parseDocument(text, { schema: file.endsWith('.json') ? 'json' : 'core', uniqueKeys: true }) as Yaml.Document;
+  const node = doc.getIn(path, true);
+  const quoted = JSON.stringify(value);
+  if (isScalar(node) && node.range) return text.slice(0, node.range[0]) + quoted + text.slice(node.range[1]);
+  const scalar = new Scalar(value);
+  scalar.type = 'QUOTE_DOUBLE';
+  if (doc.contents === null) doc.contents = doc.createNode({}) as Yaml.Document['contents'];
+  doc.setIn(path, scalar);
+  return doc.toString({ lineWidth: 0 });
 }
 
 function setPath(root: AttrValue, path: string[], value: string): AttrValue {
   const top: Record<string, AttrValue> = isDataMap(root) ? root : {};
-  if (Object.hasOwn(top, path.join('/'))) return { ...top, [path.join('/')]: value };
   let map = top;
   for (const name of path.slice(0, -1)) {
     if (!isDataMap(map[name])) map[name] = {};
@@ -57,7 +97,13 @@ export function setDataValue(file: string, key: string, value: string): void {
   const check = findKey(parseDataText(file, after), key);
   if (check?.value !== value) throw new Error(`${file}: setting "${key}" would not read back as written (a bug: the file is left as it was)`);
   const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o644;
-  writeFileAtomic(file, after, mode);
+  try {
+    // A new host's or role's file: its directory under data/ may not exist yet.
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
+    writeFileAtomic(file, after, mode);
+  } catch (e) {
+    throw new UserError({ file, message: `cannot write the file: ${(e as Error).message}` });
+  }
 }
 
 /** Every string value of a data file's values with its key path. */

@@ -4,6 +4,8 @@
 // never decrypted: a host is refused only what it uses. A preview (`govern plan`, `govern diff`) runs
 // where not every host's identity is: there a value it cannot decrypt stands for `<sensitive>`.
 import type { DataFound } from '../data/source.js';
+import { UserError } from '../shared/errors.js';
+import { addSecretText } from '../shared/secret-texts.js';
 import { SENSITIVE } from '../shared/sensitive.js';
 import { decrypter } from './age.js';
 import { holdsEncrypted, mapEncrypted, parseEncrypted } from './format.js';
@@ -19,6 +21,18 @@ export type Reveal = (key: string, found: DataFound) => DataFound;
  * A value that is not a well-formed ENC[...] is an error either way: the tree is wrong.
  */
 export type Unreadable = 'error' | 'sensitive';
+
+/**
+ * A value that cannot be decrypted: a problem at the data file's line for any reader (a module's
+ * parameter, a run's report), and as a template helper's message `"KEY" (FILE:LINE): why`.
+ */
+export class SecretValueError extends UserError {
+  constructor(key: string, origins: DataFound['origins'], why: string) {
+    const first = origins[0];
+    super({ file: first.file, ...(first.line !== undefined ? { line: first.line } : {}), message: `data "${key}": ${why}` });
+    this.message = `"${key}" (${origins.map((o) => `${o.file}${o.line !== undefined ? `:${o.line}` : ''}`).join(', ')}): ${why}`;
+  }
+}
 
 export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unreadable = 'error'): Reveal {
   const plain = new Map<string, string>();
@@ -38,12 +52,12 @@ export function revealWith(identity: string = DEFAULT_IDENTITY, unreadable: Unre
             if (unreadable === 'sensitive') {
               revealed = SENSITIVE;
               unread.add(text);
-            } else throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join(', ') || 'no one named'}): ${(e as Error).message}`);
+            } else throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join('+') || 'no one named'}): ${(e as Error).message}`);
           }
         } catch (e) {
-          const where = found.origins.map((o) => `${o.file}${o.line !== undefined ? `:${o.line}` : ''}`).join(', ');
-          throw new Error(`"${key}" (${where}): ${(e as Error).message}`);
+          throw new SecretValueError(key, found.origins, (e as Error).message);
         }
+        if (revealed !== SENSITIVE) addSecretText(revealed);
         plain.set(text, revealed);
       }
       if (unread.has(text)) placeholder = true;

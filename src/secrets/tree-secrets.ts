@@ -1,28 +1,41 @@
-// What `govern secret` does with a tree's files: find recipients.hcl above a data file, set one
-// value, tell who can read each value, and encrypt every value again to its names' current members
-// (docs/secrets.md).
+// What `govern secret` does with a tree's files: find the tree's recipients.hcl (at its root, the
+// directory holding data/), set one value, tell who can read each value, and encrypt again the
+// values whose names' members changed (docs/secrets.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseDataText } from '../data/data-files.js';
-import { findKey } from '../data/lookup.js';
+import { DATA_DIR, HIERARCHY_FILE } from '../data/hierarchy.js';
+import { findKey, keyLine } from '../data/lookup.js';
 import { writeFileAtomic } from '../shared/atomic-file.js';
-import { UserError } from '../shared/errors.js';
-import { decrypt, decrypter, encrypt } from './age.js';
+import { UserError, type Problem } from '../shared/errors.js';
+import { AgeError, decrypter, encrypt, ownAgeKeys } from './age.js';
 import { setDataValue, stringLeaves } from './data-edit.js';
 import { formatEncrypted, isEncrypted, parseEncrypted } from './format.js';
 import { expandMembers, expandNames, readRecipients, RECIPIENTS_FILE, type Recipients } from './recipients.js';
+import { describeChange, headerRecipients, recipientChange, verifiedMembers } from './value-recipients.js';
 
-/** recipients.hcl of the tree that holds `from` (a data file or a directory): the nearest one above it. */
-export function treeRecipients(from: string): Recipients {
-  let dir = path.resolve(from);
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) dir = path.dirname(dir);
-  for (;;) {
-    const file = path.join(dir, RECIPIENTS_FILE);
-    if (fs.existsSync(file)) return readRecipients(file);
+/** The root of the tree a data file belongs to: the directory holding the data/ it is under. */
+export function dataFileRoot(file: string): string {
+  for (let dir = path.dirname(path.resolve(file)); ; ) {
     const up = path.dirname(dir);
-    if (up === dir) throw new UserError(`${from}: no ${RECIPIENTS_FILE} in its directory or any above it (docs/secrets.md)`);
+    if (path.basename(dir) === DATA_DIR && (fs.existsSync(path.join(up, RECIPIENTS_FILE)) || fs.existsSync(path.join(up, HIERARCHY_FILE)))) return up;
+    if (up === dir) throw new UserError(`${file}: not a data file of a tree (a file under the data/ directory beside the tree's ${RECIPIENTS_FILE}; docs/secrets.md)`);
     dir = up;
   }
+}
+
+/** recipients.hcl at the tree's root, the one place every command reads it from. */
+export function rootRecipients(root: string): Recipients {
+  const file = path.join(root, RECIPIENTS_FILE);
+  if (fs.existsSync(file)) return readRecipients(file);
+  const hint = path.basename(path.resolve(root)) === DATA_DIR && fs.existsSync(path.join(root, '..', RECIPIENTS_FILE))
+    ? `: give the tree's root (${path.join(root, '..')}), not its data/ directory`
+    : `: it is at the tree's root, beside hierarchy.hcl and data/ (docs/secrets.md)`;
+  throw new UserError(`${root}: no ${RECIPIENTS_FILE} here${hint}`);
+}
+
+export function treeRecipients(dataFile: string): Recipients {
+  return rootRecipients(dataFileRoot(dataFile));
 }
 
 export function setSecret(file: string, key: string, plaintext: string, names: string[]): void {
@@ -31,24 +44,36 @@ export function setSecret(file: string, key: string, plaintext: string, names: s
   setDataValue(file, key, formatEncrypted({ to: names, ciphertext }));
 }
 
-export function encryptedAt(file: string, key: string): string {
+export function encryptedAt(file: string, key: string): { value: string; line?: number } {
   const data = parseDataText(file, fs.readFileSync(file, 'utf8'));
   const found = findKey(data, key);
   if (found === undefined) throw new UserError({ file, message: `no key "${key}"` });
-  if (!isEncrypted(found.value)) throw new UserError({ file, line: data.lines.get(found.top), message: `"${key}" is not an encrypted value (ENC[age,...])` });
-  return found.value;
+  const line = keyLine(data, key, found.top);
+  if (!isEncrypted(found.value)) throw new UserError({ file, line, message: `"${key}" is not an encrypted value (ENC[age,...])` });
+  return { value: found.value, ...(line !== undefined ? { line } : {}) };
 }
 
 export function showSecret(file: string, key: string, identity: string): string {
-  const { ciphertext } = parseEncrypted(encryptedAt(file, key));
-  return decrypt(ciphertext, identity);
+  const { value, line } = encryptedAt(file, key);
+  try {
+    const { to, ciphertext } = parseEncrypted(value);
+    try {
+      return decrypter(identity)(ciphertext);
+    } catch (e) {
+      if (!(e instanceof AgeError)) throw e;
+      throw new Error(`cannot decrypt with the identity ${identity} (the value is for ${to.join('+') || 'no one named'}): ${e.message}`);
+    }
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw new UserError({ file, line, message: `"${key}": ${(e as Error).message}` });
+  }
 }
 
 /** Each encrypted value of a data file (or the one at KEY): its key, its names, their members now. */
 export function secretReaders(file: string, key?: string): { key: string; to: string[]; members: string[] }[] {
   const recipients = treeRecipients(file);
   const data = parseDataText(file, fs.readFileSync(file, 'utf8'));
-  const leaves = key === undefined ? stringLeaves(data.values) : [[key, encryptedAt(file, key)] as [string, string]];
+  const leaves = key === undefined ? stringLeaves(data.values) : [[key, encryptedAt(file, key).value] as [string, string]];
   return leaves.filter(([, value]) => isEncrypted(value)).map(([k, value]) => {
     const { to } = parseEncrypted(value);
     return { key: k, to, members: expandMembers(recipients, to) };
@@ -58,9 +83,12 @@ export function secretReaders(file: string, key?: string): { key: string; to: st
 const ENCRYPTED_TEXT = /ENC\[age,[^\]\s"']*\]/g;
 
 export interface RekeyResult {
-  rekeyed: number;
-  /** Values the identity could not read, left as they were: "file: reason". */
-  unread: string[];
+  /** "FILE:LINE: KEY: encrypted again (adds ..., removes ...)", one per value written. */
+  rekeyed: string[];
+  /** Values whose recipients should change but that were left as they were, with the reason. */
+  unread: Problem[];
+  /** Encrypted values looked at. */
+  values: number;
 }
 
 /** Every data file under dir (recursively). */
@@ -72,29 +100,47 @@ function dataFiles(dir: string): string[] {
     .sort();
 }
 
-/** Encrypts every value of the tree's data files again, to its names' current members. */
-export function rekeyTree(root: string, identity: string): RekeyResult {
-  const recipients = treeRecipients(root);
-  const result: RekeyResult = { rekeyed: 0, unread: [] };
+/**
+ * Encrypts again each value of the tree's data files whose names' members of today are not the
+ * keys its header holds (all of them with `all`). Only what was decrypted and encrypted again changes.
+ */
+export function rekeyTree(root: string, identity: string, all = false): RekeyResult {
+  const recipients = rootRecipients(root);
+  const result: RekeyResult = { rekeyed: [], unread: [], values: 0 };
   const open = decrypter(identity);
-  for (const file of dataFiles(path.join(path.dirname(recipients.file), 'data'))) {
+  const own = ownAgeKeys(identity);
+  for (const file of dataFiles(path.join(root, DATA_DIR))) {
     const before = fs.readFileSync(file, 'utf8');
+    const keyOf = new Map(stringLeaves(parseDataText(file, before).values).map(([k, v]) => [v, k]));
     let count = 0;
-    const after = before.replace(ENCRYPTED_TEXT, (text) => {
+    const after = before.replace(ENCRYPTED_TEXT, (text, offset: number) => {
+      result.values++;
+      const line = before.slice(0, offset).split('\n').length;
+      const key = keyOf.get(text) ?? 'a value in a list';
       try {
         const { to, ciphertext } = parseEncrypted(text);
+        const wanted = expandNames(recipients, to);
+        const header = headerRecipients(ciphertext);
+        const change = recipientChange(header, wanted, recipients);
+        if (change === undefined && !all) return text;
         const plaintext = open(ciphertext);
+        // The label is not authenticated: a name none of whose members the value is verifiably
+        // encrypted to today may have been added by hand, to give the value to someone new.
+        const verified = verifiedMembers(header, recipients, own);
+        const unverified = to.filter((name) => !expandMembers(recipients, [name]).some((member) => verified.has(member)));
+        if (unverified.length > 0) throw new Error(`to=${to.join('+')}: the value is not encrypted today to any member of ${unverified.join(', ')}, as its header shows (a name written into the label by hand is not trusted): give it to them with govern secret set --to`);
         count++;
-        return formatEncrypted({ to, ciphertext: encrypt(plaintext, expandNames(recipients, to)) });
+        result.rekeyed.push(`${file}:${line}: ${key}: encrypted again${change ? ` (${describeChange(change)})` : ''}`);
+        return formatEncrypted({ to, ciphertext: encrypt(plaintext, wanted) });
       } catch (e) {
-        result.unread.push(`${file}: ${(e as Error).message}`);
+        if (!(e instanceof Error)) throw e;
+        result.unread.push({ file, line, message: `${key}: left as it was: ${e.message}` });
         return text;
       }
     });
     if (count === 0) continue;
     parseDataText(file, after); // it still reads
     writeFileAtomic(file, after, fs.statSync(file).mode & 0o777);
-    result.rekeyed += count;
   }
   return result;
 }

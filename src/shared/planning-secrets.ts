@@ -4,6 +4,7 @@
 // resource it quotes is known to be sensitive: masking where problems are collected, rather than
 // where each is made, holds whatever produced it (docs/security.md, "Secrets in messages").
 import { UserError, type Problem } from './errors.js';
+import { addSecretText } from './secret-texts.js';
 import { maskText, secretsOf, SENSITIVE, type Disclosing } from './sensitive.js';
 
 /** A state file that failed to parse, whose text holds a secret (see maskUnparsed). */
@@ -27,7 +28,10 @@ export class PlanningSecrets {
 
   /** The values of secret facts a template used. */
   addFactValues(values: Iterable<string>): void {
-    for (const value of values) for (const form of forms(value)) this.factValues.add(form);
+    for (const value of values) {
+      addSecretText(value);
+      for (const form of forms(value)) this.factValues.add(form);
+    }
   }
 
   /** A resource planning made: what it hides, or what it shows. */

@@ -81,6 +81,18 @@ export function trustedFile(file: string, what: string): { path: string } | { re
   return trustedPath(file, (why) => `refusing ${what} ${file}: ${why}; it must be owned by root (or the user running govern) and writable by no one else, and so must every directory above it`);
 }
 
+/**
+ * A file that holds a credential (a NATS seed): the rule of trustedFile, and readable by its owner
+ * alone, as ssh holds a private key (mode 0600 or stricter): a seed others could read is theirs too.
+ */
+export function trustedSecret(file: string, what: string): { path: string } | { refused: string } {
+  const trusted = trustedFile(file, what);
+  if ('refused' in trusted) return trusted;
+  const mode = fs.statSync(trusted.path).mode;
+  if ((mode & 0o077) !== 0) return { refused: `refusing ${what} ${file}: it is readable by ${(mode & 0o004) !== 0 ? 'anyone' : 'its group'} (mode ${octal(mode)}; chmod go= ${file}), and whoever can read it can use it` };
+  return trusted;
+}
+
 function trustedPath(file: string, refusal: (why: string) => string): { path: string } | { refused: string } {
   // Not path.resolve: ".." after a link means the link target's parent, as the kernel reads it.
   const pending = (file.startsWith('/') ? file : `${process.cwd()}/${file}`).split('/').filter((n) => n !== '' && n !== '.');

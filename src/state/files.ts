@@ -2,12 +2,14 @@
 // Symbolic links in a tree are followed only where they stay inside it, and each directory and file
 // is read once (by device and inode), so a loop cannot make the walk endless; every entry that is
 // refused is reported by its path, all at once (README, "State files"). The tree's own runners.d,
-// facts.d and templates.d at its root are not state files, nor its modules/ (docs/modules.md), nor,
-// in a tree with a hierarchy.hcl, that file and the data/ directory (docs/data.md).
+// facts.d and templates.d at its root are not state files, nor the other places of a tree
+// (README, "Places in a tree"): hierarchy.hcl, recipients.hcl, modules.hcl, modules.lock, data/,
+// modules/ and tests/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { TREE_DIRS } from '../config/paths.js';
 import { DATA_DIR, HIERARCHY_FILE } from '../data/hierarchy.js';
+import { RECIPIENTS_FILE } from '../secrets/recipients.js';
 import { MODULES_DIR } from './modules/declarations.js';
 import { UserError, type Problem } from '../shared/errors.js';
 
@@ -30,6 +32,8 @@ export function listStateFiles(target: string): string[] {
 const identity = (st: fs.Stats) => `${st.dev}:${st.ino}`;
 const isStateFile = (name: string) => name.endsWith('.hcl');
 const SUPPORT_DIRS = new Set<string>(Object.values(TREE_DIRS));
+/** The other entries of a tree's root that belong to the data, secrets and module layers, and its tests. */
+const PLACES = new Set<string>([HIERARCHY_FILE, RECIPIENTS_FILE, 'modules.hcl', 'modules.lock', DATA_DIR, MODULES_DIR, 'tests']);
 const SKIP_HINT = 'give the link a name starting with "." so that govern skips it';
 
 class TreeWalk {
@@ -40,12 +44,9 @@ class TreeWalk {
   private readonly seen = new Map<string, string>();
   private readonly dirs: string[] = [];
   private readonly links: string[] = [];
-  /** The root's entries that belong to the data and module layers. */
-  private readonly dataEntries: Set<string>;
 
   constructor(private readonly top: string, st: fs.Stats) {
     this.root = fs.realpathSync(top);
-    this.dataEntries = new Set([MODULES_DIR, ...(fs.existsSync(path.join(top, HIERARCHY_FILE)) ? [HIERARCHY_FILE, DATA_DIR] : [])]);
     this.seen.set(identity(st), top);
     this.dirs.push(top);
   }
@@ -71,7 +72,7 @@ class TreeWalk {
       for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
         if (entry.name.startsWith('.')) continue; // editor files, .git
         if (dir === this.top && SUPPORT_DIRS.has(entry.name)) continue; // the tree's runners.d, facts.d, templates.d
-        if (dir === this.top && this.dataEntries.has(entry.name)) continue; // modules/, hierarchy.hcl and data/
+        if (dir === this.top && PLACES.has(entry.name)) continue; // hierarchy.hcl, recipients.hcl, data/, modules/...
         const full = path.join(dir, entry.name);
         if (entry.isSymbolicLink()) this.links.push(full);
         else if (entry.isDirectory()) this.add(full, fs.lstatSync(full));

@@ -63,7 +63,7 @@ const cases: [string, Resource, string, string][] = [
   ['git', resource('git', '/opt/src/app', { source: 'https://git.example.org/app.git' }), '/opt/src', 'app'],
 ];
 
-describe('managed children: the files runners write (writes in their descriptions)', function () {
+describe('managed children: the files runners write (writes in their descriptions) #once', function () {
   this.timeout(60_000);
 
   for (const [what, r, dir, kept] of cases) {

@@ -9,7 +9,7 @@ const resource = (type: string, name: string, attrs: Resource['attrs'] = {}) => 
 const descriptions = { line: { keys: { path: { type: 'path' } } }, exec: { keys: { creates: { type: 'path' }, command: { type: 'string' } } } } as unknown as Record<string, RunnerDescription>;
 const describeRunner = (runner: string) => descriptions[runner];
 
-describe('managed children (GOVERN_MANAGED_CHILDREN)', () => {
+describe('managed children (GOVERN_MANAGED_CHILDREN) #once', () => {
   it('gives each purging resource the entries of its directory that a resource of any runner names, by its name or a path key, at or below', () => {
     const got = managedChildren([
       resource('file', '/srv/a', { purge: true }),

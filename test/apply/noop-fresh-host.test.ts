@@ -12,6 +12,7 @@ import { tempDir, writeFile } from '../support/tmp.js';
 import { AptTestRepo, dpkgStatus, have, must, scratchDir } from '../runners/pkg/repos.js';
 import { SysvScript } from '../runners/service/support/sysv-script.js';
 import { entry, removeAccounts } from '../runners/user/support.js';
+import { hostExclusive } from '../support/host-lock.js';
 
 const USER = 'govnoopfresh';
 const PKG = 'govern-test-noopfresh';
@@ -21,6 +22,7 @@ function run(states: string, ...flags: string[]) {
 }
 
 describe('noop on a fresh host', function () {
+  hostExclusive();
   this.timeout(300_000);
 
   before(async function () {

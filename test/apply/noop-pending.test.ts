@@ -10,7 +10,7 @@ function graph(edges: [string, string][]): Graph {
   return g;
 }
 
-describe('NoopPending', () => {
+describe('NoopPending #once', () => {
   it('lists the would-change ancestors, nearest first, through unchanged ones, and not the unrelated', () => {
     // user:app -> file:/srv -> file:/srv/data -> service:x;  pkg:x -> service:x;  pkg:y alone
     const g = graph([

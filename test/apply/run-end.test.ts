@@ -17,7 +17,7 @@ const runners = new Map<string, KnownRunner>([
   ['x', { executable: '/bin/true' }],
 ]);
 
-describe('run-end requests', () => {
+describe('run-end requests #once', () => {
   it('sends what a changed resource of the run asked for, with a signal its runner knows; once each, in apply order', () => {
     const runDir = tempDir('govern-run-end-');
     const request = (file: string, text: string) => writeFile(path.join(runDir, RUN_END_REQUESTS, file), text);

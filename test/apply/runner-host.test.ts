@@ -1,6 +1,7 @@
 // The built-in runners share one process in persistent mode (src/apply/runner-host.ts): the real
 // runners, served by the real host (dist/bundle/runner-host.js), answer as their own processes do.
 import { expect } from 'chai';
+import { BUILT_IN_RUNNERS } from '../../src/runners/registry.js';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,7 +30,7 @@ describe('the built-in runners in one process', () => {
   it('serves the runners of govern\'s own runners directory, and no runner of the same name elsewhere', () => {
     const host = builtInRunnerHost()!;
     expect(host, 'dist/bundle/runner-host.js is built').to.not.equal(undefined);
-    for (const name of ['pkg', 'service', 'file', 'exec', 'user', 'group', 'line', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git', 'apt_repository', 'dnf_repository']) expect(host.serves(path.join(RUNNERS_DIR, name))).to.equal(name);
+    for (const name of BUILT_IN_RUNNERS) expect(host.serves(path.join(RUNNERS_DIR, name))).to.equal(name);
     expect(host.serves(path.join(RUNNERS_DIR, 'nope'))).to.equal(undefined);
     expect(host.serves(path.join(tempDir(), 'file'))).to.equal(undefined);
   });

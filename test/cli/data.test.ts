@@ -69,13 +69,13 @@ describe('data in templates and govern data', () => {
     expect(r.stderr).to.contain(`${t.states}/hierarchy.hcl:1: level "roles/" has an empty part: does a fact it uses have an empty value?`);
   });
 
-  it('hierarchy.hcl and data/ are not state files; without hierarchy.hcl, data/ holds state files as before', async () => {
+  it('hierarchy.hcl and data/ are not state files, with or without hierarchy.hcl', async () => {
     const t = fleetTree({ 'site.hcl': 'stuff "a" {\n}\n' });
     expect((await t.run()).code).to.equal(0);
     expect(readCalls(t.log).map((c) => c.name)).to.deep.equal(['a']);
-    const plain = tree({ 'data/site.hcl': 'stuff "b" {\n}\n' });
+    const plain = tree({ 'site.hcl': 'stuff "a" {\n}\n', 'data/site.hcl': 'stuff "b" {\n}\n' });
     expect((await plain.run()).code).to.equal(0);
-    expect(readCalls(plain.log).map((c) => c.name)).to.deep.equal(['b']);
+    expect(readCalls(plain.log).map((c) => c.name)).to.deep.equal(['a']);
     const noData = tree({ 'site.hcl': 'stuff "c" {\n  x = {{data "x" default="none"}}\n}\nstuff "d" {\n  y = {{data "y"}}\n}\n' });
     const r = await noData.run();
     expect(r.stderr).to.contain(`site.hcl:5: data: no data for "y": this tree has no hierarchy.hcl at its root (docs/data.md)`);
@@ -109,7 +109,7 @@ describe('data in templates and govern data', () => {
         '',
         'ntp/servers (merge "unique"):',
         `  1. hosts/web1  ${d('hosts/web1.json')}: no such key`,
-        `  2. roles/web  ${d('roles/web.yaml')}:1: ["web.pool","common.pool"]  <- merged`,
+        `  2. roles/web  ${d('roles/web.yaml')}:2: ["web.pool","common.pool"]  <- merged`,
         `  3. common  ${d('common.hcl')}:1: ["common.pool"]  <- merged`,
         '  => ["web.pool","common.pool"] (from roles/web, common)',
         '',

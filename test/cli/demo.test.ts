@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { govern, ROOT } from '../support/cli.js';
+import { hostExclusive } from '../support/host-lock.js';
 import type { RunReport } from '../../src/report/types.js';
 
 const DEMO = path.join(ROOT, 'examples', 'demo');
 const TARGET = '/tmp/govern-demo';
 
 describe('examples/demo (the README\'s first command)', () => {
+  hostExclusive(); // the demo writes /tmp/govern-demo, as the README says
   before(() => fs.rmSync(TARGET, { recursive: true, force: true }));
   after(() => fs.rmSync(TARGET, { recursive: true, force: true }));
 

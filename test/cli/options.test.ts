@@ -16,7 +16,7 @@ const table = optionTable([
 
 const resolve = (argv: string[], env: NodeJS.ProcessEnv = {}) => resolveOptions(table, parseCommandLine(argv, table, 'run'), env);
 
-describe('command-line options', () => {
+describe('command-line options #once', () => {
   it('resolve into one typed object: flag, else variable, else default', () => {
     expect(resolve([])).to.deep.equal({ noop: false, verbose: 0, jobs: 1, mode: 'a', timeout: undefined, factsDir: { added: [], path: undefined }, tags: [], ssh: ['ssh'] });
     const env = { T_JOBS: '3', T_MODE: 'b', T_TIMEOUT: '1m', T_PATH: '/x::/y' };

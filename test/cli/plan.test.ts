@@ -149,10 +149,10 @@ describe('govern plan --explain through data and modules', () => {
     expect(motd.stdout).to.equal('file:/etc/motd (a.hcl:1)\n  contents = "hello"\n    written at a.hcl:2\n    data "motd" = "hello", from common (data/common.hcl:1)\n');
     const ntp = await explain('file:/etc/ntp.conf/contents', ['--json']);
     expect(JSON.parse(ntp.stdout).keys[0].data).to.deep.equal([
-      { key: 'ntp/servers', value: ['b.example.org', 'a.example.org'], strategy: 'unique', levels: [{ level: 'roles/web', at: 'data/roles/web.yaml:1' }, { level: 'common', at: 'data/common.hcl:2' }] },
+      { key: 'ntp/servers', value: ['b.example.org', 'a.example.org'], strategy: 'unique', levels: [{ level: 'roles/web', at: 'data/roles/web.yaml:2' }, { level: 'common', at: 'data/common.hcl:2' }] },
     ]);
     expect((await explain('file:/etc/ntp.conf')).stdout).to.contain(
-      '    data "ntp/servers" = ["b.example.org","a.example.org"], merged ("unique") from roles/web (data/roles/web.yaml:1), common (data/common.hcl:2)\n',
+      '    data "ntp/servers" = ["b.example.org","a.example.org"], merged ("unique") from roles/web (data/roles/web.yaml:2), common (data/common.hcl:2)\n',
     );
     expect((await explain('pkg:extra')).stdout).to.contain('  version = "1.0"\n    written at a.hcl:8\n    data "nope": no level has it (the call\'s default)\n');
     const hidden = await explain('exec:hidden');

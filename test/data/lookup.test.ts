@@ -26,7 +26,7 @@ function problemsOf(fn: () => unknown): string[] {
   throw new Error('no error');
 }
 
-describe('data hierarchy lookup', () => {
+describe('data hierarchy lookup #once', () => {
   const files = {
     'data/hosts/web1.json': '{\n  "nginx": {"workers": 8},\n  "ntp": {"servers": ["host.pool"]}\n}\n',
     'data/roles/web.yaml': 'nginx:\n  workers: 4\n  sites: [shop]\nntp:\n  servers: [role.pool, common.pool]\nusers:\n  bob: {uid: 1001}\n',

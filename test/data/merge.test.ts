@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mergeValues, unmergeable } from '../../src/data/merge.js';
 
-describe('data merge strategies', () => {
+describe('data merge strategies #once', () => {
   it('first: the most specific value', () => {
     expect(mergeValues('first', [['a'], ['b']])).to.deep.equal(['a']);
   });

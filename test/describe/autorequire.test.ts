@@ -22,7 +22,7 @@ const descriptions: Record<string, RunnerDescription> = {
 };
 const edges = (...resources: Resource[]) => autorequireEdges(resources, (type) => descriptions[type]);
 
-describe('autorequire', () => {
+describe('autorequire #once', () => {
   it('orders a file after the file resource of its nearest managed parent directory, and only that one', () => {
     expect(edges(res('file:/etc/app/conf.d/a.conf'), res('file:/etc/app'), res('file:/etc/app/conf.d'), res('line:/etc/app/x'))).to.deep.equal([
       { from: 'file:/etc/app/conf.d', to: 'file:/etc/app/conf.d/a.conf' },

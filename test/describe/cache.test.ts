@@ -16,7 +16,7 @@ function countingRunner(dir: string, document: string | undefined) {
   return { runner, asked };
 }
 
-describe('the description cache', () => {
+describe('the description cache #once', () => {
   const ask = (file: string) => describeRunner(file, process.env);
 
   it('asks a runner once, and again when its file changes', async () => {

@@ -1,6 +1,7 @@
 // Asking a runner what it accepts: the built-in runners, a sh runner that describes itself, one that
 // does not (it must change nothing when asked), and descriptions govern refuses.
 import { expect } from 'chai';
+import { BUILT_IN_RUNNERS } from '../../src/runners/registry.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkDescription } from '../../src/describe/check-description.js';
@@ -13,16 +14,15 @@ function describing(dir: string, name: string, document: unknown): string {
   return shRunner(dir, name, `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && { cat <<'EOF'\n${JSON.stringify(document)}\nEOF\nexit 0; }\necho "message=applied $1"`);
 }
 
-describe('describing a runner', () => {
-  for (const runner of ['pkg', 'service', 'file', 'exec', 'line', 'user', 'group', 'unit', 'sysctl', 'cron', 'authorized_key', 'kernel_module', 'mount', 'archive', 'git', 'apt_repository', 'dnf_repository']) {
+describe('describing a runner #once', () => {
+  for (const runner of BUILT_IN_RUNNERS) {
     it(`the built-in ${runner} runner describes itself, persistent, with a valid description and its sources`, async () => {
       const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);
       expect(answer.kind).to.equal('described');
       if (answer.kind !== 'described') return;
       expect(answer.description.persistent).to.equal(true);
-      // An account has nothing to refresh: a notification to one is refused at planning.
-      if (runner === 'user' || runner === 'group') expect(answer.description.signals).to.deep.equal([]);
-      else expect(answer.description.signals).to.include('refresh');
+      // Every built-in runner answers refresh (docs/runners.md, "Notification mode").
+      expect(answer.description.signals).to.include('refresh');
       expect(Object.keys(answer.description.keys ?? {})).to.include.members(runner === 'exec' ? ['command'] : runner === 'archive' ? ['source', 'sha256'] : runner === 'git' ? ['ensure', 'source'] : ['ensure']);
       // The runner's bundle (scripts/bundle.js): rebuilt, it is described again.
       expect(answer.description.sources).to.deep.equal([path.resolve(__dirname, '..', '..', 'bundle', `runner-${runner}.js`)]);

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { GOVERN, TEST_VAR_DIR } from '../support/cli.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
-import { fleet, fleetHost, putHosts, simulatedRun } from './support.js';
+import { fleet, fleetHost, putHosts, putRaw, simulatedRun } from './support.js';
 
 /** label=value[unit];warn;crit;min;max, space-separated, after " | ". */
 const PERFDATA = /^[^|]* \| ([a-z_]+=[\d.]+(;[\d.]*){0,4})( [a-z_]+=[\d.]+(;[\d.]*){0,4})*$/;
@@ -22,7 +22,7 @@ describe('govern fleet', () => {
     const r = await fleet(nats.url);
     expect(r.code, r.stdout + r.stderr).to.equal(0);
     const [line, header, row] = r.stdout.split('\n');
-    expect(line).to.match(/^GOVERN FLEET OK - 1 host ran successfully within 1h \| hosts=1;;;0 ok=1;;;0 failed=0;;0;0 stale=0;0;;0 commits=0;;;0 changed=1;;;0$/);
+    expect(line).to.match(/^GOVERN FLEET OK - 1 host ran successfully within 1h \| hosts=1;;;0 ok=1;;;0 failed=0;;0;0 stale=0;0;;0 commits=0;;;0 changed=1;;;0 invalid=0;0;;0$/);
     expect(header).to.match(/^HOST +RESULT +AGE +CHANGED +FAILED +COMMIT +VERSION$/);
     expect(row).to.match(/^web1\.example\.org +ok +\d+s +1 +0 +- +\d/);
   });
@@ -38,7 +38,7 @@ describe('govern fleet', () => {
     const all = await fleet(nats.url);
     expect(all.code).to.equal(2);
     expect(all.stdout.split('\n')[0]).to.equal(
-      'GOVERN FLEET CRITICAL - 1 of 5 hosts failed their last run (web2); 3 not reported within 1h (db1, web3, db2) | hosts=5;;;0 ok=1;;;0 failed=1;;0;0 stale=3;0;;0 commits=1;;;0 changed=0;;;0',
+      'GOVERN FLEET CRITICAL - 1 of 5 hosts failed their last run (web2); 3 not reported within 1h (db1, web3, db2) | hosts=5;;;0 ok=1;;;0 failed=1;;0;0 stale=3;0;;0 commits=1;;;0 changed=0;;;0 invalid=0;0;;0',
     );
     expect(all.stdout.split('\n')[0]).to.match(PERFDATA);
     expect(all.stdout.split('\n').slice(2, 7).map((l) => l.split(/ +/).slice(0, 2).join(' '))).to.deep.equal(['db1 stale', 'db2 unreported', 'web1 ok', 'web2 failed', 'web3 stale']);
@@ -76,11 +76,53 @@ describe('govern fleet', () => {
     expect(none.stderr).to.include('no fleet is configured');
   });
 
-  it('server down: UNKNOWN (exit 3), within the time limit', async () => {
+  it('server down: UNKNOWN (exit 3), within the time limit, with the status line on stdout as a check prints it', async () => {
     await nats.stop();
     const r = await fleet(nats.url, ['--fleet-timeout', '2s']);
     expect(r.code).to.equal(3);
+    expect(r.stdout).to.match(/^GOVERN FLEET UNKNOWN - the fleet at nats:\/\/127\.0\.0\.1:\d+: connection refused[^\n]*\n$/);
     expect(r.stderr).to.match(/^govern: the fleet at nats:\/\/127\.0\.0\.1:\d+: connection refused/);
+    const json = await fleet(nats.url, ['--fleet-timeout', '2s', '--json']);
+    expect(json.code).to.equal(3);
+    expect(JSON.parse(json.stdout)).to.include({ status: 'UNKNOWN', code: 3 });
+  });
+
+  it("one host's malformed record is one row flagged invalid, the rest shown; published text is escaped; a time that is no date or in the future is not fresh", async () => {
+    await putHosts(nats.url, [
+      { name: 'web1', facts: { role: 'web' }, run: simulatedRun('web1') },
+      { name: 'web2', facts: { role: 'web' }, run: { ...simulatedRun('web2'), govern_version: 'abc\x1b[31m', commit: '\x1b]0;pwned\x07\x1b[2J' } },
+    ]);
+    await putRaw(nats.url, 'govern_runs', 'bad1', '[1, 2]');
+    await putRaw(nats.url, 'govern_runs', 'bad2', 'not json');
+    await putRaw(nats.url, 'govern_runs', 'nodate', JSON.stringify({ ...simulatedRun('nodate'), ended_at: 'not a date' }));
+    await putRaw(nats.url, 'govern_runs', 'future', JSON.stringify({ ...simulatedRun('future'), ended_at: '2099-01-01T00:00:00.000Z' }));
+    await putRaw(nats.url, 'govern_runs', 'counts', JSON.stringify({ ...simulatedRun('counts'), summary: { changed: 'many' } }));
+    await putRaw(nats.url, 'govern_facts', 'objfact', JSON.stringify({ format: 1, host: 'objfact', at: new Date().toISOString(), facts: { role: 'web', a: { a: 1 } } }));
+    const r = await fleet(nats.url);
+    expect(r.code, r.stderr).to.equal(1);
+    expect(r.stderr).to.equal('');
+    expect(r.stdout).to.not.match(/[\x00-\x08\x0b-\x1f\x7f]/);
+    const [line, , ...rest] = r.stdout.split('\n');
+    expect(line).to.match(/^GOVERN FLEET WARNING - .*5 published what is not valid \(bad1, counts, future, nodate, objfact\)/);
+    expect(line).to.match(/ invalid=5;0;;0$/);
+    const rows = Object.fromEntries(rest.filter((l) => /^\S+ +\S+ +/.test(l) && !l.includes(': ')).map((l) => l.split(/ +/).slice(0, 2)));
+    // bad2 is not JSON, which the bucket reader leaves out: not a host of ours.
+    expect(rows).to.deep.equal({ bad1: 'invalid', counts: 'invalid', future: 'invalid', nodate: 'invalid', objfact: 'invalid', web1: 'ok', web2: 'ok' });
+    expect(r.stdout).to.include('\nbad1: its published run: not a JSON object\n');
+    expect(r.stdout).to.include('\nnodate: its published run: ended_at is not a date\n');
+    expect(r.stdout).to.include('\nfuture: its published run: ended_at is in the future\n');
+    expect(r.stdout).to.include('\ncounts: its published run: summary.resources is not a count\n');
+    expect(r.stdout).to.include('\nobjfact: its published facts: the fact "a" is not a string\n');
+    // web2's record is valid in shape, and its text reaches the terminal escaped.
+    const escaped = await fleet(nats.url, ['--where', 'role=web']);
+    expect(escaped.stdout).to.not.include('\x1b');
+    expect(escaped.stdout).to.match(/^web2 +ok .*\\x1b\]0;pwned.* abc\\x1b\[31m$/m);
+    // A run whose time is in 2099 is not fresh under any --max-age.
+    const long = await fleet(nats.url, ['--max-age', '100000h']);
+    expect(long.code).to.equal(1);
+    expect(long.stdout).to.match(/^future +invalid /m);
+    const json = JSON.parse((await fleet(nats.url, ['--json'])).stdout) as { hosts: { host: string; state: string; problem?: string }[] };
+    expect(json.hosts.find((h) => h.host === 'nodate')).to.deep.equal({ host: 'nodate', state: 'invalid', problem: 'its published run: ended_at is not a date' });
   });
 
   it('--watch --until-commit: prints hosts as they report and ends when every selected host ran the commit', async () => {

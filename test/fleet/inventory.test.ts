@@ -57,6 +57,23 @@ describe('fleet: the inventory in templates', () => {
     expect((await render(BACKENDS, ['--inventory-max-age', '72h'])).stdout).to.include('server web3.example.org 10.0.0.3;\n');
   });
 
+  it("hosts and hostfact: a host whose published facts are malformed is left out, and the rest of the fleet is listed", async () => {
+    const nc = await connect({ servers: nats.url });
+    const kv = await new Kvm(nc).open('govern_facts');
+    const facts = { role: 'web', env: 'production', 'network/primary/ip': '10.0.0.4' };
+    await kv.put('web4.example.org', JSON.stringify({ format: 1, host: 'web4.example.org', at: new Date().toISOString(), facts: { ...facts, a: { a: 1 } } }));
+    await kv.put('web5.example.org', JSON.stringify({ format: 1, host: 'web5.example.org', at: '2099-01-01T00:00:00Z', facts }));
+    await kv.put('web6.example.org', JSON.stringify({ format: 1, host: 'web6.example.org', at: 'not a date', facts }));
+    await kv.put('web7.example.org', JSON.stringify({ format: 1, host: 'db1.example.org', at: new Date().toISOString(), facts }));
+    await nc.close();
+    const r = await render(BACKENDS, ['--inventory-max-age', '100000h']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.equal('server web1.example.org 10.0.0.1;\nserver web10.example.org 10.0.0.10;\nserver web2.example.org 10.0.0.2;\n');
+    const one = await render('{{hostfact "web4.example.org" "role"}}');
+    expect(one.code).to.equal(1);
+    expect(one.stderr).to.include("web4.example.org is not in the fleet's inventory");
+  });
+
   it('hosts: an argument that is not FACT=VALUE, and no fleet configured, are errors naming the template and line', async () => {
     const bad = await render('a\n{{#each (hosts "role")}}{{/each}}');
     expect(bad.code).to.equal(1);

@@ -6,14 +6,17 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { AckPolicy, DeliverPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, nkeyAuthenticator } from '@nats-io/transport-node';
+import { requestSigner } from '../../src/fleet/request-signature.js';
 import type { HostRun } from '../../src/fleet/host-record.js';
 import { runCommand } from '../../src/shared/process.js';
-import { govern, ROOT } from '../support/cli.js';
+import { govern, GOVERN, ROOT, TEST_VAR_DIR } from '../support/cli.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
 import { writeFile } from '../support/tmp.js';
-import { fleetHost } from './support.js';
+import { fleetHost, stderrOf } from './support.js';
 
 const EXAMPLE = path.join(ROOT, 'examples', 'fleet', 'nats-server.conf');
 
@@ -49,6 +52,7 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
   let nats: NatsServer;
   let dir: string;
   let ca: string;
+  let operatorKey: string;
   const keyFile = (name: string) => path.join(dir, `${name}.nk`);
   const seed = (name: string) => new TextEncoder().encode(fs.readFileSync(keyFile(name), 'utf8').trim());
   const url = () => `tls://127.0.0.1:${nats.port}`;
@@ -64,6 +68,7 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
       return r.stdout.trim();
     };
     const operator = await key('operator');
+    operatorKey = operator;
     const hosts = { web1: await key('web1'), db1: await key('db1') };
     expect((await govern(['fleet', 'key', keyFile('web1')])).stderr).to.include('EEXIST');
     nats = await startNats(configuration(fs.readFileSync(EXAMPLE, 'utf8'), tls, operator, hosts));
@@ -141,6 +146,55 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
     expect(ops.stdout).to.include('db1: FAILED: not listening');
   });
 
+  it("web1 cannot start a run on db1 through a push consumer delivering to govern.run.db1: db1's listener takes only signed requests", async () => {
+    // db1's listener as docs/fleet.md sets it up: its own key, the operators' public keys.
+    const allowed = writeFile(path.join(dir, 'fleet-operators'), `# the operators\n${operatorKey}\n`);
+    const started = path.join(dir, 'db1-started');
+    const runCommand = writeFile(path.join(dir, 'db1-start'), `#!/bin/sh\necho started >> ${started}\n`, 0o755);
+    const child = spawn(GOVERN, ['listen', '--fleet-url', url(), '--fleet-ca', ca, '--fleet-creds', keyFile('db1'), '--fleet-name', 'db1', '--allowed-keys', allowed, '--run-command', runCommand], {
+      env: { ...process.env, GOVERN_VAR_DIR: TEST_VAR_DIR },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const { said, text } = stderrOf(child);
+    try {
+      await said('listening on govern.run.db1 at ');
+      // web1, with the documented permissions: its own facts key holds a run request, signed with
+      // its own key for db1, and a push consumer of the facts bucket delivers it to govern.run.db1.
+      const nc = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('web1')), inboxPrefix: '_GOVERN_INBOX.web1' });
+      try {
+        const forged = requestSigner(keyFile('web1'))({ format: 1, id: 'forged', requested_at: new Date().toISOString(), by: 'root@db1' }, 'db1');
+        await (await new Kvm(nc).open('govern_facts')).put('web1', JSON.stringify(forged));
+        const jsm = await jetstreamManager(nc, { checkAPI: false });
+        const consumer = await jsm.consumers.add('KV_govern_facts', {
+          name: 'attack',
+          deliver_subject: 'govern.run.db1',
+          deliver_policy: DeliverPolicy.LastPerSubject,
+          ack_policy: AckPolicy.None,
+          filter_subject: '$KV.govern_facts.web1',
+        });
+        // The permissions let web1 make it (no NATS permission names a consumer's deliver subject)...
+        expect(consumer.config.deliver_subject).to.equal('govern.run.db1');
+        // ...and the server delivers it; the listener does not take it for a request.
+        await said('ignored a message on govern.run.db1 that is no request (delivered by a JetStream consumer)');
+      } finally {
+        await nc.close();
+      }
+      // An operator's signed request is honoured: the listener works, and only that started a run.
+      const ops = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('operator')) });
+      try {
+        const signed = requestSigner(keyFile('operator'))({ format: 1, id: 'by-operator', requested_at: new Date().toISOString(), by: 'ops' }, 'db1');
+        const reply = (await ops.request('govern.run.db1', JSON.stringify(signed), { timeout: 60_000 })).json<{ accepted: boolean }>();
+        expect(reply.accepted, JSON.stringify(reply)).to.equal(true);
+      } finally {
+        await ops.close();
+      }
+      expect(fs.readFileSync(started, 'utf8')).to.equal('started\n');
+      expect(text()).to.not.include('request forged');
+    } finally {
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : (child.once('exit', resolve), child.kill('SIGTERM'))));
+    }
+  });
+
   it('without the CA the host refuses the server; without a key the server refuses the host', async () => {
     const noCa = await govern(['fleet', '--fleet-url', url(), '--fleet-creds', keyFile('operator')]);
     expect(noCa.code).to.equal(3);
@@ -148,5 +202,28 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
     const noKey = await govern(['fleet', '--fleet-url', url(), '--fleet-ca', ca]);
     expect(noKey.code).to.equal(3);
     expect(noKey.stderr, noKey.stderr).to.match(/authori[sz]ation/i);
+  });
+
+  it('a seed file others can read is refused, as ssh refuses such a private key: for --fleet-creds and --sign-key', async () => {
+    const open = path.join(dir, 'open.nk');
+    fs.copyFileSync(keyFile('operator'), open);
+    fs.chmodSync(open, 0o644);
+    const r = await govern(['fleet', '--fleet-url', url(), '--fleet-ca', ca, '--fleet-creds', open]);
+    expect(r.code).to.equal(3);
+    expect(r.stderr).to.include(`refusing the fleet credentials ${open}: it is readable by anyone (mode 0644; chmod go= ${open})`);
+    fs.chmodSync(open, 0o640);
+    const sign = await govern(['fleet', 'run', '--where', 'role=db', '--fleet-url', url(), '--fleet-ca', ca, '--fleet-creds', keyFile('operator'), '--sign-key', open]);
+    expect(sign.code).to.equal(1);
+    expect(sign.stderr).to.include(`refusing the signing key ${open}: it is readable by its group (mode 0640`);
+    const publish = await hostRun('web1', 'web1');
+    expect(publish.code, publish.stderr).to.equal(0);
+    fs.chmodSync(keyFile('web1'), 0o604);
+    try {
+      const refused = await hostRun('web1', 'web1');
+      expect(refused.code).to.equal(0);
+      expect(refused.stderr).to.include('the run was not published to the fleet: refusing the fleet credentials');
+    } finally {
+      fs.chmodSync(keyFile('web1'), 0o600);
+    }
   });
 });

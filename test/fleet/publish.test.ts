@@ -48,6 +48,16 @@ describe('fleet: publishing after a run', () => {
     expect(await readKey(nats.url, 'govern_runs', 'ignored.example.org')).to.equal(undefined);
   });
 
+  it('a secret/ fact that a failing command prints is <sensitive> in the failure message published', async () => {
+    const host = fleetHost('db2', nats.url, { 'secret/token': 'Pr1nted-by-cmd' }, { 'a.hcl': 'leak "x" {}\n' });
+    shRunner(host.tree.runners, 'leak', `[ "\${GOVERN_DESCRIBE:-}" = 1 ] && exit 0\necho "message=cannot: $(cat ${path.join(host.tree.facts, 'secret/token')})"\nexit 1`);
+    const r = await host.run();
+    expect(r.code, r.stdout + r.stderr).to.equal(1);
+    const run = (await readKey<HostRun>(nats.url, 'govern_runs', 'db2'))!;
+    expect(run.failed[0].message).to.contain('<sensitive>');
+    expect(JSON.stringify(run)).to.not.include('Pr1nted-by-cmd');
+  });
+
   it('a --noop run publishes nothing', async () => {
     const host = fleetHost('web2', nats.url);
     expect((await host.run(['--noop'])).code).to.equal(0);

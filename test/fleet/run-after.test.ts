@@ -9,7 +9,7 @@ import { tempDir, writeFile } from '../support/tmp.js';
 
 const record = (dir: string, pid: number, startedAt: number) => writeFile(path.join(dir, 'run.lock'), `${JSON.stringify({ pid, started_at: new Date(startedAt).toISOString() })}\n`, 0o600);
 
-describe('fleet: a run after the request (govern listen)', () => {
+describe('fleet: a run after the request (govern listen) #once', () => {
   it('asks nothing more once a run begun after the request holds the lock', async () => {
     const dir = tempDir();
     const since = Date.now();

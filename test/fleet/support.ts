@@ -1,5 +1,6 @@
 // What the fleet tests share: a host (a state tree, its facts, its var directory) that runs govern
 // against a real nats-server, and reading the buckets back with the client govern uses.
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
@@ -73,4 +74,26 @@ export async function putHosts(url: string, hosts: { name: string; facts: Record
   } finally {
     await nc.close();
   }
+}
+
+/** Puts a value as it is (what a host with its own client could publish under its key). */
+export async function putRaw(url: string, bucket: string, key: string, value: string): Promise<void> {
+  const nc = await connect({ servers: url });
+  try {
+    await (await new Kvm(nc).create(bucket, { history: 1 })).put(key, value);
+  } finally {
+    await nc.close();
+  }
+}
+
+/** A child's stderr as it comes: all of it so far, and a promise for when it has said `text`. */
+export function stderrOf(child: ChildProcess): { text(): string; said(text: string): Promise<void> } {
+  let stderr = '';
+  const waiting: { text: string; resolve(): void }[] = [];
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+    for (const w of waiting.filter((w) => stderr.includes(w.text))) w.resolve();
+  });
+  return { text: () => stderr, said: (text) => new Promise<void>((resolve) => (stderr.includes(text) ? resolve() : waiting.push({ text, resolve }))) };
 }

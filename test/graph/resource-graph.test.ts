@@ -23,7 +23,7 @@ function plan(...specs: [string, Partial<Resource['links']>?][]) {
   return buildResourceGraph(specs.map(([ref, links], i) => res(ref, links, i)));
 }
 
-describe('buildResourceGraph', () => {
+describe('buildResourceGraph #once', () => {
   it('keeps definition order when nothing says otherwise', () => {
     expect(plan(['c:1'], ['a:2'], ['b:3']).order).to.deep.equal(['c:1', 'a:2', 'b:3']);
   });

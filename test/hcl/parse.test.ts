@@ -22,7 +22,7 @@ function valueOf(text: string): unknown {
 
 const inBlock = (value: string) => valueOf(`x "a" {\n  v = ${value}\n}\n`);
 
-describe('parseHcl', () => {
+describe('parseHcl #once', () => {
   describe('structure', () => {
     it('keeps items in source order with the line and column of each name', () => {
       const text = ['# a comment', 'service "nginx" {', '  state = "running"', '  nested "l1" l2 {', '    inner = 1', '  }', '  after = ["pkg:nginx"]', '}', 'top = true', 'pkg "a" { x = "}" }', ''].join('\n');

@@ -43,7 +43,7 @@ const PIECES = ['a', ' ', '$', '%', '{', '}', '$${', '%%{', '${x}', '%{x}', '\\n
 const INDENTS = ['  ', '\t', ' \t', '', '   ', '\u00a0 '];
 const VALUES = ['1', '-2.5', '1e3', '007', 'true', 'false', 'null', '[]', '[1, "a",]', '{}', '{ a = 1, "b" : [true] }', '{\n a = 1\n b = { c = null }\n}', 'bare', 'a.b', 'f(1)', '1 + 1', '"x"', '1.', '.5', '[1 2]'];
 
-describe('parseHcl against the reference decoder', () => {
+describe('parseHcl against the reference decoder #once', () => {
   it('decodes quoted strings, labels, keys and heredocs of every kind as the reference does', async function () {
     this.timeout(120_000);
     const next = random(26);

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { acquireRunLock } from '../../src/lock/run-lock.js';
 import { tempDir } from '../support/tmp.js';
 
-describe('the run lock names the run it waits for', function () {
+describe('the run lock names the run it waits for #once', function () {
   this.timeout(30_000);
   let holder: ChildProcess | undefined;
 

@@ -28,7 +28,7 @@ function slowTree(seconds: number) {
   const states = path.join(dir, 'states');
   writeFile(path.join(states, 'a.hcl'), 'slow "nap" {}\n');
   const varDir = path.join(dir, 'var');
-  const run = (extra: string[] = []) => govern(['run', states, '--runners-dir', runners, '--var-dir', varDir, ...extra]);
+  const run = (extra: string[] = [], env: NodeJS.ProcessEnv = {}) => govern(['run', states, '--runners-dir', runners, '--var-dir', varDir, ...extra], { env });
   const spans = (): Span[] => {
     const byRunner = new Map<number, Span>();
     const text = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
@@ -107,5 +107,30 @@ describe('the run lock (one govern run at a time)', function () {
     const r = await t.run(['--lock-timeout', '0', '--noop']);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stderr).to.not.include('waiting');
+  });
+
+  it('GOVERN_LOCK_DIR moves the lock: a run on another lock directory does not wait for the run under way', async () => {
+    const t = slowTree(3);
+    const first = t.run();
+    const holder = await t.started();
+    const elsewhere = path.join(tempDir('govern-lock-dir-'), 'locks');
+    const r = await t.run(['--lock-timeout', '0', '--noop'], { GOVERN_LOCK_DIR: elsewhere });
+    expect(r.code, r.stderr).to.equal(0);
+    expect(fs.statSync(elsewhere).mode & 0o777, 'created 0700').to.equal(0o700);
+    expect(JSON.parse(fs.readFileSync(path.join(elsewhere, 'run.lock'), 'utf8')).pid).to.not.equal(holder.governPid);
+    expect((await first).code).to.equal(0);
+  });
+
+  it('GOVERN_LOCK_DIR is held to the same checks: refused when others can write it, or when relative; nothing runs', async () => {
+    const t = slowTree(0);
+    const open = tempDir('govern-lock-open-');
+    fs.chmodSync(open, 0o1777);
+    const r = await t.run([], { GOVERN_LOCK_DIR: open });
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.include(`refusing the lock directory ${open}: it must be a directory owned by this user that no one else can write`);
+    const relative = await t.run([], { GOVERN_LOCK_DIR: 'locks' });
+    expect(relative.code).to.equal(1);
+    expect(relative.stderr).to.include('GOVERN_LOCK_DIR must be an absolute path, not "locks"');
+    expect(t.spans(), 'nothing applied').to.deep.equal([]);
   });
 });

@@ -49,7 +49,7 @@ function writtenMetrics(): Set<string> {
 
 const metricNames = (expr: string) => [...expr.matchAll(/\bgovern_[a-z_]+/g)].map((m) => m[0]);
 
-describe('monitoring: Prometheus rules and the Grafana dashboard', () => {
+describe('monitoring: Prometheus rules and the Grafana dashboard #once', () => {
   it('promtool check rules accepts the rules file', async () => {
     const r = await promtool(['check', 'rules', RULES]);
     expect(r.code, r.stdout + r.stderr).to.equal(0);

@@ -9,9 +9,12 @@ import path from 'node:path';
 import type { RunReport } from '../../src/report/types.js';
 import { runCommand, type RunResult } from '../../src/shared/process.js';
 import { ROOT } from '../support/cli.js';
+import { hostExclusive } from '../support/host-lock.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
-const APT_ENV = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+/** The package's own directories, not the suite's (test/support/suite-dirs.ts): this test checks them. */
+const HOST_ENV: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['GOVERN_LOCK_DIR', 'GOVERN_CACHE_DIR', 'GOVERN_VAR_DIR'].includes(k)));
+const APT_ENV = { ...HOST_ENV, DEBIAN_FRONTEND: 'noninteractive' };
 /** Other tests install packages too: wait for dpkg's lock rather than fail on it. */
 const APT_WAIT = ['-o', 'DPkg::Lock::Timeout=600'];
 const GOVERN = '/usr/bin/govern';
@@ -19,13 +22,13 @@ const GOVERN = '/usr/bin/govern';
 const USER_FACT = '/etc/govern/facts.d/govdeb_origin';
 
 async function must(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-  const r = await runCommand(command, args, { cwd: options.cwd, env: options.env ?? process.env, timeoutMs: 600_000 });
+  const r = await runCommand(command, args, { cwd: options.cwd, env: options.env ?? HOST_ENV, timeoutMs: 600_000 });
   if (r.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.code}):\n${r.stdout}${r.stderr}`);
   return r;
 }
 
 async function packageStatus(): Promise<string> {
-  const r = await runCommand('dpkg-query', ['-W', '-f=${db:Status-Status}', 'govern'], { env: { ...process.env, LC_ALL: 'C' } });
+  const r = await runCommand('dpkg-query', ['-W', '-f=${db:Status-Status}', 'govern'], { env: { ...HOST_ENV, LC_ALL: 'C' } });
   return r.code === 0 ? r.stdout.trim() : 'unknown';
 }
 
@@ -56,6 +59,7 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
   let contents: string[];
   let files: string[];
   let localLayout: string[];
+  hostExclusive();
 
   before(async function () {
     const status = await packageStatus();
@@ -137,7 +141,7 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
       `file "${target}" {\n  ensure = "present"\n  contents = "{{fact "os/family"}} {{fact "govdeb_origin"}}"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n` +
         `exec "/usr/bin/touch ${target}.done" {\n  creates = "${target}.done"\n  after = ["file:${target}"]\n}\n`,
     );
-    const run = await runCommand(GOVERN, ['run', tree], { env: { ...process.env, GOVERN_RUNNERS_PATH: '', GOVERN_FACTS_PATH: '' } });
+    const run = await runCommand(GOVERN, ['run', tree], { env: { ...HOST_ENV, GOVERN_RUNNERS_PATH: '', GOVERN_FACTS_PATH: '' } });
     expect(run.code, run.stdout + run.stderr).to.equal(0);
     expect(fs.readFileSync(target, 'utf8')).to.equal('debian /etc/govern');
     expect(fs.existsSync(`${target}.done`)).to.equal(true);
@@ -148,7 +152,7 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
   it('has its man page where man finds it, and its bash completion', async () => {
     const man = await must('man', ['-w', 'govern']);
     expect(man.stdout.trim()).to.equal('/usr/share/man/man1/govern.1.gz');
-    const page = await must('man', ['govern'], { env: { ...process.env, MANWIDTH: '100', PAGER: 'cat' } });
+    const page = await must('man', ['govern'], { env: { ...HOST_ENV, MANWIDTH: '100', PAGER: 'cat' } });
     expect(page.stdout).to.contain('/etc/govern/facts.d');
     const program = 'source /usr/share/bash-completion/completions/govern; COMP_WORDS=(govern facts os/fa); COMP_CWORD=2; _govern; echo "${COMPREPLY[@]}"';
     const completion = await must('bash', ['-c', program]);
@@ -170,7 +174,7 @@ describe('the Debian package (make deb, apt-get install, apt-get purge)', () => 
     await must('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.org', 'commit', '--quiet', '--no-gpg-sign', '-m', 'one']);
     await must(GOVERN, ['pull', repo]);
     expect(fs.realpathSync('/etc/govern/states').startsWith('/var/lib/govern/pull/')).to.equal(true);
-    await must(GOVERN, ['run'], { env: { ...process.env, GOVERN_RUNNERS_PATH: '', GOVERN_FACTS_PATH: '' } });
+    await must(GOVERN, ['run'], { env: { ...HOST_ENV, GOVERN_RUNNERS_PATH: '', GOVERN_FACTS_PATH: '' } });
     expect(fs.readFileSync(target, 'utf8')).to.equal('pulled');
     expect(fs.existsSync('/var/lib/govern/last-run.json')).to.equal(true);
   });

@@ -6,7 +6,7 @@ import { REPORT_SCHEMA } from '../../src/report/schema.js';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 
-describe('the report schema', () => {
+describe('the report schema #once', () => {
   it('is the one docs/report.md publishes', () => {
     const doc = fs.readFileSync(path.join(ROOT, 'docs', 'report.md'), 'utf8');
     const block = /<!-- report-schema -->\n```json\n([\s\S]*?)\n```/.exec(doc);

@@ -14,7 +14,7 @@ const resource = (over: Partial<ResourceReport> = {}): ResourceReport => ({
   ...over,
 });
 
-describe('the text report', () => {
+describe('the text report #once', () => {
   it('puts a diff under a changed resource, without its log until -v', () => {
     expect(resourceLines(resource(), view())).to.deep.equal([
       'changed   file:/etc/motd  changed content  (0.01s)',

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import { entry, removeAccounts } from './user/support.js';
+import { hostExclusive } from '../support/host-lock.js';
 
 const NAME = 'govtest17-host';
 
@@ -28,6 +29,7 @@ function tree(dir: string, ensure: 'present' | 'absent'): string {
 }
 
 describe('a host tree: group, user with a home, a file the user owns, a line in it', function () {
+  hostExclusive();
   this.timeout(180_000);
   afterEach(() => removeAccounts([NAME], [NAME]));
 

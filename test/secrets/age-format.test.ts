@@ -45,7 +45,7 @@ function refused(file: Buffer, ids: AgeIdentity[], message: RegExp, secret?: str
   if (secret !== undefined) expect((error as Error).message).not.to.include(secret);
 }
 
-describe('secrets: the age format read in process', () => {
+describe('secrets: the age format read in process #once', () => {
   it('decrypts what age encrypted to an SSH host key and age keys, each recipient of several', () => {
     const k = keys();
     const secret = 'correct horse\nbattery "staple" é ✓';

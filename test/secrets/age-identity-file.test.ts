@@ -9,7 +9,7 @@ import { readIdentityFile } from '../../src/secrets/age-identity-file.js';
 import { tempDir } from '../support/tmp.js';
 import { ageKey } from './keys.js';
 
-describe('secrets: identity files read in process', () => {
+describe('secrets: identity files read in process #once', () => {
   it('reads every key of an age identity file, around comments and blank lines', () => {
     const dir = tempDir();
     const first = ageKey(dir, 'first');

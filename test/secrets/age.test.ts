@@ -7,7 +7,7 @@ import { formatEncrypted, parseEncrypted } from '../../src/secrets/format.js';
 import { tempDir } from '../support/tmp.js';
 import { ageKey, sshKey } from './keys.js';
 
-describe('secrets: age encryption and the ENC[age,...] format', () => {
+describe('secrets: age encryption and the ENC[age,...] format #once', () => {
   const secret = 'correct horse\nbattery "staple" é';
 
   it('a value govern encrypted is decrypted by the age program, for an age key and an SSH host key', () => {

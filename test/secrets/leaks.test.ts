@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { encrypt } from '../../src/secrets/age.js';
 import { formatEncrypted } from '../../src/secrets/format.js';
+import { lockDir } from '../../src/shared/lock-dir.js';
 import { govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 import { sshKey } from './keys.js';
@@ -100,7 +101,7 @@ describe('secrets: no plain text outside the managed file', () => {
       expect(r.stdout + r.stderr).not.to.include(PLAIN);
       const managed = path.join(out, 'app.conf');
       expect(recentFilesHolding(dir, PLAIN, since, ''), 'the scan finds the managed file').to.deep.equal([managed]);
-      for (const where of [cache, varDir, metrics, '/run/govern', '/tmp']) {
+      for (const where of [cache, varDir, metrics, lockDir(), '/tmp']) {
         expect(recentFilesHolding(where, PLAIN, since, managed), where).to.deep.equal([]);
       }
     });

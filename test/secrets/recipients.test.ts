@@ -15,7 +15,7 @@ function problems(fn: () => unknown): string[] {
   throw new Error('no error');
 }
 
-describe('secrets: recipients.hcl', () => {
+describe('secrets: recipients.hcl #once', () => {
   it('reads hosts, people and groups, and expands groups to their members\' keys', () => {
     const dir = tempDir();
     const web1 = sshKey(dir, 'web1');

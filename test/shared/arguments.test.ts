@@ -40,7 +40,7 @@ function check(name: string, ...args: string[]) {
 }
 const messages = (name: string, ...args: string[]) => check(name, ...args).problems.map((p) => (p.key ? `${p.key}: ${p.message}` : p.message));
 
-describe('checking arguments against a description', () => {
+describe('checking arguments against a description #once', () => {
   it('reads every type, and gives the defaults of the keys not given (a list: empty)', () => {
     const { values, problems } = check('alice', 'uid=1000', 'mode=0o750', 'home=/home/alice', 'shell=/bin/sh', 'groups=adm', 'groups=sudo', 'env={"A":"1"}', 'password=$6$salt$hash');
     expect(problems).to.deep.equal([]);

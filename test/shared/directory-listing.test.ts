@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listDirectory } from '../../src/shared/directory-listing.js';
 import { tempDir } from '../support/tmp.js';
 
-describe('listDirectory', () => {
+describe('listDirectory #once', () => {
   /** How many times the directory is really read while `body` runs. */
   function reads(body: () => void): number {
     const original = fs.readdirSync;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseDuration } from '../../src/shared/duration.js';
 
-describe('parseDuration', () => {
+describe('parseDuration #once', () => {
   it('reads seconds, minutes, hours, milliseconds and combinations', () => {
     expect(parseDuration('30s')).to.equal(30_000);
     expect(parseDuration('5m')).to.equal(300_000);

@@ -6,7 +6,7 @@ import { processAlive as alive } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 
-describe('runCommand', () => {
+describe('runCommand #once', () => {
   it('runs argv without a shell and captures both streams', async () => {
     const r = await runCommand('/bin/echo', ['a;b', '$HOME', '`id`']);
     expect(r.code).to.equal(0);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decodeArgs, encodeArgs, formatResult, paramsOf, parseResult } from '../../src/shared/protocol.js';
 
-describe('runner protocol', () => {
+describe('runner protocol #once', () => {
   it('encodes strings as they are, numbers in decimal, booleans, lists as repeated keys, maps as JSON', () => {
     expect(encodeArgs({ foo: 'yes, no, maybe so', n: 42, f: 1.5, b: false, returns: [0, 2], m: { a: 'b' }, skip: null })).to.deep.equal([
       'foo=yes, no, maybe so',

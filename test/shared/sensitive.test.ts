@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { hiddenKey, isSensitiveFact, masker, maskText, secretsOf } from '../../src/shared/sensitive.js';
 
-describe('sensitive values (shared/sensitive.ts)', () => {
+describe('sensitive values (shared/sensitive.ts) #once', () => {
   it('hides every value of a sensitive resource, template variables included, longest first', () => {
     const secrets = secretsOf({ attrs: { contents: 'hunter2 and more', mode: '0600', list: ['a1', 'b2'] }, sensitive: true, template: { vars: { key: 'k3y-value' } } });
     expect(secrets).to.deep.equal(['{"key":"k3y-value"}', 'hunter2 and more', 'k3y-value', '0600', 'a1', 'b2']);

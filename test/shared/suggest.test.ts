@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { closest, didYouMean, editDistance } from '../../src/shared/suggest.js';
 
-describe('suggestions', () => {
+describe('suggestions #once', () => {
   it('counts insertions, deletions, substitutions and adjacent swaps as one edit each', () => {
     expect(editDistance('owner', 'owner')).to.equal(0);
     expect(editDistance('onwer', 'owner')).to.equal(1);

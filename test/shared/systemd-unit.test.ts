@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { serviceUnit, UNIT_FILE_PATTERN, unitOfFile, unitsReadBy } from '../../src/shared/systemd-unit.js';
 
-describe('systemd unit names', () => {
+describe('systemd unit names #once', () => {
   it('a unit resource names a unit file or a drop-in; anything else is not one', () => {
     const whole = new RegExp(`^(?:${UNIT_FILE_PATTERN})$`, 'u');
     for (const ok of ['app.service', 'getty@.service', 'getty@tty1.service', 'backup.timer', 'mnt-data\\x2dold.mount', 'app.service.d/limits.conf', 'getty@.service.d/10-x.conf']) {

@@ -34,7 +34,7 @@ function random(seed: number): () => number {
   };
 }
 
-describe('unified diff (the file runners\' and govern diff\'s)', () => {
+describe('unified diff (the file runners\' and govern diff\'s) #once', () => {
   it('is empty for equal texts', () => {
     expect(unifiedDiff('a\nb\n', 'a\nb\n', 'a', 'b')).to.deep.equal([]);
     expect(unifiedDiff('', '', 'a', 'b')).to.deep.equal([]);

@@ -4,7 +4,7 @@ import { checkChars, checkResourceName, PACKAGE_NAME_CHARS, VERSION_CHARS, type 
 const PACKAGE_NAME: CharRule = { what: 'package name', char: new RegExp(`[${PACKAGE_NAME_CHARS}]`), allowed: 'letters, digits and . _ + : ~ -' };
 const PACKAGE_VERSION: CharRule = { what: 'version', char: new RegExp(`[${VERSION_CHARS}]`), allowed: 'letters, digits and . _ + : ~ ^ -' };
 
-describe('validation patterns', () => {
+describe('validation patterns #once', () => {
   it('accepts the seeds\' package name characters', () => {
     for (const ok of ['nginx', 'libc6:amd64', 'g++', 'python3.11', 'foo_bar~1', 'a-b']) expect(checkChars(PACKAGE_NAME, ok)).to.equal(ok);
   });

@@ -6,7 +6,7 @@ const host: HostLookups = { env: { HOME: '/home/me', REL: 'relative/dir', ABS: '
 const expand = (path: string, name: string, attrs: Record<string, unknown> = {}, keys: RunnerDescription['keys'] = {}, env?: NodeJS.ProcessEnv) =>
   writtenPaths({ name, attrs }, { keys, writes: [{ path }] }, env ? { ...host, env } : host, () => true);
 
-describe('written paths (writes templates)', () => {
+describe('written paths (writes templates) #once', () => {
   it('substitutes the name and keys, a list key giving one path per element, a default when not given', () => {
     expect(expand('/etc/x/{name}.conf', 'a')).to.deep.equal([{ path: '/etc/x/a.conf' }]);
     expect(expand('/d/{k}/{name}', 'n', { k: ['one', 'two'] })).to.deep.equal([{ path: '/d/one/n' }, { path: '/d/two/n' }]);

@@ -9,7 +9,7 @@ function resourcesOf(text: string) {
   return toResources('/s/a.hcl', parseHcl('/s/a.hcl', text).items, new SourceLines('/s/a.hcl', text, text), 0);
 }
 
-describe('toResources', () => {
+describe('toResources #once', () => {
   it('keeps keys in the order written, nested blocks as lists of bodies under their type and labels, with the line of each key', () => {
     const text = 'x "a" {\n  z = 1\n  n {\n    v = 1\n  }\n  a = "two"\n  n {\n    v = 2\n  }\n  m "l1" "l2" {\n    w = true\n  }\n}\n';
     const { resources, problems } = resourcesOf(text);

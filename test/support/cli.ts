@@ -1,10 +1,8 @@
 // Drives govern and its runners as a user would: the real executables of this checkout.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type RunResult } from '../../src/shared/process.js';
 import { CALL_ENV, parseResult } from '../../src/shared/protocol.js';
-import { writeFile } from './tmp.js';
+import { currentTestTitle, writeFile } from './tmp.js';
 
 /** The checkout's root (tests run from dist/test/...). */
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -17,15 +15,15 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
-/**
- * Where the tests' runs record themselves (GOVERN_VAR_DIR), rather than in the machine's
- * /var/lib/govern; a test about the record gives a directory of its own.
- */
-export const TEST_VAR_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-test-var-'));
-process.on('exit', () => fs.rmSync(TEST_VAR_DIR, { recursive: true, force: true }));
+/** Where the tests' runs record themselves (suite-dirs.ts: the suite's own lock, cache and var directories). */
+export { TEST_VAR_DIR } from './suite-dirs.js';
+
+/** Tests whose title says `#once` run in one pass only (docs/testing.md): starting govern, a test depends on the pass's runner mode and jobs. */
+export const ONCE_TAG = '#once';
 
 export function govern(args: string[], options: CliOptions = {}): Promise<RunResult> {
-  const env = { GOVERN_VAR_DIR: TEST_VAR_DIR, ...process.env, ...options.env };
+  if (currentTestTitle()?.includes(ONCE_TAG)) return Promise.reject(new Error(`"${currentTestTitle()}" starts govern, so it depends on the runner mode and jobs: remove ${ONCE_TAG} from its title`));
+  const env = { ...process.env, ...options.env };
   return runCommand(GOVERN, args, { env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
 }
 

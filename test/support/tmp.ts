@@ -23,5 +23,20 @@ export function removeTempDirs(): void {
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-// Root hook: every test file's temporary directories go when the test ends.
-export const mochaHooks = { afterEach: removeTempDirs };
+let current: string | undefined;
+
+/** The full title of the test running now (undefined in a describe's hooks). */
+export function currentTestTitle(): string | undefined {
+  return current;
+}
+
+// Root hooks: every test file's temporary directories go when the test ends.
+export const mochaHooks = {
+  beforeEach(this: Mocha.Context) {
+    current = this.currentTest?.fullTitle();
+  },
+  afterEach() {
+    current = undefined;
+    removeTempDirs();
+  },
+};

@@ -7,7 +7,7 @@ import { pureHelpers } from '../../src/templates/helpers.js';
 const OPTIONS = { hash: {}, loc: { start: { line: 1, column: 0 } } };
 const call = (name: string, ...args: unknown[]) => pureHelpers[name](...args, OPTIONS);
 
-describe('template helpers', () => {
+describe('template helpers #once', () => {
   it('compares as numbers when both sides are numbers, as facts are', () => {
     expect(call('eq', '2', 2)).to.equal(true);
     expect(call('eq', 'Linux', 'Linux')).to.equal(true);

@@ -12,7 +12,7 @@ function render(source: string, helpers: Record<string, (...args: unknown[]) => 
   return unmarkLines(compileTemplate('t.hcl', source, Object.keys(all)).render(all, () => {}));
 }
 
-describe('template source lines', () => {
+describe('template source lines #once', () => {
   it('maps each rendered line to its source line, through a loop and a dropped conditional', () => {
     const source = [
       'file "/a" {', //                            1

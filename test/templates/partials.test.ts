@@ -17,7 +17,7 @@ function problems(fn: () => unknown): string[] {
   return [];
 }
 
-describe('template partials (engine)', () => {
+describe('template partials (engine) #once', () => {
   it('renders a partial with the same variables, inside each too', () => {
     const t = compileTemplate('/t/main', '{{> head}}\n{{#each hosts}}{{> item}}{{/each}}', [], {
       variables: ['name', 'hosts'],

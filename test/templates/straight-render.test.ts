@@ -38,7 +38,7 @@ function direct(source: string, vars: Record<string, unknown>): ReturnType<typeo
 
 const VARS = { port: 8080, name: 'shop', on: false, zero: 0, none: null, list: ['a', 'b'], map: { a: { b: 'deep' }, n: null }, text: 'x' };
 
-describe('straight templates rendered directly', () => {
+describe('straight templates rendered directly #once', () => {
   const cases: [string, Record<string, unknown>][] = [
     ['listen {{port}}\nname "{{name}}"\n', VARS],
     ['{{on}} {{zero}} [{{none}}] {{list}} {{map}} {{map.a.b}} {{list.length}} {{list.[1]}}', VARS],

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { variableLines } from '../../src/templates/engine.js';
 
-describe('templates: the lines that read a variable', () => {
+describe('templates: the lines that read a variable #once', () => {
   it('finds a variable as a value, a helper argument, a block condition and through @root; not a key of the same name', () => {
     const source = [
       'file "/a" {', //                              1

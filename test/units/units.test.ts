@@ -9,8 +9,10 @@ import { ROOT } from '../support/cli.js';
 import { writeFile } from '../support/tmp.js';
 import { gitLab } from '../pull/git-lab.js';
 import { UserManager } from '../runners/service/support/user-manager.js';
+import { hostExclusive } from '../support/host-lock.js';
 
 describe('systemd units (govern.service, govern.timer)', function () {
+  hostExclusive();
   this.timeout(600_000);
   let prefix: string;
   const unitDir = () => path.join(prefix, 'lib/systemd/system');

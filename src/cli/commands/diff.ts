@@ -7,6 +7,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { compareHost, groupChanges, type ResourceChange } from '../../preview/compare.js';
 import { formatGroups } from '../../preview/diff-text.js';
+import { formatNotes, groupNotes, secretNotes } from '../../preview/secret-changes.js';
 import { extractCommit, repositoryOf, resolveCommit, withTempDir } from '../../preview/revision.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
@@ -51,18 +52,20 @@ export const diffCommand = defineCommand({
           : [{ host: os.hostname(), inputs: previewSettings(tree, o) }];
       const [before, after] = [inputs(trees[0]), inputs(trees[1])];
       const byHost = new Map<string, ResourceChange[]>();
+      const notes = new Map<string, string[]>();
       const errors: string[] = [];
       for (let i = 0; i < before.length; i++) {
         const plans: HostPreview[] = [await planHost(before[i].inputs, before[i].host), await planHost(after[i].inputs, after[i].host)];
         plans.forEach((p, side) => (p.errors ?? []).forEach((e) => errors.push(`${p.host}: at ${[rev1, rev2][side]}: ${e}`)));
         if (plans[0].resources && plans[1].resources) byHost.set(before[i].host, compareHost(plans[0].resources, plans[1].resources, [rev1, rev2]));
+        if (plans[0].secrets && plans[1].secrets) notes.set(before[i].host, secretNotes(before[i].host, plans[0].secrets, plans[1].secrets));
       }
-      return { hosts: before.map((b) => b.host), byHost, errors };
+      return { hosts: before.map((b) => b.host), byHost, errors, secrets: groupNotes(notes) };
     });
     const groups = groupChanges(result.byHost);
-    if (o.json) await out(JSON.stringify({ from, to, hosts: result.hosts, changes: groups, errors: result.errors }, null, 2) + '\n');
-    else await out(formatGroups(groups, result.byHost.size));
+    if (o.json) await out(JSON.stringify({ from, to, hosts: result.hosts, changes: groups, secrets: result.secrets, errors: result.errors }, null, 2) + '\n');
+    else await out(result.secrets.length > 0 && groups.length === 0 ? formatNotes(result.secrets) : formatGroups(groups, result.byHost.size) + formatNotes(result.secrets));
     for (const e of result.errors) printError(new UserError(e));
-    return result.errors.length > 0 ? 1 : groups.length > 0 ? 2 : 0;
+    return result.errors.length > 0 ? 1 : groups.length > 0 || result.secrets.length > 0 ? 2 : 0;
   },
 });

@@ -1,16 +1,16 @@
 // `govern fleet run --where FACT=VALUE... [--batch N|N%] [--noop]`: the selected hosts run now, in
 // batches, stopping at the first failure (src/fleet/fleet-run.ts). --noop lists the batches and asks
 // no host, as Ansible's --list-hosts does.
-import { fleetRows } from '../../fleet/fleet-view.js';
+import { checkFacts } from '../../fleet/published.js';
 import { rollout } from '../../fleet/fleet-run.js';
-import { readFleet, withFleet } from '../../fleet/read-fleet.js';
-import { requestSigner } from '../../fleet/request-signature.js';
+import { FleetUnreachable, readFleet, withFleet } from '../../fleet/read-fleet.js';
+import { requestSigner, type Signer } from '../../fleet/request-signature.js';
 import { batches, batchSize } from '../../fleet/run-request.js';
-import type { Condition } from '../../fleet/selection.js';
+import { matches, type Condition } from '../../fleet/selection.js';
 import type { FleetSettings } from '../../fleet/settings.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
-import { out } from '../../output/writers.js';
+import { out, printError } from '../../output/writers.js';
 
 export interface FleetRunOptions {
   where: Condition[];
@@ -25,9 +25,24 @@ export interface FleetRunOptions {
 export async function fleetRun(settings: FleetSettings, o: FleetRunOptions): Promise<number> {
   if (o.where.length === 0) throw new UserError('govern fleet run needs at least one --where FACT=VALUE (--where fqdn=HOST for one host)');
   const sign = o.signKey === undefined ? undefined : requestSigner(o.signKey);
+  try {
+    return await rolloutOf(settings, o, sign);
+  } catch (e) {
+    if (!(e instanceof FleetUnreachable)) throw e;
+    printError(e);
+    return 3;
+  }
+}
+
+async function rolloutOf(settings: FleetSettings, o: FleetRunOptions, sign: Signer | undefined): Promise<number> {
   return withFleet(settings, 'govern fleet run', async (nc) => {
-    const { runs, facts } = await readFleet(nc, settings.timeoutMs);
-    const hosts = fleetRows(runs, facts, o.where, Date.now(), Infinity).map((r) => r.host);
+    const { facts } = await readFleet(nc, settings.timeoutMs);
+    // Only a host whose published facts are valid and match is asked (one whose facts are not valid cannot be matched).
+    const now = Date.now();
+    const hosts = [...facts].flatMap(([host, v]) => {
+      const c = checkFacts(host, v, now);
+      return c.ok && matches(c.value, o.where) ? [host] : [];
+    }).sort();
     if (hosts.length === 0) {
       await out('no host matches\n');
       return 3;

@@ -4,6 +4,7 @@
 import { writeHostKey } from '../../fleet/host-key.js';
 import { fleetAnswer, fleetJson, fleetRows, fleetTable } from '../../fleet/fleet-view.js';
 import type { HostRun } from '../../fleet/host-record.js';
+import { checkRun } from '../../fleet/published.js';
 import { readFleet, withFleet } from '../../fleet/read-fleet.js';
 import { parseCondition, type Condition } from '../../fleet/selection.js';
 import { followRuns, startFleetWatch, type FleetWatch, type WatchEvent } from '../../fleet/watch.js';
@@ -27,7 +28,7 @@ const options = optionTable([
   { name: 'timeout', kind: 'duration', placeholder: 'DURATION', help: 'with --watch: stop after this long; with run: the most a batch may take (default 30m)' },
   { name: 'batch', kind: 'text', placeholder: 'N|N%', help: 'with run: ask this many hosts (or this share of them) at a time; default all at once' },
   { name: 'noop', short: 'n', kind: 'flag', help: 'with run: print the batches, and ask no host' },
-  { name: 'sign-key', kind: 'text', placeholder: 'FILE', env: 'GOVERN_FLEET_SIGN_KEY', help: 'with run: sign each request with the user nkey seed in FILE, for listeners given --allowed-keys' },
+  { name: 'sign-key', kind: 'text', placeholder: 'FILE', env: 'GOVERN_FLEET_SIGN_KEY', help: "with run: sign each request with the user nkey seed in FILE (default: --fleet-creds' seed), as listeners require" },
   ...fleetConnectionOptions,
   ...helpOptions,
 ]);
@@ -49,7 +50,15 @@ export const fleetCommand = defineCommand({
     'failure. Exit status: 0 every host ran successfully, 2 one failed, 3 no host is selected.\n' +
     'govern fleet key FILE writes a new NATS user key (its seed, mode 0600) for --fleet-creds and prints\n' +
     "its public key for the server's configuration.",
-  failureExit: 3,
+  // A check answers UNKNOWN (3) when it cannot answer, with its status line on stdout as a monitoring
+  // plugin's; `fleet run` and `fleet key` are not checks: a usage error is 1, as for every other command.
+  failureExit: (line) => (line.operands.length === 0 ? 3 : 1),
+  async errorDocument(e, line) {
+    if (line.operands.length > 0 || !(e instanceof UserError)) return undefined;
+    const text = e.message.split('\n').join('; ');
+    if (line.given.has('json')) return `${JSON.stringify({ status: 'UNKNOWN', code: 3, error: text }, null, 2)}\n`;
+    return `GOVERN FLEET UNKNOWN - ${terminalLine(text).replace(/\|/g, '/')}\n`;
+  },
   options,
   async run(o, operands) {
     if (operands[0] === 'key') {
@@ -63,7 +72,7 @@ export const fleetCommand = defineCommand({
     if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
     if (asRun) {
       if (o.watch || o.json || o.untilCommit !== undefined) throw new UserError('--watch, --json and --until-commit do not go with govern fleet run');
-      return fleetRun(settings, { where: conditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000, signKey: o.signKey });
+      return fleetRun(settings, { where: conditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000, signKey: o.signKey ?? settings.credsFile });
     }
     if (o.batch !== undefined || o.noop) throw new UserError('--batch and --noop go with govern fleet run');
     if (!o.watch && (o.untilCommit !== undefined || o.timeout !== undefined)) throw new UserError('--until-commit and --timeout go with --watch');
@@ -74,7 +83,12 @@ export const fleetCommand = defineCommand({
       const answer = fleetAnswer(fleetRows(runs, facts, where, Date.now(), o.maxAge), o.maxAge);
       await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);
       if (watching === undefined) return answer.code;
-      return watch(o, watching, runs, { hosts: new Set(answer.rows.map((r) => r.host)), where });
+      // Every host's valid last run, selected or not: a host's run may come just before the facts that select it.
+      const known = new Map([...runs].flatMap(([host, v]) => {
+        const c = checkRun(host, v, Date.now());
+        return c.ok ? [[host, c.value] as const] : [];
+      }));
+      return watch(o, watching, known, { hosts: new Set(answer.rows.map((r) => r.host)), where });
     });
   },
 });
@@ -113,6 +127,7 @@ async function watch(o: FleetOptions, watching: FleetWatch, runs: Map<string, Ho
 function eventLine(e: WatchEvent): string {
   if (e.kind === 'run') return runLine(e.run);
   const now = new Date().toISOString();
+  if (e.kind === 'invalid') return terminalLine(`${now} ${e.host} published what is not valid: ${e.problem}`);
   return terminalLine(e.kind === 'selected' ? `${now} ${e.host} selected: its published facts match` : `${now} ${e.host} no longer selected: its published facts do not match`);
 }
 

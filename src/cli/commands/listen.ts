@@ -27,7 +27,7 @@ const options = optionTable([
     kind: 'text',
     placeholder: 'FILE',
     env: 'GOVERN_LISTEN_ALLOWED_KEYS',
-    help: 'honour only requests signed by one of these public nkeys (one a line), as govern fleet run --sign-key signs them',
+    help: "the operators' public nkeys (one a line): only a request signed by one of them is honoured (required)",
   },
   ...fleetOptions,
   ...factsOptions,
@@ -39,10 +39,11 @@ export const listenCommand = defineCommand({
   details:
     'Waits on the subject govern.run.NAME of the fleet\'s NATS server (NAME: --fleet-name, else the fqdn\n' +
     'fact), starts --run-command for each request and answers once it has (or with its failure);\n' +
-    'reconnects when the server goes away. Only the operators may publish there: the server\'s\n' +
-    'permissions decide who can ask (docs/fleet.md); with --allowed-keys, a request must also be signed\n' +
-    'by one of those keys, for this host, within 5 minutes of its clock, and not seen before.\n' +
-    'Runs until SIGTERM; exit status 1 when it cannot start listening.',
+    'reconnects when the server goes away. A request is honoured only when it is signed by one of the\n' +
+    'keys of --allowed-keys, for this host, within 5 minutes of its clock, and not seen before\n' +
+    '(docs/fleet.md): the server\'s permissions alone cannot say who sent a message.\n' +
+    'Runs until SIGTERM; exit status 1 when it cannot start listening or the server refuses its\n' +
+    'credentials (so that its unit restarts it).',
   options,
   async run(o, operands) {
     if (operands.length > 0) throw new UserError(`govern listen takes no operands (usage: ${this.usage})`);
@@ -54,11 +55,15 @@ export const listenCommand = defineCommand({
     } catch (e) {
       throw new UserError((e as Error).message);
     }
-    const signatures = o.allowedKeys === undefined ? undefined : new SignatureCheck(readAllowedKeys(o.allowedKeys), host);
+    if (o.allowedKeys === undefined) {
+      throw new UserError("govern listen needs --allowed-keys FILE (GOVERN_LISTEN_ALLOWED_KEYS): the operators' public keys, whose signed requests alone it honours (docs/fleet.md)");
+    }
+    const signatures = new SignatureCheck(readAllowedKeys(o.allowedKeys), host);
     const listening = await listen({ settings, host, runCommand: o.runCommand, log: { info: note, warn }, signatures });
     // Stopped through govern's own interruption handling (cli/main.ts), which waits for this before it exits.
     onInterrupt(() => listening.stop());
-    await listening.closed;
+    const refused = await listening.closed;
+    if (refused !== undefined) throw new UserError(`the fleet at ${settings.url} closed the connection: ${refused.message}`);
     return 0;
   },
 });

@@ -2,7 +2,8 @@
 // None needs root: each reads and writes only the tree's files, and the plain text comes from
 // stdin and goes to stdout, never through argv or a file.
 import fs from 'node:fs';
-import { UserError } from '../../shared/errors.js';
+import { formatProblem, UserError } from '../../shared/errors.js';
+import { utf8Text } from '../../secrets/age.js';
 import { didYouMean } from '../../shared/suggest.js';
 import { DEFAULT_IDENTITY } from '../../secrets/reveal.js';
 import { promptHidden } from '../../secrets/prompt.js';
@@ -21,11 +22,14 @@ export const secretCommand = defineCommand({
     'govern secret set DATAFILE KEY --to NAME[,NAME...]   encrypt the value from stdin (or typed, unseen) to these names\n' +
     'govern secret show DATAFILE KEY [--identity FILE]    decrypt a value to stdout\n' +
     'govern secret recipients DATAFILE [KEY]              who can read each encrypted value\n' +
-    'govern secret rekey [--identity FILE] [PATH]         encrypt every value again to its groups\' current members\n' +
-    'Names come from recipients.hcl, the nearest one above DATAFILE (or in PATH). One trailing newline of\n' +
-    'the value read by set is dropped.',
+    'govern secret rekey [--identity FILE] [--all] [ROOT] encrypt again the values whose names\' members changed\n' +
+    'Names come from recipients.hcl at the tree\'s root (the directory holding data/; ROOT for rekey, . by\n' +
+    'default). One trailing newline of the value read by set is dropped; an empty value is refused\n' +
+    'unless --allow-empty is given.',
   options: optionTable([
     { name: 'to', kind: 'list', placeholder: 'NAMES', help: 'set: the hosts, people and groups of recipients.hcl that can read the value' },
+    { name: 'allow-empty', kind: 'flag', help: 'set: store an empty value (refused otherwise: a failed command before the pipe gives one)' },
+    { name: 'all', kind: 'flag', help: 'rekey: encrypt every value it can read again, not only those whose recipients changed' },
     ...identityOptions,
     ...helpOptions,
   ]),
@@ -40,6 +44,7 @@ export const secretCommand = defineCommand({
         arity(2, 2, 'set DATAFILE KEY --to NAME[,NAME...] < value');
         if (!o.to || o.to.length === 0) throw new UserError('secret set: --to NAME[,NAME...] names who can read the value (hosts, people, groups of recipients.hcl)');
         const value = process.stdin.isTTY ? await promptHidden(`Value of ${args[1]} (not shown): `) : readValue();
+        if (value === '' && !o.allowEmpty) throw new UserError(`secret set: the value of ${args[1]} is empty (did the command before the pipe fail?): nothing was written; give --allow-empty to store an empty value`);
         setSecret(args[0], args[1], value, o.to);
         return 0;
       }
@@ -54,11 +59,15 @@ export const secretCommand = defineCommand({
         return 0;
       }
       case 'rekey': {
-        arity(0, 1, 'rekey [--identity FILE] [PATH]');
-        const result = rekeyTree(args[0] ?? '.', identity);
-        for (const why of result.unread) warn(`left as it was: ${why}`);
-        await out(`${result.rekeyed} value${result.rekeyed === 1 ? '' : 's'} encrypted again\n`);
-        return result.unread.length > 0 ? 1 : 0;
+        arity(0, 1, 'rekey [--identity FILE] [--all] [ROOT]');
+        const result = rekeyTree(args[0] ?? '.', identity, o.all === true);
+        for (const problem of result.unread) warn(formatProblem(problem));
+        const plural = (n: number) => `${n} value${n === 1 ? '' : 's'}`;
+        const summary = result.values === 0 ? 'no encrypted values under data/: nothing to encrypt again'
+          : result.rekeyed.length === 0 && result.unread.length === 0 ? `nothing to encrypt again: ${plural(result.values)} under data/, each encrypted to its names' members of today`
+          : `${plural(result.rekeyed.length)} of ${result.values} encrypted again${result.unread.length > 0 ? `; ${plural(result.unread.length)} left as ${result.unread.length === 1 ? 'it was' : 'they were'} (see above)` : ''}`;
+        await out(result.rekeyed.map((line) => `${line}\n`).join('') + `${summary}\n`);
+        return result.unread.length > 0 || result.values === 0 ? 1 : 0;
       }
       default:
         throw new UserError(action === undefined ? `usage: govern secret ${ACTIONS.join('|')} ...` : `unknown action "${action}"${didYouMean(action, ACTIONS)}: govern secret ${ACTIONS.join('|')}`);
@@ -67,6 +76,11 @@ export const secretCommand = defineCommand({
 });
 
 function readValue(): string {
-  const text = fs.readFileSync(0, 'utf8');
+  let text: string;
+  try {
+    text = utf8Text(fs.readFileSync(0), 'the value on stdin');
+  } catch (e) {
+    throw new UserError(`secret set: ${(e as Error).message}; nothing was written`);
+  }
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }

@@ -2,9 +2,8 @@
 // the runner reads its arguments with it (docs/apt_repository.md). The keys are the names of
 // Ansible's deb822_repository.
 import type { RunnerDescription } from '../../shared/description.js';
+import { REPOSITORY_NAME } from '../lib/repository.js';
 
-/** A file name apt reads from sources.list.d (apt ignores names with other characters). */
-export const REPOSITORY_NAME = '[A-Za-z0-9_-][A-Za-z0-9_.-]*';
 /** One deb822 value: no white space, which separates values, and no line break, which would start a field. */
 const WORD = '\\S+';
 /** A fingerprint as gpg prints it (groups of four, spaces allowed), v4 (40 hex digits) or v6 (64). */

@@ -2,7 +2,7 @@
 // deb822 file they make. Pure.
 import path from 'node:path';
 import { UserError } from '../../shared/errors.js';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 import { normalizeFingerprint } from './openpgp.js';
 

@@ -4,19 +4,17 @@
 import path from 'node:path';
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { applyOnlyRunner } from '../apply-only.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { repositoryChanged } from '../pkg/index-refresh.js';
-import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
-import type { WholeFileCurrent, WholeFileDesired } from '../whole-file/decide.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { repositoryChanged } from '../lib/package-index.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
+import type { WholeFileCurrent, WholeFileDesired } from '../lib/whole-file/decide.js';
 import { aptPaths } from './apt-paths.js';
-import { applyOrder, decideRepository, repositoryMessage } from './decide.js';
+import { decideRepository, REPOSITORY_FILE_MODE, repositoryMessage } from '../lib/repository.js';
+import { applyOrder } from './decide.js';
 import { description } from './description.js';
 import { aptRepositoryProperties, sourcesContent } from './properties.js';
 import { signingKey } from './signing-key.js';
-
-/** apt reads sources and keys as its unprivileged _apt user: both are readable by all, as apt's own. */
-export const REPOSITORY_FILE_MODE = 0o644;
 
 export function aptRepositoryRunner(): RunnerDefinition<typeof description> {
   // A repository can subscribe like any resource; a changed one has its index refreshed without a signal.

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../shared/errors.js';
-import { download } from '../archive/fetch.js';
+import { download } from '../lib/download.js';
 import { readKeyFile } from './openpgp.js';
 import type { AptRepositoryProperties, KeySource } from './properties.js';
 

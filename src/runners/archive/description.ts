@@ -1,7 +1,7 @@
 // What the archive runner accepts, declared once: govern checks state files against it, and the
 // runner reads its arguments with it (docs/archive.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_CHARS } from '../file/description.js';
+import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
 
 const ACCOUNT = { type: 'string', chars: ACCOUNT_CHARS, what: 'a name or a numeric id (letters, digits and . _ @ $ -, not starting with -)' } as const;
 

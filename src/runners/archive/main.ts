@@ -1,5 +1,5 @@
 // The `runners/archive` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { archiveRunner } from './runner.js';
 
 runnerMain(archiveRunner());

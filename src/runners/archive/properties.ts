@@ -1,7 +1,7 @@
 // The archive runner's properties, from its arguments as the description reads them. Pure.
 import path from 'node:path';
 import { UserError } from '../../shared/errors.js';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 type Described = Values<typeof description>;

@@ -5,13 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { applyOnlyRunner } from '../apply-only.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { withSbinPath } from '../../shared/find-program.js';
 import { decideArchive, type ArchiveCurrent } from './decide.js';
 import { description } from './description.js';
 import { besideTarget, checkEntries, extractReplacing } from './extract.js';
-import { download } from './fetch.js';
+import { download } from '../lib/download.js';
 import { checkHeldSha256, copySource, holdFile, type HeldSource } from './held-source.js';
 import { archiveProperties, MARKER, markedSha256, type ArchiveProperties } from './properties.js';
 

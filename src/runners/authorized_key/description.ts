@@ -1,7 +1,7 @@
 // What the authorized_key runner accepts, declared once: govern checks state files against it, and
 // the runner reads its arguments with it (docs/authorized_key.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_CHARS } from '../file/description.js';
+import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
 
 /** The public key types OpenSSH's sshd(8) reads in authorized_keys. */
 export const KEY_TYPES = [

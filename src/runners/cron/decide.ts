@@ -1,7 +1,7 @@
 // The cron decision: the job's cron.d file, whole. Pure: the file's content from the properties
 // (crontab(5)'s system format: the five fields, the user, the command), then the whole-file table.
 import { UserError } from '../../shared/errors.js';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { CronFields } from './calendar.js';
 import type { description } from './description.js';
 

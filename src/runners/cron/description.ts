@@ -1,7 +1,7 @@
 // What the cron runner accepts, declared once: govern checks state files against it (the time
 // fields too: src/runners/cron/fields.ts), and the runner reads its arguments with it (docs/cron.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_CHARS } from '../file/description.js';
+import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
 import { FIELDS } from './fields.js';
 
 const ONE_LINE = '[^\\n\\r]*\\S[^\\n\\r]*';

@@ -1,5 +1,5 @@
 // The `runners/cron` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { cronRunner } from './runner.js';
 
 runnerMain(cronRunner());

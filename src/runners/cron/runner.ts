@@ -2,10 +2,10 @@
 // uses only the request (no process globals), so a long-lived runner process can call it many times.
 import path from 'node:path';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { applyOnlyRunner } from '../apply-only.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { decideWholeFile, wholeFileMessage } from '../whole-file/decide.js';
-import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { decideWholeFile, wholeFileMessage } from '../lib/whole-file/decide.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
 import { CRON_DIR, cronContent, cronJob } from './decide.js';
 import { description } from './description.js';
 import { applyTimer } from './provider-systemd.js';

@@ -2,7 +2,7 @@
 // the runner reads its arguments with it (docs/dnf_repository.md). The keys are those of the .repo
 // file (dnf.conf(5)) and of Ansible's yum_repository.
 import type { RunnerDescription } from '../../shared/description.js';
-import { REPOSITORY_NAME } from '../apt_repository/description.js';
+import { REPOSITORY_NAME } from '../lib/repository.js';
 
 const URL = { type: 'string', pattern: '[A-Za-z][A-Za-z0-9+.-]*:\\S+', what: 'a URL (https://rpm.example.org/el9, file:///srv/repo)' } as const;
 

@@ -1,5 +1,5 @@
 // The `runners/dnf_repository` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { dnfRepositoryRunner } from './runner.js';
 
 runnerMain(dnfRepositoryRunner());

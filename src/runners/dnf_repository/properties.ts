@@ -1,6 +1,6 @@
 // The dnf_repository runner's properties, from its arguments as the description reads them, and the
 // .repo file they make. Pure.
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 type Described = Values<typeof description>;

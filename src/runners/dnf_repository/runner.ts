@@ -4,12 +4,11 @@
 import path from 'node:path';
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { applyOnlyRunner } from '../apply-only.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { decideRepository, repositoryMessage } from '../apt_repository/decide.js';
-import { REPOSITORY_FILE_MODE } from '../apt_repository/runner.js';
-import { repositoryChanged } from '../pkg/index-refresh.js';
-import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { decideRepository, REPOSITORY_FILE_MODE, repositoryMessage } from '../lib/repository.js';
+import { repositoryChanged } from '../lib/package-index.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
 import { description } from './description.js';
 import { dnfRepositoryProperties, repoContent, REPOS_DIR } from './properties.js';
 

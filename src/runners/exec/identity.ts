@@ -5,9 +5,9 @@
 // the mask as an argument for the umask (no program sets only the umask of what it runs).
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import { groupEntryOf, passwdEntryOf } from '../accounts/database.js';
-import { pendingResource } from '../noop-pending.js';
-import { DEFAULT_PATH, findProgram } from './provider-posix.js';
+import { groupEntryOf, passwdEntryOf } from '../lib/accounts/database.js';
+import { pendingResource } from '../kit/noop-pending.js';
+import { DEFAULT_PATH, findProgram } from '../lib/command-line.js';
 
 export interface Identity {
   /** Programs and arguments put before the command's argv. */

@@ -1,5 +1,5 @@
 // The `runners/exec` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { execRunner } from './runner.js';
 
 runnerMain(execRunner);

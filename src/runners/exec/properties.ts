@@ -2,7 +2,7 @@
 // description cannot express. Nothing here touches the system: whether `cwd` exists is checked by
 // the runner, just before a command would run.
 import { UserError } from '../../shared/errors.js';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 type Described = Values<typeof description>;

@@ -1,6 +1,6 @@
 // The exec providers. The resource always names one (`provider` defaults to posix).
 import type { ProviderContext } from '../../shared/command-runner.js';
-import { chooseProvider, type ProviderOption } from '../provider-choice.js';
+import { chooseProvider, type ProviderOption } from '../kit/provider-choice.js';
 import type { ExecProperties } from './properties.js';
 import type { ExecProvider } from './provider.js';
 import { posixProvider } from './provider-posix.js';

@@ -8,7 +8,7 @@ import { UserError } from '../../shared/errors.js';
 import type { RunResult } from '../../shared/process.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { displayCommand } from '../../shared/shell-display.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { decide, type ExecStatus, type Guard } from './decide.js';
 import { description } from './description.js';
 import { execProperties, type ExecProperties } from './properties.js';

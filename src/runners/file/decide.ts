@@ -2,9 +2,9 @@
 // the seed's decision table and noop messages, and the checks in the seed's order (type, SHA-256
 // of the content, owner, group, mode). It also holds the desired-state check run after applying.
 import { UserError } from '../../shared/errors.js';
-import { symlinkError } from './errors.js';
+import { symlinkError } from '../lib/file/errors.js';
 import { formatMode } from '../../shared/values.js';
-import type { AttributeNames, ParentState, Attributes, Current, Desired, Replacing } from './state.js';
+import type { AttributeNames, ParentState, Attributes, Current, Desired, Replacing } from '../lib/file/state.js';
 
 export type Action =
   | { kind: 'none' }

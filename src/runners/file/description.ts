@@ -1,10 +1,9 @@
 // What the file runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/file.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { VALIDATE_KEY } from './validate-content.js';
+import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
+import { VALIDATE_KEY } from '../lib/file/validate-content.js';
 
-/** User and group names go to `getent` as an argument: no spaces, no colons, no leading "-". */
-export const ACCOUNT_CHARS = 'A-Za-z0-9._@$-';
 const ACCOUNT = { type: 'string', chars: ACCOUNT_CHARS, what: 'a name or a numeric id (letters, digits and . _ @ $ -, not starting with -)' } as const;
 
 export const description = {

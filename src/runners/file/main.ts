@@ -1,5 +1,5 @@
 // The `runners/file` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { fileRunner } from './runner.js';
 
 runnerMain(fileRunner());

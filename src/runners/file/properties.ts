@@ -2,12 +2,10 @@
 // description cannot express. Pure.
 import nodePath from 'node:path';
 import { UserError } from '../../shared/errors.js';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
-import type { Ensure } from './state.js';
-
-/** A user or group as the state file names it: a name to look up, or a numeric id. */
-export type AccountSpec = { kind: 'name'; name: string } | { kind: 'id'; id: number };
+import type { AccountSpec } from '../lib/accounts/lookup.js';
+import type { Ensure } from '../lib/file/state.js';
 
 export interface FileProperties {
   path: string;

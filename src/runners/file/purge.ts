@@ -5,7 +5,7 @@
 // whole (a directory with everything in it, a link and never what it points to). Directories that
 // hold the system itself are refused (docs/file.md, "Purge").
 import { UserError } from '../../shared/errors.js';
-import type { FileProvider, Listing } from './state.js';
+import type { FileProvider, Listing } from '../lib/file/state.js';
 
 /** Beyond the top level (refused whole), where a purge would remove what packages installed or keep. */
 export const PURGE_REFUSED = [

@@ -4,23 +4,22 @@ import crypto from 'node:crypto';
 import { providerContext, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { privateContent } from '../private-content.js';
-import { chooseProvider, type ProviderOption } from '../provider-choice.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { contentDiff } from '../lib/content-diff.js';
+import { chooseProvider, type ProviderOption } from '../kit/provider-choice.js';
 import { decide, mismatches, planMessage, type Action, type Plan } from './decide.js';
 import { asUserError } from '../../shared/errors.js';
 import { description } from './description.js';
-import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
 import { fileProperties, type FileProperties } from './properties.js';
-import { pendingNote, pendingResource, type Missing } from '../noop-pending.js';
-import type { AccountSpec } from './properties.js';
-import { accountName, findAccount, unknownAccount } from './provider-getent.js';
-import { posixProvider } from './provider-posix.js';
+import { pendingNote, pendingResource, type Missing } from '../kit/noop-pending.js';
+import type { AccountSpec } from '../lib/accounts/lookup.js';
+import { accountName, findAccount, unknownAccount } from '../lib/accounts/lookup.js';
+import { posixProvider } from '../lib/file/posix.js';
 import { describeEntries, removeEntries, unmanagedEntries, type Entry } from './purge.js';
 import { planTree, treeSummary, type ChildPlan } from './recurse.js';
-import { validateContent } from './validate-content.js';
+import { validateContent } from '../lib/file/validate-content.js';
 import { backUp } from './backup.js';
-import type { Account, Attributes, Current, Desired, FileProvider } from './state.js';
+import type { Account, Attributes, Current, Desired, FileProvider } from '../lib/file/state.js';
 
 /** Files larger than this get no diff. */
 export const DIFF_LIMIT = 1024 * 1024;
@@ -64,7 +63,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   const purged = props.purge && current.type === 'directory' ? await unmanagedEntries(props.path, request.managed && [...request.managed, ...sourced], provider) : [];
   const plan = withPurge(withTree(decided, tree?.children ?? []), purged);
   for (const warning of plan.warnings) request.log(warning);
-  const diffText = plan.contentChanged ? contentDiff(request, desired, current) : undefined;
+  const diffText = plan.contentChanged ? fileDiff(request, desired, current) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
   // The new content is checked in noop mode as well: a temporary file beside the target, nothing live.
   const validate = plan.changed && plan.action.kind === 'store' && desired.content ? props.validate : undefined;
@@ -174,15 +173,8 @@ function linkOwner(desired: Desired): { uid?: number; gid?: number } {
  * A unified diff of an existing file's content change, for the result; when it is hidden, binary or
  * too large, a log line says why there is none.
  */
-function contentDiff(request: RunnerRequest<unknown>, desired: Desired, current: Current): string | undefined {
+function fileDiff(request: RunnerRequest<unknown>, desired: Desired, current: Current): string | undefined {
   if (current.type !== 'file' || !desired.content) return undefined;
-  const none = (why: string) => void request.log(`content changed (diff not shown: ${why})`);
-  if (!desired.showDiff) return none('show_diff = false');
-  const closed = privateContent(desired.path, [current.attrs.mode, desired.mode]);
-  if (closed !== undefined) return none(closed);
-  if (current.content === undefined || desired.content.bytes.length > DIFF_LIMIT) return none('larger than 1 MiB');
-  if (isBinary(current.content) || isBinary(desired.content.bytes)) return none('binary content');
-  const lines = unifiedDiff(current.content.toString('utf8'), desired.content.bytes.toString('utf8'), `${desired.path}\tcurrent`, `${desired.path}\tdesired`);
-  if (lines === undefined) return none('too many changes');
-  return lines.length > 0 ? lines.join('\n') : undefined;
+  if (!desired.showDiff) return void request.log('content changed (diff not shown: show_diff = false)');
+  return contentDiff(desired.path, current.content, desired.content.bytes, [current.attrs.mode, desired.mode], request.log, DIFF_LIMIT);
 }

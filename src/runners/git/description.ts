@@ -1,7 +1,7 @@
 // What the git runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/git.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_CHARS } from '../file/description.js';
+import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
 
 export const description = {
   help: 'a git checkout: cloned, at a branch, tag or commit, local changes reported',

@@ -1,5 +1,5 @@
 // The `runners/git` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { gitRunner } from './runner.js';
 
 runnerMain(gitRunner());

@@ -1,5 +1,5 @@
 // The git runner's properties, from its arguments as the description reads them. Pure.
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 type Described = Values<typeof description>;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import { passwdEntryOf } from '../accounts/database.js';
+import { passwdEntryOf } from '../lib/accounts/database.js';
 import { verifyCommit, type GitIn, type Verdict } from '../../shared/commit-signature.js';
 import { foreignRepository, GIT_SAFE_ENV, gitSafeArgs, localRepositoryPath } from '../../shared/git-safety.js';
 import type { GitCurrent } from './decide.js';

@@ -1,7 +1,7 @@
 // The group runner's decision: desired properties + the group as it is -> the action and its
 // message. Pure.
 import { UserError } from '../../shared/errors.js';
-import { change, unchanged, type Plan as AccountPlan } from '../accounts/plan.js';
+import { change, unchanged, type Plan as AccountPlan } from '../lib/accounts/plan.js';
 
 export interface DesiredGroup {
   name: string;

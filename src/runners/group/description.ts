@@ -1,8 +1,8 @@
 // What the group runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/group.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_ID, ACCOUNT_NAME } from '../accounts/names.js';
-import { ACCOUNT_PROVIDERS } from '../accounts/provider-choice.js';
+import { ACCOUNT_ID, ACCOUNT_NAME } from '../lib/accounts/names.js';
+import { ACCOUNT_PROVIDERS } from '../lib/accounts/provider-choice.js';
 
 export const description = {
   help: 'a local group: whether it exists, its gid and its members',
@@ -16,5 +16,5 @@ export const description = {
     provider: { type: 'enum', values: ACCOUNT_PROVIDERS, help: 'the tool: shadow (groupadd, groupmod, gpasswd) or busybox (addgroup, delgroup: Alpine) or pw (FreeBSD); chosen from the commands on PATH when not given' },
   },
   rules: [{ only_when: { ensure: ['present'] }, keys: ['gid', 'system', 'members', 'members_mode'] }],
-  signals: [],
+  signals: ['refresh'],
 } as const satisfies RunnerDescription;

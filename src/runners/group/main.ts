@@ -1,5 +1,5 @@
 // The `runners/group` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { groupRunner } from './runner.js';
 
 runnerMain(groupRunner());

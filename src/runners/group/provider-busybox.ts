@@ -5,7 +5,7 @@
 // counts its arguments; a name govern accepts never starts with "-").
 import { act, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import { COMMAND_TIMEOUT_MS } from '../accounts/database.js';
+import { COMMAND_TIMEOUT_MS } from '../lib/accounts/database.js';
 import type { DesiredGroup } from './decide.js';
 import type { GroupProvider } from './provider.js';
 

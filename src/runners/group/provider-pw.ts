@@ -7,7 +7,7 @@
 // on FreeBSD (docs/portability.md).
 import { act, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import { COMMAND_TIMEOUT_MS } from '../accounts/database.js';
+import { COMMAND_TIMEOUT_MS } from '../lib/accounts/database.js';
 import type { DesiredGroup } from './decide.js';
 import type { GroupProvider } from './provider.js';
 

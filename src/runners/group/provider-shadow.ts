@@ -1,6 +1,6 @@
 // The group provider of shadow-utils: groupadd, groupmod, groupdel and gpasswd, run without a shell.
 import { act, type ProviderContext } from '../../shared/command-runner.js';
-import { COMMAND_TIMEOUT_MS } from '../accounts/database.js';
+import { COMMAND_TIMEOUT_MS } from '../lib/accounts/database.js';
 import type { DesiredGroup } from './decide.js';
 import type { GroupProvider } from './provider.js';
 

@@ -1,6 +1,6 @@
 // What a group provider is: one tool's commands that create, change and remove a group
 // (provider-TOOL.ts, listed in providers.ts). Reading the group is the same for every one (read.ts).
-import type { AccountProviderName } from '../accounts/provider-choice.js';
+import type { AccountProviderName } from '../lib/accounts/provider-choice.js';
 import type { DesiredGroup } from './decide.js';
 
 export interface GroupProvider {

@@ -1,7 +1,7 @@
 // The group providers, in order of preference: shadow-utils, then busybox, then pw (accounts/provider-choice.ts).
 import type { ProviderContext } from '../../shared/command-runner.js';
-import { chooseProvider } from '../provider-choice.js';
-import { accountOption, type AccountProviderName } from '../accounts/provider-choice.js';
+import { chooseProvider } from '../kit/provider-choice.js';
+import { accountOption, type AccountProviderName } from '../lib/accounts/provider-choice.js';
 import type { GroupProvider } from './provider.js';
 import { ShadowGroupProvider } from './provider-shadow.js';
 import { BusyboxGroupProvider } from './provider-busybox.js';

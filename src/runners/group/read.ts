@@ -1,6 +1,6 @@
 // The group as it is, for every provider: through getent, with the users whose primary group it is.
 import type { ProviderContext } from '../../shared/command-runner.js';
-import { groupEntryOf, type PasswdEntry } from '../accounts/database.js';
+import { groupEntryOf, type PasswdEntry } from '../lib/accounts/database.js';
 import type { CurrentGroup } from './decide.js';
 
 export async function readGroup(context: ProviderContext, name: string, users: PasswdEntry[]): Promise<CurrentGroup> {

@@ -3,17 +3,18 @@
 import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { allUsers, type PasswdEntry } from '../accounts/database.js';
-import { listManaged } from '../accounts/managed-list.js';
-import { planMessage } from '../accounts/plan.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { allUsers, type PasswdEntry } from '../lib/accounts/database.js';
+import { listManaged } from '../lib/accounts/managed-list.js';
+import { planMessage } from '../lib/accounts/plan.js';
 import { decide, mismatches, type DesiredGroup } from './decide.js';
 import { description } from './description.js';
 import { groupProvider } from './providers.js';
 import { readGroup } from './read.js';
 
 export function groupRunner(): RunnerDefinition<typeof description> {
-  return { name: 'group', description, run: apply };
+  return applyOnlyRunner('group', description, 'a group', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -1,8 +1,8 @@
 // One process serving the built-in runners govern finds in its own runners directory, in persistent
 // mode: govern starts it instead of a process per runner (src/apply/runner-host.ts), which saves a
 // Node start for each runner after the first. Each runner's code is loaded at its first request.
-import { hostMain, type RunnerDefinition } from '../kit.js';
-import { HOST_RUNNERS_ENV, isHostedRunner, type HostedRunner } from '../hosted.js';
+import { hostMain, type RunnerDefinition } from '../kit/index.js';
+import { HOST_RUNNERS_ENV, isHostedRunner, type HostedRunner } from '../registry.js';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const load: Record<HostedRunner, () => RunnerDefinition> = {

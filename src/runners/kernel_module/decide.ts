@@ -2,7 +2,7 @@
 // against what is wanted, and one message for both (noop: "Would have loaded module x; Would have
 // created FILE"). Pure: the decision table of docs/kernel_module.md.
 import { UserError } from '../../shared/errors.js';
-import { decideWholeFile, type WholeFileCurrent, type WholeFileDesired, type WholeFilePlan } from '../whole-file/decide.js';
+import { decideWholeFile, type WholeFileCurrent, type WholeFileDesired, type WholeFilePlan } from '../lib/whole-file/decide.js';
 import type { KernelModuleProperties } from './properties.js';
 
 /** What /sys/module shows: not there, loaded from a file, or built into the kernel. */

@@ -1,7 +1,7 @@
 // The kernel_module runner's properties, from its arguments as the description reads them, and
 // where a module shows: its /sys/module directory and its modules-load.d file. Pure.
 import path from 'node:path';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 type Described = Values<typeof description>;

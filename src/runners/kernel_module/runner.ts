@@ -3,11 +3,11 @@
 // call it many times.
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { applyOnlyRunner } from '../apply-only.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { lockingTargets } from '../lib/target-lock.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { withSbinPath } from '../../shared/find-program.js';
-import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
 import { decideKernelModule, kernelModuleMessage } from './decide.js';
 import { description } from './description.js';
 import { kernelModuleProperties, loadFileContent } from './properties.js';

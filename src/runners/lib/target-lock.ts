@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { flockFd, openLockFile } from '../../shared/flock.js';
 import { UserError } from '../../shared/errors.js';
-import { ensureLockDir, LOCK_DIR } from '../../shared/lock-dir.js';
+import { ensureLockDir, lockDir } from '../../shared/lock-dir.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 
 const WAIT_MS = 600_000;
@@ -17,7 +17,7 @@ const WAIT_MS = 600_000;
  * FNV-1a, twice 32 bits: loading node:crypto would cost a runner megabytes, and two paths that
  * happened to share a name would only share a lock (serialised, never wrong).
  */
-export function targetLockFile(file: string, dir: string = LOCK_DIR): string {
+export function targetLockFile(file: string, dir: string = lockDir()): string {
   const text = path.resolve(file);
   const fnv = (seed: number) => {
     let h = seed;
@@ -29,7 +29,7 @@ export function targetLockFile(file: string, dir: string = LOCK_DIR): string {
 
 /** Runs `act` holding the lock of each file (taken in sorted order, so two holders never wait on each other). */
 export async function withTargetLocks<T>(files: string[], act: () => Promise<T>): Promise<T> {
-  ensureLockDir(LOCK_DIR);
+  ensureLockDir(lockDir());
   const fds: number[] = [];
   try {
     for (const file of [...new Set(files.map((f) => path.resolve(f)))].sort()) {

@@ -1,8 +1,8 @@
 // The decision: the desired line + the file as it is -> the new content and its message. Pure: it
 // holds the decision table of docs/line.md and its noop wording.
 import { UserError } from '../../shared/errors.js';
-import { symlinkError } from '../file/errors.js';
-import type { ParentState } from '../file/state.js';
+import { symlinkError } from '../lib/file/errors.js';
+import type { ParentState } from '../lib/file/state.js';
 import { joinLines, splitLines, type Line, type OutLine } from './lines.js';
 import type { LineProperties } from './properties.js';
 

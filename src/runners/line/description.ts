@@ -1,7 +1,7 @@
 // What the line runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/line.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { VALIDATE_KEY } from '../file/validate-content.js';
+import { VALIDATE_KEY } from '../lib/file/validate-content.js';
 
 export const description = {
   help: 'one line in a text file that something else owns: present (added, or replacing the lines a regular expression matches) or absent',

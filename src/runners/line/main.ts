@@ -1,5 +1,5 @@
 // The `runners/line` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { lineRunner } from './runner.js';
 
 runnerMain(lineRunner());

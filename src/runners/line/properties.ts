@@ -1,6 +1,6 @@
 // The line runner's properties, from its arguments as the description reads them. Pure: the
 // regular expressions are compiled here with the flags govern checked them with.
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 export interface LineProperties {

@@ -1,13 +1,11 @@
-// Reading and writing the edited file through the file runner's posix provider, never a copy of it:
-// the same lstat/O_NOFOLLOW reading with its symlink refusal, and the same atomic store (temporary
-// file beside it, fsync, rename, directory fsync) that keeps the owner, group and mode it is given.
-import { UserError } from '../../shared/errors.js';
-import { posixProvider } from '../file/provider-posix.js';
-import type { Attributes } from '../file/state.js';
+// Reading the edited file with the one whole-file reader (lib/whole-file) and writing it with the
+// posix file operations, never a copy of it: the lstat/O_NOFOLLOW reading with its symlink refusal,
+// and the atomic store (temporary file beside it, fsync, rename, directory fsync) that keeps the
+// owner, group and mode it is given.
+import { posixProvider } from '../lib/file/posix.js';
+import type { Attributes } from '../lib/file/state.js';
+import { readWhole } from '../lib/whole-file/provider-posix.js';
 import type { LineCurrent } from './decide.js';
-
-/** Larger files are refused: the whole file is held in memory to be edited. */
-export const SIZE_LIMIT = 16 * 1024 * 1024;
 
 /** The owner, group and mode of a file the runner creates (`create = true`). */
 export const NEW_FILE_MODE = 0o644;
@@ -21,20 +19,9 @@ export interface ReadFile {
 }
 
 export async function readFile(path: string): Promise<ReadFile> {
-  const found = await posixProvider.status(path, { checkEmpty: false, keepContentUpTo: SIZE_LIMIT });
-  switch (found.type) {
-    case 'absent':
-      return { current: { type: 'absent', parent: found.parent } };
-    case 'symlink':
-      return { current: { type: 'symlink', target: found.target } };
-    case 'directory':
-      return { current: { type: 'other', kind: 'a directory' } };
-    case 'other':
-      return { current: { type: 'other', kind: found.kind } };
-    case 'file':
-      if (found.content === undefined) throw new UserError(`${path} is larger than ${SIZE_LIMIT / 1024 / 1024} MiB; the line runner edits files up to that size`);
-      return { current: { type: 'file', content: found.content }, attrs: found.attrs, sha256: found.sha256 };
-  }
+  const found = await readWhole(path, '; the line runner edits files up to that size');
+  if (found.type !== 'file') return { current: found };
+  return { current: { type: 'file', content: found.content }, attrs: found.attrs, sha256: found.sha256 };
 }
 
 /**

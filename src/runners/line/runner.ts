@@ -3,17 +3,16 @@
 import crypto from 'node:crypto';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { applyOnlyRunner } from '../apply-only.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { contentDiff } from '../lib/content-diff.js';
 import { lockingTargets } from '../lib/target-lock.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { isBinary, unifiedDiff } from '../../shared/text-diff.js';
-import { privateContent } from '../private-content.js';
 import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';
 import { description } from './description.js';
 import { lineProperties } from './properties.js';
 import { readFile, writeFile } from './provider-posix.js';
 import { providerContext } from '../../shared/command-runner.js';
-import { validateContent } from '../file/validate-content.js';
+import { validateContent } from '../lib/file/validate-content.js';
 
 export function lineRunner(): RunnerDefinition<typeof description> {
   return applyOnlyRunner('line', description, 'a line', lockingTargets((r) => [lineProperties(r).path], apply));
@@ -24,7 +23,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const found = await readFile(props.path);
   const plan = decide(props, found.current, request.noop);
   for (const warning of plan.warnings) request.log(`warning: ${warning}`);
-  const diffText = plan.content && found.current.type === 'file' ? contentDiff(request, props.path, found.current.content, plan.content, found.attrs?.mode) : undefined;
+  const diffText = plan.content && found.current.type === 'file' ? contentDiff(props.path, found.current.content, plan.content, [found.attrs?.mode], request.log) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
   // The edited file is checked in noop mode as well: a temporary copy beside it, nothing live.
   if (props.validate !== undefined && plan.changed && plan.content) await validateContent(props.validate, props.path, plan.content, providerContext(request.env, request.log), request.noop);
@@ -43,20 +42,4 @@ async function check(path: string, plan: Plan, before: LineCurrent): Promise<voi
     const what = before.type === 'absent' ? 'created' : 'rewritten';
     throw new UserError(`${path} did not hold the ${what} content after govern ${plan.summary}; another process may have changed it, run again`);
   }
-}
-
-/** A unified diff of the edit; none (and a log line saying why) for a private file or binary content. */
-function contentDiff(request: Pick<RunnerRequest<unknown>, 'log'>, path: string, before: Buffer, after: Buffer, mode: number | undefined): string | undefined {
-  if (isBinary(before) || isBinary(after)) {
-    request.log('content changed (diff not shown: binary content)');
-    return undefined;
-  }
-  const closed = privateContent(path, [mode]);
-  if (closed !== undefined) {
-    request.log(`content changed (diff not shown: ${closed})`);
-    return undefined;
-  }
-  const lines = unifiedDiff(before.toString('utf8'), after.toString('utf8'), `${path}\tcurrent`, `${path}\tdesired`);
-  if (lines === undefined) request.log('content changed (diff not shown: too many changes)');
-  return lines && lines.length > 0 ? lines.join('\n') : undefined;
 }

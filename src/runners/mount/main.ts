@@ -1,5 +1,5 @@
 // The `runners/mount` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { mountRunner } from './runner.js';
 
 runnerMain(mountRunner());

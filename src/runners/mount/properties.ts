@@ -1,5 +1,5 @@
 // The mount runner's properties, from its arguments as the description reads them. Pure.
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 import type { FstabEntry } from './fstab.js';
 

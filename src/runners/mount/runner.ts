@@ -3,12 +3,12 @@
 // can call it many times.
 import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { applyOnlyRunner } from '../apply-only.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { lockingTargets } from '../lib/target-lock.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
 import { withSbinPath } from '../../shared/find-program.js';
-import { decideWholeFile } from '../whole-file/decide.js';
-import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
+import { decideWholeFile } from '../lib/whole-file/decide.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
 import { decideMount, mountMessage } from './decide.js';
 import { description } from './description.js';
 import { mountProperties } from './properties.js';

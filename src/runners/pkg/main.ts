@@ -1,5 +1,5 @@
 // The `runners/pkg` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { pkgRunner } from './runner.js';
 
 runnerMain(pkgRunner);

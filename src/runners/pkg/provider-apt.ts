@@ -7,14 +7,7 @@ import type { ProviderContext } from '../../shared/command-runner.js';
 import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
 import { DpkgSnapshot } from './dpkg-snapshot.js';
-import { LOCK_WAIT_SECONDS, PackageTools } from './tools.js';
-
-/** Keeps dpkg, apt-listbugs and apt-listchanges from asking anything. */
-export const APT_ENV = {
-  DEBIAN_FRONTEND: 'noninteractive',
-  APT_LISTBUGS_FRONTEND: 'none',
-  APT_LISTCHANGES_FRONTEND: 'none',
-};
+import { APT_ENV, LOCK_WAIT_SECONDS, PackageTools } from '../lib/package-tools.js';
 
 /** The seed's status query; one line per package instance (a name can match several architectures). */
 export const DPKG_QUERY_FORMAT = '${Package} ${Version} ${Architecture} ${db:Status-Status}\n';

@@ -5,7 +5,7 @@ import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import { commandFailed, PackageTools } from './tools.js';
+import { commandFailed, PackageTools } from '../lib/package-tools.js';
 
 /** The seed's NEVRA query format, one line per installed instance (installonly packages can have several). */
 export const RPM_QUERY_FORMAT = '%{NAME} %|EPOCH?{%{EPOCH}}:{0}| %{VERSION} %{RELEASE} %{ARCH}\n';

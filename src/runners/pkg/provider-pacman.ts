@@ -10,7 +10,7 @@ import { checkPacmanVersion, comparePacman } from '../../shared/version/pacman.j
 import type { ProviderContext } from '../../shared/command-runner.js';
 import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
-import { commandFailed, PackageTools } from './tools.js';
+import { commandFailed, PackageTools } from '../lib/package-tools.js';
 
 /** What makepkg accepts as a pkgname: lower-case letters, digits and @._+-, not starting with - or . */
 const PACKAGE_NAME = /^[a-z0-9@_+][a-z0-9@._+-]*$/;

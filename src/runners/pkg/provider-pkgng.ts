@@ -11,7 +11,7 @@ import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { PackageStatus } from './decide.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
-import { commandFailed, PackageTools } from './tools.js';
+import { commandFailed, PackageTools } from '../lib/package-tools.js';
 
 /** A package name as the ports make them (PKGNAMEPREFIX-PORTNAME...): no glob or pattern characters. */
 const PACKAGE_NAME = /^[A-Za-z0-9_+][A-Za-z0-9._+-]*$/;

@@ -6,7 +6,7 @@ import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { InstallTarget, PackageProvider } from './provider.js';
 import { rpmStatus } from './provider-dnf.js';
-import { commandFailed, PackageTools } from './tools.js';
+import { commandFailed, PackageTools } from '../lib/package-tools.js';
 
 export function zypperProvider(context: ProviderContext): PackageProvider {
   const tools = new PackageTools(context);

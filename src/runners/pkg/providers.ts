@@ -1,7 +1,7 @@
 // The package providers, in order of preference, and when each suits the host: the one the os/family
 // fact names, else (no fact, or one govern does not map) the first whose tools are installed.
 import type { ProviderContext } from '../../shared/command-runner.js';
-import { chooseProvider, missingTools, type ProviderOption } from '../provider-choice.js';
+import { chooseProvider, missingTools, type ProviderOption } from '../kit/provider-choice.js';
 import type { PackageProperties, ProviderName } from './properties.js';
 import type { PackageProvider } from './provider.js';
 import { aptProvider } from './provider-apt.js';

@@ -1,12 +1,10 @@
 // The service decision, from the seed (service-type.txt): desired properties + current status ->
 // the actions to take, in order, and the messages that describe them. Pure: no I/O.
 import type { description } from './description.js';
+import type { ServiceStatus } from '../lib/init-system.js';
 import type { RunState } from './properties.js';
 
-export interface ServiceStatus {
-  running: boolean;
-  enabled: boolean;
-}
+export type { ServiceStatus };
 
 export interface DesiredState {
   ensure: RunState;

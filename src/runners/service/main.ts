@@ -1,5 +1,5 @@
 // The `runners/service` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { serviceRunner } from './runner.js';
 
 runnerMain(serviceRunner());

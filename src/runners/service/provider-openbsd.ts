@@ -9,8 +9,9 @@
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunResult } from '../../shared/process.js';
-import type { ServiceStatus } from './decide.js';
-import { COMMAND_TIMEOUT_MS, ServiceNotFound, type ServiceProvider } from './provider.js';
+import type { ServiceStatus } from '../lib/init-system.js';
+import { COMMAND_TIMEOUT_MS, ServiceNotFound } from '../lib/init-system.js';
+import type { ServiceProvider } from './provider.js';
 
 const LIMIT = { timeoutMs: COMMAND_TIMEOUT_MS };
 

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import type { ServiceStatus } from './decide.js';
-import { COMMAND_TIMEOUT_MS, ServiceNotFound, type ServiceProvider } from './provider.js';
+import type { ServiceStatus } from '../lib/init-system.js';
+import { COMMAND_TIMEOUT_MS, ServiceNotFound } from '../lib/init-system.js';
+import type { ServiceProvider } from './provider.js';
 
 const LIMIT = { timeoutMs: COMMAND_TIMEOUT_MS };
 /** runsvdir looks for new links at least every five seconds; allow for a busy machine. */

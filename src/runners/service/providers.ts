@@ -3,10 +3,10 @@
 // OpenBSD's where rcctl is, else sysv.
 import fs from 'node:fs';
 import type { ProviderContext } from '../../shared/command-runner.js';
-import { chooseProvider, missingTools, type ProviderOption } from '../provider-choice.js';
+import { chooseProvider, missingTools, type ProviderOption } from '../kit/provider-choice.js';
 import type { ServiceProperties } from './properties.js';
 import type { ServiceProvider } from './provider.js';
-import { SystemdProvider } from './provider-systemd.js';
+import { SystemdProvider } from '../lib/systemd/systemctl.js';
 import { SysvProvider } from './provider-sysv.js';
 import { RunitProvider } from './provider-runit.js';
 import { OpenrcProvider } from './provider-openrc.js';

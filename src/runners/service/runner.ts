@@ -5,13 +5,14 @@ import { providerContext, type CommandRunner } from '../../shared/command-runner
 import { UserError } from '../../shared/errors.js';
 import { runCommand } from '../../shared/process.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import { pendingNote, pendingOf, pendingResource } from '../noop-pending.js';
-import { reloadIfPending, unitsWouldChange } from '../unit/daemon-reload.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { pendingNote, pendingOf, pendingResource } from '../kit/noop-pending.js';
+import { reloadIfPending, unitsWouldChange } from '../lib/systemd/daemon-reload.js';
 import { appliedMessage, decide, decideSignal, noopMessage, unmetDimensions, type Expectation, type ServiceSignal, type ServiceStatus } from './decide.js';
 import { description } from './description.js';
 import { serviceProperties } from './properties.js';
-import { ServiceNotFound, type ServiceProvider } from './provider.js';
+import { ServiceNotFound } from '../lib/init-system.js';
+import type { ServiceProvider } from './provider.js';
 import { withSbinPath } from '../../shared/find-program.js';
 import { serviceProvider } from './providers.js';
 import { runMemory } from './run-memory.js';

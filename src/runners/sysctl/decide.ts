@@ -2,7 +2,7 @@
 // and one message for both (noop: "Would have set live value 0 -> 1; Would have created FILE").
 // Pure: the decision table of docs/sysctl.md.
 import { UserError } from '../../shared/errors.js';
-import { decideWholeFile, type WholeFileCurrent, type WholeFileDesired, type WholeFilePlan } from '../whole-file/decide.js';
+import { decideWholeFile, type WholeFileCurrent, type WholeFileDesired, type WholeFilePlan } from '../lib/whole-file/decide.js';
 import { normalValue, type SysctlProperties } from './properties.js';
 
 export interface SysctlCurrent {

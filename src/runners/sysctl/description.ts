@@ -22,7 +22,7 @@ export const description = {
       clean: true,
       pattern: '/.+\\.conf',
       what: 'a clean absolute path ending in .conf',
-      help: 'the drop-in; by default /etc/sysctl.d/90-govern-KEY.conf (read after the distribution\'s 10-* to 50-* files)',
+      help: 'the drop-in; by default /etc/sysctl.d/90-govern-KEY.conf (read after the distribution\'s 10-* to 50-* files); several keys may share one file, each managing its own line',
     },
   },
   rules: [
@@ -30,7 +30,11 @@ export const description = {
     { only_when: { ensure: ['present'] }, keys: ['value', 'apply'] },
   ],
   signals: ['refresh'],
-  autorequire: [{ runner: 'file', key: 'file' }],
+  // Resources sharing a drop-in each edit their own line of it: one after the other, never at once.
+  autorequire: [
+    { runner: 'file', key: 'file' },
+    { runner: 'sysctl', same_key: 'file' },
+  ],
   // The default drop-in (properties.ts); a `file` given is a path key, kept as such.
   writes: [{ path: '/etc/sysctl.d/90-govern-{name|slash_to_dot}.conf' }],
 } as const satisfies RunnerDescription;

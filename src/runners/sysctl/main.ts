@@ -1,5 +1,5 @@
 // The `runners/sysctl` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { sysctlRunner } from './runner.js';
 
 runnerMain(sysctlRunner());

@@ -1,7 +1,7 @@
 // The sysctl runner's properties, from its arguments as the description reads them, and where a key
 // lives: its /proc/sys path and its drop-in. Pure.
 import path from 'node:path';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 type Described = Values<typeof description>;
@@ -14,13 +14,15 @@ export interface SysctlProperties {
   persist: boolean;
   /** The drop-in's path. */
   file: string;
+  /** The drop-in was named (`file`), so other keys may share it. */
+  shared: boolean;
 }
 
 export const DROP_IN_DIR = '/etc/sysctl.d';
 
 export function sysctlProperties(request: Pick<RunnerRequest<Described>, 'name' | 'values'>): SysctlProperties {
   const v = request.values;
-  return { key: request.name, ensure: v.ensure, value: v.value, apply: v.apply, persist: v.persist, file: v.file ?? path.join(DROP_IN_DIR, `90-govern-${request.name.replace(/\//g, '.')}.conf`) };
+  return { key: request.name, ensure: v.ensure, value: v.value, apply: v.apply, persist: v.persist, file: v.file ?? path.join(DROP_IN_DIR, `90-govern-${request.name.replace(/\//g, '.')}.conf`), shared: v.file !== undefined };
 }
 
 /** sysctl(8)'s mapping: dots separate the path's components, and a "/" in the key is a "." in its component. */
@@ -31,9 +33,4 @@ export function procPath(key: string): string {
 /** A value as the kernel prints it: fields separated by single spaces. */
 export function normalValue(value: string): string {
   return value.trim().split(/\s+/).join(' ');
-}
-
-/** The drop-in's whole content. */
-export function dropInContent(key: string, value: string): string {
-  return `# Managed by govern: sysctl "${key}"\n${key} = ${normalValue(value)}\n`;
 }

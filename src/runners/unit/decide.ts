@@ -1,6 +1,6 @@
 // The unit decision: the unit's file as wanted + as found -> what to do and its message. Pure: the
 // whole-file decision table (docs/unit.md), and the reload that follows a change.
-import { decideWholeFile, wholeFileMessage, type WholeFileCurrent, type WholeFileDesired, type WholeFilePlan } from '../whole-file/decide.js';
+import { decideWholeFile, wholeFileMessage, type WholeFileCurrent, type WholeFileDesired, type WholeFilePlan } from '../lib/whole-file/decide.js';
 
 export interface UnitPlan extends WholeFilePlan {
   /** A change means systemd must read its units again (daemon-reload). */

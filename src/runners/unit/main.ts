@@ -1,5 +1,5 @@
 // The `runners/unit` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { unitRunner } from './runner.js';
 
 runnerMain(unitRunner());

@@ -1,9 +1,8 @@
 // The unit runner's properties, from its arguments as the description reads them, and the path the
 // unit's file has in its scope. Pure but for reading a `source` file.
-import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../shared/errors.js';
-import type { RunnerRequest, Values } from '../kit.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 
 type Described = Values<typeof description>;
@@ -29,11 +28,4 @@ export function unitProperties(request: Pick<RunnerRequest<Described>, 'name' | 
   }
   const source = v.source === undefined ? undefined : path.resolve(request.stateDir ?? process.cwd(), v.source);
   return { name: request.name, ensure: v.ensure, content, source, scope: v.scope, showDiff: v.show_diff };
-}
-
-/** Where systemd reads the administrator's units: /etc/systemd/system, or the user's own directory (systemd.unit(5)). */
-export function unitDirectory(scope: UnitScope, env: NodeJS.ProcessEnv): string {
-  if (scope === 'system') return '/etc/systemd/system';
-  const config = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(env.HOME || os.homedir(), '.config');
-  return path.join(config, 'systemd', 'user');
 }

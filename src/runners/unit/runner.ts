@@ -5,14 +5,15 @@ import path from 'node:path';
 import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { asUserError } from '../../shared/errors.js';
 import { withSbinPath } from '../../shared/find-program.js';
-import { applyWholeFile, readWholeFile, wholeFileDiff } from '../whole-file/provider-posix.js';
-import { reloadIfPending, unitChanged, unitWouldChange } from './daemon-reload.js';
+import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
+import { reloadIfPending, unitChanged, unitWouldChange } from '../lib/systemd/daemon-reload.js';
 import { decideUnit, unitMessage } from './decide.js';
 import { description } from './description.js';
-import { unitDirectory, unitProperties } from './properties.js';
+import { unitDirectory } from '../lib/systemd/unit-directory.js';
+import { unitProperties } from './properties.js';
 
 /** A unit file is read by all (systemd's own units are 0644) and written by its owner. */
 export const UNIT_FILE_MODE = 0o644;

@@ -1,9 +1,9 @@
 // The user runner's decision: desired properties + the account as it is -> the action and its
 // message. Pure. Each property is compared on its own; only those that differ change.
 import { UserError } from '../../shared/errors.js';
-import { change, unchanged, type Plan as AccountPlan } from '../accounts/plan.js';
+import { change, unchanged, type Plan as AccountPlan } from '../lib/accounts/plan.js';
 import type { UserProperties } from './properties.js';
-import { describeProcesses, type AccountProcess } from '../accounts/processes.js';
+import { describeProcesses, type AccountProcess } from '../lib/accounts/processes.js';
 
 /** A group resolved to its gid; `gid` undefined when it does not exist (yet: in noop, an earlier resource may create it). */
 export interface ResolvedGroup {

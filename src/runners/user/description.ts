@@ -1,9 +1,9 @@
 // What the user runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/user.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_ID, ACCOUNT_NAME, GROUP_OR_GID } from '../accounts/names.js';
-import { PASSWORD } from '../accounts/password.js';
-import { ACCOUNT_PROVIDERS } from '../accounts/provider-choice.js';
+import { ACCOUNT_ID, ACCOUNT_NAME, GROUP_OR_GID } from '../lib/accounts/names.js';
+import { PASSWORD } from '../lib/accounts/password.js';
+import { ACCOUNT_PROVIDERS } from '../lib/accounts/provider-choice.js';
 
 /** A character of a field of /etc/passwd: not its separator ":", nor a control character (C0, DEL, C1). */
 const PASSWD_FIELD = '[^:\\x00-\\x1f\\x7f-\\x9f]';
@@ -32,7 +32,7 @@ export const description = {
   },
   // group and groups stay allowed for absent: there they only order the removal, before the groups'.
   rules: [{ only_when: { ensure: ['present'] }, keys: ['uid', 'home', 'shell', 'comment', 'system', 'password'] }],
-  signals: [],
+  signals: ['refresh'],
   autorequire: [
     // Its groups first; when a group is being removed, the user first.
     { runner: 'group', key: 'group', reverse_when_other: { ensure: ['absent'] } },

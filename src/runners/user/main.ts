@@ -1,5 +1,5 @@
 // The `runners/user` executable.
-import { runnerMain } from '../kit.js';
+import { runnerMain } from '../kit/index.js';
 import { userRunner } from './runner.js';
 
 runnerMain(userRunner());

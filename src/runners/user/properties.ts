@@ -1,7 +1,7 @@
 // The user runner's properties, from its arguments as the description reads them. Pure.
-import type { RunnerRequest, Values } from '../kit.js';
-import { listManaged } from '../accounts/managed-list.js';
-import type { AccountProviderName } from '../accounts/provider-choice.js';
+import type { RunnerRequest, Values } from '../kit/index.js';
+import { listManaged } from '../lib/accounts/managed-list.js';
+import type { AccountProviderName } from '../lib/accounts/provider-choice.js';
 import type { description } from './description.js';
 
 /** A group as `group` names it: a name to look up, or a gid. */

@@ -7,8 +7,8 @@
 // a name govern accepts never starts with "-".
 import { act, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import { COMMAND_TIMEOUT_MS } from '../accounts/database.js';
-import { setPasswordHash } from '../accounts/chpasswd.js';
+import { COMMAND_TIMEOUT_MS } from '../lib/accounts/database.js';
+import { setPasswordHash } from '../lib/accounts/chpasswd.js';
 import type { Change, DesiredUser } from './decide.js';
 import type { ExistingUser, UserProvider } from './provider.js';
 

@@ -10,7 +10,7 @@
 // fake pw that accepts only that syntax: it has never run on FreeBSD (docs/portability.md).
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
-import { COMMAND_TIMEOUT_MS } from '../accounts/database.js';
+import { COMMAND_TIMEOUT_MS } from '../lib/accounts/database.js';
 import type { Change, DesiredUser } from './decide.js';
 import type { ExistingUser, UserProvider } from './provider.js';
 

@@ -1,8 +1,8 @@
 // The user provider of shadow-utils (Debian, Red Hat, Arch, SUSE, Void): useradd, usermod and
 // userdel run without a shell; the password hash goes through chpasswd -e on stdin.
 import { act, type ProviderContext } from '../../shared/command-runner.js';
-import { COMMAND_TIMEOUT_MS } from '../accounts/database.js';
-import { setPasswordHash } from '../accounts/chpasswd.js';
+import { COMMAND_TIMEOUT_MS } from '../lib/accounts/database.js';
+import { setPasswordHash } from '../lib/accounts/chpasswd.js';
 import type { Change, DesiredUser } from './decide.js';
 import type { UserProvider } from './provider.js';
 

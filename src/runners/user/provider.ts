@@ -1,6 +1,6 @@
 // What a user provider is: one tool's commands that create, change and remove an account
 // (provider-TOOL.ts, listed in providers.ts). Reading the account is the same for every one (read.ts).
-import type { AccountProviderName } from '../accounts/provider-choice.js';
+import type { AccountProviderName } from '../lib/accounts/provider-choice.js';
 import type { Change, CurrentUser, DesiredUser } from './decide.js';
 
 export type ExistingUser = Extract<CurrentUser, { exists: true }>;

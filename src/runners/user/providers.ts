@@ -1,7 +1,7 @@
 // The user providers, in order of preference: shadow-utils, then busybox, then pw (accounts/provider-choice.ts).
 import type { ProviderContext } from '../../shared/command-runner.js';
-import { chooseProvider } from '../provider-choice.js';
-import { accountOption, type AccountProviderName } from '../accounts/provider-choice.js';
+import { chooseProvider } from '../kit/provider-choice.js';
+import { accountOption, type AccountProviderName } from '../lib/accounts/provider-choice.js';
 import type { UserProvider } from './provider.js';
 import { ShadowUserProvider } from './provider-shadow.js';
 import { BusyboxUserProvider } from './provider-busybox.js';

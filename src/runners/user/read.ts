@@ -2,8 +2,8 @@
 // when a password is managed (through the provider where it reads the hash itself: pw), and the
 // processes running as the user.
 import type { ProviderContext } from '../../shared/command-runner.js';
-import { allGroups, passwdEntryOf, shadowHash, type GroupEntry } from '../accounts/database.js';
-import { processesOf } from '../accounts/processes.js';
+import { allGroups, passwdEntryOf, shadowHash, type GroupEntry } from '../lib/accounts/database.js';
+import { processesOf } from '../lib/accounts/processes.js';
 import type { CurrentUser } from './decide.js';
 
 export async function readUser(

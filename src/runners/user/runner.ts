@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import type { RunnerDefinition, RunnerRequest, Values } from '../kit.js';
-import type { GroupEntry } from '../accounts/database.js';
-import { planMessage } from '../accounts/plan.js';
+import { applyOnlyRunner } from '../kit/apply-only.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import type { GroupEntry } from '../lib/accounts/database.js';
+import { planMessage } from '../lib/accounts/plan.js';
 import { decide, mismatches, type DesiredUser, type ResolvedGroup } from './decide.js';
 import { description } from './description.js';
 import { userProperties, type GroupSpec, type UserProperties } from './properties.js';
@@ -14,7 +15,7 @@ import { userProvider } from './providers.js';
 import { allGroups, readUser } from './read.js';
 
 export function userRunner(): RunnerDefinition<typeof description> {
-  return { name: 'user', description, run: apply };
+  return applyOnlyRunner('user', description, 'a user', apply);
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -6,7 +6,7 @@ function result(over: Partial<RunResult>): RunResult {
   return { code: 0, signal: null, stdout: '', stderr: '', timedOut: false, overflowed: false, durationMs: 5, ...over };
 }
 
-describe('reading a host\'s answer', () => {
+describe('reading a host\'s answer #once', () => {
   it('takes the values of the facts asked for from a JSON object of strings', () => {
     const answer = readAnswer(result({ stdout: '{\n  "os/name": "Linux",\n  "x": "a\\nb \\"q\\""\n}\n' }), ['x', 'os/name'], 60_000);
     expect(answer).to.deep.equal({ reached: true, values: new Map([['x', 'a\nb "q"'], ['os/name', 'Linux']]), failed: new Map(), warnings: [] });

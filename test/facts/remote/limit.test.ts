@@ -23,7 +23,7 @@ async function measure(items: number, limit: number): Promise<{ max: number; ord
   return { max, order };
 }
 
-describe('forEachLimited', () => {
+describe('forEachLimited #once', () => {
   it('runs at most the limit at once, reaches it, and starts items in order', async () => {
     expect(await measure(5, 2)).to.deep.equal({ max: 2, order: [0, 1, 2, 3, 4] });
     expect(await measure(3, 3)).to.deep.equal({ max: 3, order: [0, 1, 2] });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { checkFactName, checkHost } from '../../../src/facts/remote/names.js';
 
-describe('remote host and fact names', () => {
+describe('remote host and fact names #once', () => {
   it('accepts ssh_config aliases, DNS names, addresses and user@host', () => {
     for (const host of ['alpha', 'web-1.example.com', '192.0.2.7', '2001:db8::1', '[2001:db8::1]', 'deploy@db_2']) expect(checkHost(host)).to.equal(host);
   });

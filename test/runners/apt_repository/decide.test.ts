@@ -1,9 +1,10 @@
 // The apt_repository decision and properties, row by row: the deb822 file, the checks of suites and
 // components and of a URL key, the messages of the files decided together, and the order of the writes.
 import { expect } from 'chai';
-import { applyOrder, decideRepository, repositoryMessage } from '../../../src/runners/apt_repository/decide.js';
+import { applyOrder } from '../../../src/runners/apt_repository/decide.js';
+import { decideRepository, repositoryMessage } from '../../../src/runners/lib/repository.js';
 import { aptRepositoryProperties, sourcesContent } from '../../../src/runners/apt_repository/properties.js';
-import type { WholeFileCurrent, WholeFileDesired } from '../../../src/runners/whole-file/decide.js';
+import type { WholeFileCurrent, WholeFileDesired } from '../../../src/runners/lib/whole-file/decide.js';
 
 const values = (v: Record<string, unknown>) =>
   ({ ensure: 'present', types: ['deb'], uris: ['https://deb.example.org/debian'], suites: ['bookworm'], components: ['main'], architectures: [], fingerprint: [], ...v }) as never;
@@ -12,7 +13,7 @@ const props = (v: Record<string, unknown> = {}) => aptRepositoryProperties({ nam
 const file = (path: string, content?: string): WholeFileDesired => ({ path, ensure: content === undefined ? 'absent' : 'present', content: content === undefined ? undefined : Buffer.from(content), mode: 0o644, uid: 0, gid: 0 });
 const found = (content?: string): WholeFileCurrent => (content === undefined ? { type: 'absent' } : { type: 'file', content: Buffer.from(content), mode: 0o644, uid: 0, gid: 0 });
 
-describe('apt_repository decision', () => {
+describe('apt_repository decision #once', () => {
   it('writes the deb822 stanza, Components and Architectures only when given, Signed-By naming the key file', () => {
     expect(sourcesContent(props({ architectures: ['amd64', 'arm64'] }), '/etc/apt/keyrings/example.asc').split('\n')).to.deep.equal([
       '# Written by govern (apt_repository "example"); a change made here is undone at its next run.',

@@ -1,7 +1,7 @@
 // The same intent through Ansible's deb822_repository and through apt_repository: the fields apt
 // reads (Types, URIs, Suites, Components, Architectures, Signed-By) must be the same. Runs only where
-// Ansible is installed (it is not on the test machines, nor in scripts/setup-debian: the suite then
-// skips it); Puppet's apt::source comes with the puppetlabs-apt module, not with Puppet, and is not
+// an Ansible with deb822_repository is installed (ansible-core 2.15 or newer: Debian 12's is 2.14; it
+// is not in scripts/setup-debian: the suite then skips it, saying why); Puppet's apt::source comes with the puppetlabs-apt module, not with Puppet, and is not
 // compared. Ansible writes to /etc/apt/sources.list.d itself, so the file has a name of the test's
 // own and is removed after.
 import { expect } from 'chai';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { runCommand } from '../../../src/shared/process.js';
 import { callRunner } from '../../support/runner-modes.js';
 import { tempDir } from '../../support/tmp.js';
-import { have } from '../pkg/repos.js';
+import { skipBecause, skipUnlessTools } from '../../support/tools.js';
 import { confinedApt } from './signed-repo.js';
 
 const NAME = `govern-diff-${process.pid}`;
@@ -26,11 +26,13 @@ function fields(text: string): Record<string, string> {
   return read;
 }
 
-describe('apt_repository against Ansible\'s deb822_repository (differential)', function () {
+describe('apt_repository against Ansible\'s deb822_repository (differential) #once', function () {
   this.timeout(120_000);
 
   before(async function () {
-    if (process.getuid?.() !== 0 || !(await have('ansible')) || !(await have('apt-config'))) this.skip();
+    if (process.getuid?.() !== 0) skipBecause(this, 'Ansible writes to /etc/apt: root only');
+    const version = { args: ['--version'], pattern: /\[core (\d+\.\d+(?:\.\d+)?)/, version: '2.15', what: 'brings ansible.builtin.deb822_repository' };
+    await skipUnlessTools(this, [{ command: 'ansible', minimum: version }, 'apt-config']);
   });
 
   after(() => fs.rmSync(ANSIBLE_FILE, { force: true }));

@@ -11,10 +11,12 @@ import { MODES } from '../../support/runner-modes.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { dpkgStatus, have, must } from '../pkg/repos.js';
 import { confinedApt, makeKey, removeKeys, SignedAptRepo, type TestKey } from './signed-repo.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const HELLO = 'govern-test-repos-run';
 
 describe('govern run with apt_repository and pkg (real apt and dpkg, signed local repository)', function () {
+  hostExclusive();
   this.timeout(300_000);
   let repo: SignedAptRepo;
   let key: TestKey;

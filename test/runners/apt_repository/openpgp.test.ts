@@ -6,7 +6,7 @@ import { normalizeFingerprint, readKeyFile } from '../../../src/runners/apt_repo
 import { have } from '../pkg/repos.js';
 import { makeKey, removeKeys, type TestKey } from './signed-repo.js';
 
-describe('apt_repository: OpenPGP keys', function () {
+describe('apt_repository: OpenPGP keys #once', function () {
   this.timeout(60_000);
   let a: TestKey;
   let b: TestKey;

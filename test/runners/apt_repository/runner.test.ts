@@ -20,7 +20,7 @@ function gpgExport(key: TestKey): Buffer {
   return execFileSync('gpg', ['--batch', '--export', key.fingerprint], { env: { ...process.env, GNUPGHOME: key.home } });
 }
 
-describe('apt_repository runner (real apt, confined by APT_CONFIG)', function () {
+describe('apt_repository runner (real apt, confined by APT_CONFIG) #once', function () {
   this.timeout(120_000);
   let repo: SignedAptRepo;
   let key: TestKey;

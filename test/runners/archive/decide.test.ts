@@ -7,7 +7,7 @@ const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
 const p: ArchiveProperties = { target: '/opt/app', source: 'https://example.org/app.tar.gz', sha256: A, format: 'tar.gz' };
 
-describe('archive decision', () => {
+describe('archive decision #once', () => {
   it('extracts into a missing target, noop saying so', () => {
     expect(decideArchive(p, { target: 'absent' }, false)).to.deep.equal({ changed: true, message: 'extracted https://example.org/app.tar.gz into /opt/app' });
     expect(decideArchive(p, { target: 'absent' }, true).message).to.equal('Would have extracted https://example.org/app.tar.gz into /opt/app');

@@ -25,7 +25,7 @@ function tarGz(file: string, files: Record<string, string>): string {
 }
 
 for (const mode of MODES) {
-  describe(`archive runner (${mode})`, function () {
+  describe(`archive runner (${mode}) #once`, function () {
     this.timeout(60_000);
     let served: string;
     let server: http.Server;

@@ -12,7 +12,7 @@ const row = (w: WantedKey, ...texts: string[]) => {
   return [plan.changed, plan.lines, keysMessage(plan, false), keysMessage(plan, true)];
 };
 
-describe('authorized_key decision', () => {
+describe('authorized_key decision #once', () => {
   it('finds a line\'s key after its options, whatever its comment; none in comments and blanks', () => {
     expect(keyOfLine('from="10.0.0.1",no-pty ssh-rsa AAAAB3 x y', KEY_TYPES)).to.equal('AAAAB3');
     expect(keyOfLine('  ssh-ed25519 AAAAC3', KEY_TYPES)).to.equal('AAAAC3');

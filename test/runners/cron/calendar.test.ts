@@ -10,7 +10,7 @@ const fields = (minute: string, hour = '*', monthday = '*', month = '*', weekday
 /** systemd's own reading of an event: its normalized form. */
 const normalized = (event: string) => /Normalized form: (.*)/.exec(execFileSync('systemd-analyze', ['calendar', event], { encoding: 'utf8' }))![1];
 
-describe('cron schedules as systemd calendar events', () => {
+describe('cron schedules as systemd calendar events #once', () => {
   const table: [ReturnType<typeof fields>, string[]][] = [
     [fields('*'), ['*-*-* *:*:00']],
     [fields('30', '2', '*', '*', '1-5'), ['Mon..Fri *-*-* 02:30:00']],
@@ -37,7 +37,7 @@ describe('cron schedules as systemd calendar events', () => {
   });
 });
 
-describe('the units of a cron job\'s systemd form', () => {
+describe('the units of a cron job\'s systemd form #once', () => {
   it('a oneshot service running the command in the user\'s shell, values quoted for systemd; the timer with its events', () => {
     const units = timerUnits(
       job({ name: 'backup', command: 'tar czf /srv/b-$(date +\\%F).tgz "/srv/a b"', user: 'backup', fields: fields('30', '2'), environment: ['MAILTO=ops@example.org', 'GREETING=50% "off"'], provider: 'systemd' }),

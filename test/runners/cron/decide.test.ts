@@ -6,7 +6,7 @@ import { job } from './job.js';
 
 const accepts = (key: keyof typeof FIELDS, value: string) => new RegExp(`^(?:${FIELDS[key].pattern})$`, 'u').test(value);
 
-describe('cron job', () => {
+describe('cron job #once', () => {
   const table: [keyof typeof FIELDS, string[], string[]][] = [
     ['minute', ['*', '0', '59', '05', '*/15', '0-30', '0-30/5', '0,15,30,45', '1-5,*/20'], ['60', '-1', '*/0', '1-', ',', '1,,2', 'a', '1 2', '*/']],
     ['hour', ['*', '0', '23', '9-17', '*/2', '8,12'], ['24', '25', '9-24']],

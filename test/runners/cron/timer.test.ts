@@ -10,8 +10,10 @@ import path from 'node:path';
 import { callRunner, MODES } from '../../support/runner-modes.js';
 import { tempDir } from '../../support/tmp.js';
 import { UserManager } from '../service/support/user-manager.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
-describe('cron runner, provider = "systemd" (real systemd --user manager)', function () {
+describe('cron runner, provider = "systemd" (real systemd --user manager) #once', function () {
+  hostExclusive();
   this.timeout(180_000);
   const manager = new UserManager();
   before(() => manager.start());

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { runCommand } from '../../../src/shared/process.js';
 import { callRunner } from '../../support/runner-modes.js';
 import { tempDir } from '../../support/tmp.js';
-import { have } from '../pkg/repos.js';
+import { skipBecause, skipUnlessTools } from '../../support/tools.js';
 
 const NAME = `govern-diff-${process.pid}`;
 const OURS = `/etc/yum.repos.d/${NAME}.repo`;
@@ -23,11 +23,12 @@ function options(text: string): Record<string, string> {
   return read;
 }
 
-describe('dnf_repository against Ansible\'s yum_repository (differential)', function () {
+describe('dnf_repository against Ansible\'s yum_repository (differential) #once', function () {
   this.timeout(120_000);
 
   before(async function () {
-    if (process.getuid?.() !== 0 || !(await have('ansible'))) this.skip();
+    if (process.getuid?.() !== 0) skipBecause(this, 'Ansible writes to /etc/yum.repos.d: root only');
+    await skipUnlessTools(this, ['ansible']);
   });
 
   after(() => {

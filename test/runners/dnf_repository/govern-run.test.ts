@@ -14,11 +14,13 @@ import { tempDir, writeFile } from '../../support/tmp.js';
 import { runCommand } from '../../../src/shared/process.js';
 import { DnfTestRepo, have, must, rpmStatus, scratchDir } from '../pkg/repos.js';
 import { makeKey, removeKeys, type TestKey } from '../apt_repository/signed-repo.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const HELLO = 'govern-test-repos-dnf';
 const REPOS_DIR = '/etc/yum.repos.d';
 
 describe('govern run with dnf_repository and pkg (real dnf and rpm, local repository)', function () {
+  hostExclusive();
   this.timeout(300_000);
   let repo: DnfTestRepo;
   let madeReposDir = false;

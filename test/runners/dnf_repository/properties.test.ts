@@ -5,7 +5,7 @@ import { dnfRepositoryProperties, repoContent } from '../../../src/runners/dnf_r
 const props = (v: Record<string, unknown>) =>
   dnfRepositoryProperties({ name: 'internal', values: { ensure: 'present', baseurl: [], enabled: true, gpgcheck: true, gpgkey: [], ...v } as never });
 
-describe('dnf_repository properties', () => {
+describe('dnf_repository properties #once', () => {
   it('writes one section: name (the id when no description), the lists space-separated, the flags as 1 and 0, gpgkey only when given', () => {
     expect(repoContent(props({ baseurl: ['https://a.example.org/el9', 'https://b.example.org/el9'], enabled: false })).split('\n')).to.deep.equal([
       '# Written by govern (dnf_repository "internal"); a change made here is undone at its next run.',

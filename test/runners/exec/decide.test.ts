@@ -4,7 +4,7 @@ import { decide, type DecisionInputs, type ExecStatus } from '../../../src/runne
 const plain: DecisionInputs = { refreshOnly: false, unless: [], onlyif: [] };
 const idle: ExecStatus = { createsExists: false, unlessExits: [], onlyifExits: [] };
 
-describe('exec decide', () => {
+describe('exec decide #once', () => {
   describe('the decision table, row by row', () => {
     it('a refresh signal executes, via subscribe', () => {
       expect(decide(plain, { ...idle, signal: 'refresh' })).to.deep.equal({

@@ -19,7 +19,7 @@ function sharedDir(): string {
   return dir;
 }
 
-describe('exec runner: user, group, umask, tries', function () {
+describe('exec runner: user, group, umask, tries #once', function () {
   this.timeout(60_000);
   before(function () {
     if (process.getuid?.() !== 0) this.skip();

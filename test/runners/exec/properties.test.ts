@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
-import { parseRequest } from '../../../src/runners/kit.js';
+import { parseRequest } from '../../../src/runners/kit/index.js';
 import { execProperties } from '../../../src/runners/exec/properties.js';
 import { execRunner } from '../../../src/runners/exec/runner.js';
 
@@ -9,7 +9,7 @@ function props(name: string, ...args: string[]) {
   return execProperties(parseRequest(execRunner, [name, ...args], {}, () => undefined));
 }
 
-describe('exec properties', () => {
+describe('exec properties #once', () => {
   it('has the documented defaults, and the command defaults to the name', () => {
     expect(props('/bin/true')).to.deep.equal({
       command: '/bin/true',

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import path from 'node:path';
-import { findProgram, posixProvider, splitCommand } from '../../../src/runners/exec/provider-posix.js';
+import { posixProvider } from '../../../src/runners/exec/provider-posix.js';
+import { findProgram, splitCommand } from '../../../src/runners/lib/command-line.js';
 import { providerContext } from '../../../src/shared/command-runner.js';
 import { UserError } from '../../../src/shared/errors.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 
-describe('exec posix provider', () => {
+describe('exec posix provider #once', () => {
   describe('splitting a command into argv', () => {
     const splits: [string, string[]][] = [
       ['echo a b', ['echo', 'a', 'b']],

@@ -15,7 +15,7 @@ async function exec(name: string, args: string[] = [], env: NodeJS.ProcessEnv = 
 const noop = { GOVERN_NOOP: '1' };
 const refresh = { GOVERN_SIGNAL: 'refresh' };
 
-describe('runners/exec', () => {
+describe('runners/exec #once', () => {
   let dir: string;
   let marker: string;
   beforeEach(() => {

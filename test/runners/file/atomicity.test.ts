@@ -70,7 +70,7 @@ async function startObserver(fx: Fixture): Promise<{ stop(): Promise<ObserverSum
 
 const storeArgs = (source: string, mode: string) => ['ensure=present', `source=${source}`, ...ROOT_ATTRS, `mode=${mode}`];
 
-describe('file runner atomicity (50 MB files, a concurrent observer process)', function () {
+describe('file runner atomicity (50 MB files, a concurrent observer process) #once', function () {
   this.timeout(300_000);
 
   it('the observer only ever sees the old or the new content, each with its own mode, across rewrites', async () => {

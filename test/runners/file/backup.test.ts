@@ -9,7 +9,7 @@ import { tempDir, writeFile } from '../../support/tmp.js';
 
 const OWNED = ['owner=root', 'group=root', 'mode=0644'];
 
-describe('file runner: backup = true', () => {
+describe('file runner: backup = true #once', () => {
   it('keeps each replaced content, the newest five, in a root-only directory', async () => {
     const dir = tempDir('govern-backup-');
     const backups = path.join(dir, 'backup');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { UserError } from '../../../src/shared/errors.js';
 import { decide, mismatches, planMessage, type Action, type Plan } from '../../../src/runners/file/decide.js';
-import type { Attributes, Current, Desired } from '../../../src/runners/file/state.js';
+import type { Attributes, Current, Desired } from '../../../src/runners/lib/file/state.js';
 
 const sha = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const ROOT_0644: Attributes = { uid: 0, gid: 0, mode: 0o644 };
@@ -40,7 +40,7 @@ function expectRow(plan: Plan, action: Plan['action'], noopMessage: string, done
   expect(planMessage(plan, false)).to.equal(doneMessage);
 }
 
-describe('file decision (the seed\'s decision table, row by row)', () => {
+describe('file decision (the seed\'s decision table, row by row) #once', () => {
   it('absent | absent -> none', () => {
     expectRow(decide(desired('absent'), absent, false), { kind: 'none' }, 'already absent', 'already absent');
   });
@@ -170,7 +170,7 @@ describe('file decision (the seed\'s decision table, row by row)', () => {
   });
 });
 
-describe('file desired-state validation', () => {
+describe('file desired-state validation #once', () => {
   it('passes when type, content, owner, group and mode match', () => {
     expect(mismatches(desired('present'), file('new\n'))).to.deep.equal([]);
     expect(mismatches(desired('directory'), directory())).to.deep.equal([]);

@@ -10,7 +10,7 @@ import { RUNNERS_DIR } from '../../support/cli.js';
 import { tempDir } from '../../support/tmp.js';
 import { sha256 } from './support.js';
 
-describe('file runner, persistent protocol', () => {
+describe('file runner, persistent protocol #once', () => {
   it('says so when asked, and one process serves requests in order, a failure included', async () => {
     const described = await runCommand(path.join(RUNNERS_DIR, 'file'), [], { env: { ...process.env, GOVERN_DESCRIBE: '1' } });
     expect(JSON.parse(described.stdout)).to.include({ govern_runner: 1, persistent: true });

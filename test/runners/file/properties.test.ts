@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
 import { formatMode } from '../../../src/shared/values.js';
-import { parseRequest } from '../../../src/runners/kit.js';
+import { parseRequest } from '../../../src/runners/kit/index.js';
 import { fileProperties, parseAccount } from '../../../src/runners/file/properties.js';
 import { fileRunner } from '../../../src/runners/file/runner.js';
 
@@ -13,7 +13,7 @@ function props(name: string, pairs: [string, string][], stateDir?: string) {
   return fileProperties(parseRequest(fileRunner(), [name, ...pairs.map(([k, v]) => `${k}=${v}`)], env, () => undefined));
 }
 
-describe('file properties', () => {
+describe('file properties #once', () => {
   describe('mode', () => {
     for (const [text, value] of [['0644', 0o644], ['644', 0o644], ['0o755', 0o755], ['0O700', 0o700], ['0', 0], ['0777', 0o777], ['0000', 0], ['600', 0o600]] as const) {
       it(`accepts ${text}`, () => expect(props('/x', [['ensure', 'directory'], ['owner', 'root'], ['group', 'root'], ['mode', text]]).mode).to.equal(value));

@@ -11,6 +11,7 @@ import type { RunReport } from '../../../src/report/types.js';
 import { runCommand } from '../../../src/shared/process.js';
 import { GOVERN, TEST_VAR_DIR } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const JOB = 'govern-purge-writes';
 /** A public key's base64 (any valid base64 of a key line will do: sshd is not asked). */
@@ -60,6 +61,7 @@ async function inNamespace(mode: string, over: string, overMode: string, setup: 
 }
 
 describe('file runner: purge = true keeps what other runners write', function () {
+  hostExclusive();
   this.timeout(120_000);
 
   for (const mode of ['persistent', 'oneshot']) {

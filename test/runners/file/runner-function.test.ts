@@ -3,10 +3,10 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { handle } from '../../../src/runners/kit.js';
-import { posixProvider } from '../../../src/runners/file/provider-posix.js';
+import { handle } from '../../../src/runners/kit/index.js';
+import { posixProvider } from '../../../src/runners/lib/file/posix.js';
 import { FILE_PROVIDERS, fileRunner } from '../../../src/runners/file/runner.js';
-import type { FileProvider } from '../../../src/runners/file/state.js';
+import type { FileProvider } from '../../../src/runners/lib/file/state.js';
 import { UserError } from '../../../src/shared/errors.js';
 import type { RunnerResult } from '../../../src/shared/protocol.js';
 import { tempDir } from '../../support/tmp.js';
@@ -31,7 +31,7 @@ const runFile = runWith(posixProvider);
 
 const ATTRS: [string, string][] = [['owner', 'root'], ['group', 'root'], ['mode', '0644']];
 
-describe('file runner function', () => {
+describe('file runner function #once', () => {
   it('fake provider: a store that does not reach the desired mode fails with the desired-state error', async () => {
     const target = path.join(tempDir(), 'f');
     const lying: FileProvider = { ...posixProvider, store: (p, content, attrs, replacing, recursive) => posixProvider.store(p, content, { ...attrs, mode: 0o600 }, replacing, recursive) };

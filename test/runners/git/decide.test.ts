@@ -8,7 +8,7 @@ const B = 'b'.repeat(40);
 const p = (over: Partial<GitProperties> = {}): GitProperties => ({ dir: '/srv/app', ensure: 'present', source: '/git/app.git', revision: 'main', force: false, ...over });
 const at = (over: Partial<GitCurrent> = {}): GitCurrent => ({ dir: 'checkout', origin: '/git/app.git', head: A, changes: [], wanted: A, ...over });
 
-describe('git decision', () => {
+describe('git decision #once', () => {
   it('clones into a missing or empty directory; noop says so', () => {
     expect(decideGit(p(), { dir: 'absent', changes: [] }, false)).to.deep.equal({ changed: true, action: 'clone', message: 'cloned /git/app.git into /srv/app at main' });
     expect(decideGit(p({ revision: undefined }), { dir: 'empty', changes: [] }, true).message).to.equal('Would have cloned /git/app.git into /srv/app at the default branch');

@@ -10,7 +10,7 @@ import { gitLab } from '../../pull/git-lab.js';
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
 
-describe('git provider: checkout', function () {
+describe('git provider: checkout #once', function () {
   this.timeout(60_000);
 
   it('checks out the commit found, on the branch, following the remote one, though the branch moved since', async () => {

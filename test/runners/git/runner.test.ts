@@ -31,7 +31,7 @@ function origin(): { bare: string; work: string; commit(file: string, content: s
 }
 
 for (const mode of MODES) {
-  describe(`git runner (${mode}, local repositories)`, function () {
+  describe(`git runner (${mode}, local repositories) #once`, function () {
     this.timeout(60_000);
     const run = (dir: string, args: string[], env: Record<string, string> = {}) => callRunner('git', mode, dir, args, env);
 

@@ -12,7 +12,7 @@ import { gitLab } from '../../pull/git-lab.js';
 const head = (dir: string) => execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
 
 for (const mode of MODES) {
-  describe(`git runner with allowed_signers (${mode}, ssh-signed commits)`, function () {
+  describe(`git runner with allowed_signers (${mode}, ssh-signed commits) #once`, function () {
     this.timeout(60_000);
 
     it('cloned at a signed commit; an unsigned one or one signed by another key refused, in noop too, the checkout left; a signed one followed', async () => {

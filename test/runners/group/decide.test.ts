@@ -5,7 +5,7 @@ import { decide, mismatches, type CurrentGroup, type DesiredGroup } from '../../
 const desired = (extra: Partial<DesiredGroup> = {}): DesiredGroup => ({ name: 'devs', ensure: 'present', system: false, membersMode: 'exact', ...extra });
 const existing = (extra: Partial<Extract<CurrentGroup, { exists: true }>> = {}): CurrentGroup => ({ exists: true, gid: 1500, members: ['alice'], primaryOf: [], ...extra });
 
-describe('group runner decision', () => {
+describe('group runner decision #once', () => {
   it('absent: nothing when missing, groupdel when present, refused when it is a user\'s primary group', () => {
     expect(decide(desired({ ensure: 'absent' }), { exists: false })).to.include({ changed: false, summary: 'group devs already absent' });
     expect(decide(desired({ ensure: 'absent' }), existing())).to.deep.include({ changed: true, action: { kind: 'remove' }, summary: 'removed group devs' });

@@ -8,7 +8,7 @@ import { AccountsNamespace } from '../accounts/support/fake-busybox.js';
 const GROUP = `gvbbm${process.pid % 100000}`;
 const [ALICE, BOB] = [`gvbba${process.pid % 100000}`, `gvbbb${process.pid % 100000}`];
 
-describe('group runner, busybox provider (FAKE busybox applets, private /etc)', function () {
+describe('group runner, busybox provider (FAKE busybox applets, private /etc) #once', function () {
   this.timeout(120_000);
   let ns: AccountsNamespace;
 

@@ -11,7 +11,7 @@ import { AccountsNamespace } from '../accounts/support/fake-busybox.js';
 const GROUP = `gvpwm${process.pid % 100000}`;
 const [ALICE, BOB] = [`gvpwa${process.pid % 100000}`, `gvpwb${process.pid % 100000}`];
 
-describe('group runner, pw provider (FAKE FreeBSD pw, private /etc)', function () {
+describe('group runner, pw provider (FAKE FreeBSD pw, private /etc) #once', function () {
   this.timeout(120_000);
   let ns: AccountsNamespace;
 

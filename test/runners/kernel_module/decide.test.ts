@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { decideKernelModule, kernelModuleMessage, type ModuleState } from '../../../src/runners/kernel_module/decide.js';
 import { loadFileContent, sysfsName, type KernelModuleProperties } from '../../../src/runners/kernel_module/properties.js';
-import type { WholeFileCurrent } from '../../../src/runners/whole-file/decide.js';
+import type { WholeFileCurrent } from '../../../src/runners/lib/whole-file/decide.js';
 
 const FILE = '/etc/modules-load.d/govern-br_netfilter.conf';
 const want = (over: Partial<KernelModuleProperties> = {}): KernelModuleProperties => ({ name: 'br_netfilter', ensure: 'present', load: true, persist: true, file: FILE, ...over });
@@ -14,7 +14,7 @@ const row = (p: KernelModuleProperties, live: ModuleState | undefined, file: Who
   return [plan.changed, plan.modprobe, plan.file?.action, kernelModuleMessage(plan, false), kernelModuleMessage(plan, true)];
 };
 
-describe('kernel_module decision', () => {
+describe('kernel_module decision #once', () => {
   it('loaded and listed: nothing, and the message says both', () => {
     expect(row(want(), 'loaded', listed)).to.deep.equal([false, undefined, 'none', `module br_netfilter loaded; listed in ${FILE}`, `module br_netfilter loaded; listed in ${FILE}`]);
     expect(row(want(), 'builtin', listed)[3]).to.equal(`module br_netfilter built into the kernel; listed in ${FILE}`);

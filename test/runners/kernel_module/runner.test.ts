@@ -14,7 +14,7 @@ function builtinModule(): string | undefined {
 }
 
 for (const mode of MODES) {
-  describe(`kernel_module runner (${mode})`, function () {
+  describe(`kernel_module runner (${mode}) #once`, function () {
     this.timeout(60_000);
     const km = (name: string, args: string[], env: Record<string, string> = {}) => callRunner('kernel_module', mode, name, args, env);
 

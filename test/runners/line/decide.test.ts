@@ -7,7 +7,7 @@ import { joinLines, splitLines } from '../../../src/runners/line/lines.js';
 const want = (over: Partial<Desired>): Desired => ({ path: '/etc/x', line: 'x = 1', ensure: 'present', create: false, multiple: false, ...over });
 const file = (text: string) => ({ type: 'file' as const, content: Buffer.from(text) });
 
-describe('line decision', () => {
+describe('line decision #once', () => {
   it('names at most ten line numbers', () => {
     const plan = decide(want({ line: 'x', ensure: 'absent' }), file('x\n'.repeat(25)), false);
     expect(plan.summary).to.equal('removed lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 15 more');

@@ -8,7 +8,7 @@ import type { RunReport } from '../../../src/report/types.js';
 import { govern } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { snapshot } from '../file/support.js';
-import { MODES } from './support.js';
+import { MODES } from '../../support/runner-modes.js';
 
 function stateTree(lines = '') {
   const dir = tempDir('govern-line-run-');

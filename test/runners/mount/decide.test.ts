@@ -15,7 +15,7 @@ const row = (p: MountProperties, text: string, mounted: Mounted | undefined) => 
   return [plan.changed, plan.action, plan.fstab.change, mountMessage(plan, false), mountMessage(plan, true)];
 };
 
-describe('mount decision', () => {
+describe('mount decision #once', () => {
   it('mounted and listed: nothing', () => {
     expect(row(want(), LISTED, up)).to.deep.equal([false, undefined, 'none', '/srv/x mounted; /srv/x in /etc/fstab', '/srv/x mounted; /srv/x in /etc/fstab']);
   });
@@ -64,7 +64,7 @@ describe('mount decision', () => {
   });
 });
 
-describe('mount decision against the mounted file system', () => {
+describe('mount decision against the mounted file system #once', () => {
   it('the table as wanted, the mounted options not: remounted, and the message says which', () => {
     const plan = decideMount(want({ entry: { ...entry, options: 'size=2m,nodev' } }), LISTED.replace('size=1m', 'size=2m,nodev'), up);
     expect([plan.action, plan.fstab.change, mountMessage(plan, true)]).to.deep.equal([
@@ -94,7 +94,7 @@ describe('mount decision against the mounted file system', () => {
   });
 });
 
-describe('mount options compared with what the kernel shows', () => {
+describe('mount options compared with what the kernel shows #once', () => {
   it('flags, sizes and modes', () => {
     expect(optionsNotMet('defaults', 'rw,nosuid,rw')).to.deep.equal([]);
     expect(optionsNotMet('ro,noexec', 'rw,rw')).to.deep.equal(['rw -> ro', 'exec -> noexec']);

@@ -10,7 +10,7 @@ import { tempDir } from '../../support/tmp.js';
 const mountedOn = (dir: string) => fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').some((l) => l.split(' ')[4] === dir);
 
 for (const mode of MODES) {
-  describe(`mount runner (${mode}, tmpfs)`, function () {
+  describe(`mount runner (${mode}, tmpfs) #once`, function () {
     this.timeout(60_000);
     let dir: string;
     let fstab: string;

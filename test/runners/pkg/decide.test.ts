@@ -13,7 +13,7 @@ const gone: Ensure = { kind: 'absent' };
 const latest: Ensure = { kind: 'latest' };
 const version = (v: string): Ensure => ({ kind: 'version', version: v });
 
-describe('pkg decision', () => {
+describe('pkg decision #once', () => {
   describe('the seed\'s decision table', () => {
     it('ensure: present, installed (any version) -> none', () => {
       expect(decide(present, at('1.0-1'), debian)).to.deep.equal({ action: { kind: 'none' }, message: 'already installed 1.0-1' });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DpkgSnapshot } from '../../../src/runners/pkg/dpkg-snapshot.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 
-describe('DpkgSnapshot', () => {
+describe('DpkgSnapshot #once', () => {
   function setup() {
     const dir = tempDir();
     const status = writeFile(path.join(dir, 'status'), 'Package: a\n');

@@ -13,16 +13,14 @@
 // `pkg [ARG]...`. Versions are compared by the epoch after `,`, then `sort -V`, enough for the
 // versions the tests use.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { FakePrograms, LOG_CALL } from '../../support/fake-programs.js';
 
 const PKG = `#!/bin/sh
 # FAKE FreeBSD pkg (test/runners/pkg/fake-pkgng.ts)
-printf 'pkg' >> "$FAKE_PKG_DIR/calls"
-for a in "$@"; do printf ' [%s]' "$a" >> "$FAKE_PKG_DIR/calls"; done
-echo >> "$FAKE_PKG_DIR/calls"
+${LOG_CALL}log_call "$@"
 usage() { echo "pkg (fake): usage: $*" >&2; exit 64; }
-db=$FAKE_PKG_DIR/installed repo=$FAKE_PKG_DIR/repo
+db=$FAKE_DIR/installed repo=$FAKE_DIR/repo
 name_ok() { case $1 in ''|-*|*/*) usage "a package name, not '$1'" ;; esac; }
 offered() { [ -s "$repo/$1" ] && head -n 1 "$repo/$1"; }
 epoch() { case $1 in *,*) echo "\${1##*,}" ;; *) echo 0 ;; esac; }
@@ -53,19 +51,15 @@ case "$1 $2 $3" in
 esac
 `;
 
-export class FakePkgng {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-fake-pkgng-'));
-  readonly bin = path.join(this.dir, 'bin');
-
+export class FakePkgng extends FakePrograms {
   constructor() {
-    for (const sub of ['bin', 'installed', 'repo']) fs.mkdirSync(path.join(this.dir, sub));
-    fs.writeFileSync(path.join(this.bin, 'pkg'), PKG, { mode: 0o755 });
-    fs.writeFileSync(path.join(this.dir, 'calls'), '');
+    super('govern-fake-pkgng-', ['installed', 'repo']);
+    this.program('pkg', PKG);
   }
 
   /** The environment with the fake first on PATH. */
   get env(): NodeJS.ProcessEnv {
-    return { PATH: `${this.bin}:${process.env.PATH}`, FAKE_PKG_DIR: this.dir };
+    return this.fakeEnv();
   }
 
   /** What the repositories offer, a version each (the first is what install takes). */
@@ -76,17 +70,5 @@ export class FakePkgng {
   installed(name: string): string | undefined {
     const file = path.join(this.dir, 'installed', name);
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : undefined;
-  }
-
-  /** The calls since the last time, one line each. */
-  takeCalls(): string[] {
-    const file = path.join(this.dir, 'calls');
-    const calls = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
-    fs.writeFileSync(file, '');
-    return calls;
-  }
-
-  remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

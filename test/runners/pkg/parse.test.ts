@@ -4,7 +4,7 @@ import { parseCandidate, parseDpkgQuery } from '../../../src/runners/pkg/provide
 import { parseRpmQuery } from '../../../src/runners/pkg/provider-dnf.js';
 import { parseFactOutput } from '../../../src/runners/pkg/providers.js';
 
-describe('pkg provider output parsing', () => {
+describe('pkg provider output parsing #once', () => {
   it('dpkg-query: only "installed" is present', () => {
     expect(parseDpkgQuery('zsh 5.9-8+b18 amd64 installed\n')).to.deep.equal({ installed: true, version: '5.9-8+b18', fullVersion: '5.9-8+b18', arch: 'amd64' });
     for (const state of ['config-files', 'half-installed', 'half-configured', 'unpacked', 'triggers-awaited']) {

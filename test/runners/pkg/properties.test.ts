@@ -1,14 +1,14 @@
 // The pkg runner's arguments as it reads them: checked against its description.
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
-import { parseRequest } from '../../../src/runners/kit.js';
+import { parseRequest } from '../../../src/runners/kit/index.js';
 import { packageProperties } from '../../../src/runners/pkg/properties.js';
 import { pkgRunner } from '../../../src/runners/pkg/runner.js';
 
 const props = (name: string, pairs: Record<string, string> = {}) =>
   packageProperties(parseRequest(pkgRunner, [name, ...Object.entries(pairs).map(([k, v]) => `${k}=${v}`)], {}, () => undefined));
 
-describe('pkg properties', () => {
+describe('pkg properties #once', () => {
   it('reads ensure: present, absent, latest or a version; present by default', () => {
     expect(props('vim').ensure).to.deep.equal({ kind: 'present' });
     expect(props('vim', { ensure: 'present' }).ensure).to.deep.equal({ kind: 'present' });

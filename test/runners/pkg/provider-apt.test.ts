@@ -9,8 +9,9 @@ import { runCommand } from '../../../src/shared/process.js';
 import type { RunReport } from '../../../src/report/types.js';
 import { govern, runner } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
-import { LOCK_FILE, privateLockDir } from '../../../src/runners/pkg/tools.js';
+import { lockFile, privateLockDir } from '../../../src/runners/lib/package-tools.js';
 import { AptTestRepo, dpkgLeftovers, dpkgStatus, have, must, scratchDir } from './repos.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const HELLO = 'govern-test-hello';
 const CONF = 'govern-test-conf';
@@ -22,6 +23,7 @@ async function pkg(args: string[], options: { noop?: boolean } = {}) {
 }
 
 describe('pkg runner with apt (real dpkg and apt-get, local repository)', function () {
+  hostExclusive();
   this.timeout(300_000);
   let repo: AptTestRepo;
 
@@ -217,9 +219,9 @@ describe('pkg runner with apt (real dpkg and apt-get, local repository)', functi
   describe('locking and validation', () => {
     it('waits for govern\'s package lock held by another process', async () => {
       privateLockDir();
-      const holder = runCommand('flock', [LOCK_FILE, 'sleep', '3']);
+      const holder = runCommand('flock', [lockFile(), 'sleep', '3']);
       // Wait until the holder has the lock.
-      for (let k = 0; k < 50 && (await runCommand('flock', ['-n', LOCK_FILE, 'true'])).code === 0; k++) await new Promise((r) => setTimeout(r, 50));
+      for (let k = 0; k < 50 && (await runCommand('flock', ['-n', lockFile(), 'true'])).code === 0; k++) await new Promise((r) => setTimeout(r, 50));
       const started = Date.now();
       const r = await pkg([HELLO, 'ensure=present']);
       const waited = Date.now() - started;
@@ -273,7 +275,7 @@ describe('pkg runner with apt (real dpkg and apt-get, local repository)', functi
         // The spies do see a valid request.
         const ok = await runner('pkg', [HELLO, 'ensure=present'], { env });
         expect(ok.code).to.equal(0);
-        expect(fs.readFileSync(log, 'utf8')).to.include(`flock -w 600 -E 75 ${LOCK_FILE} dpkg-query -W`);
+        expect(fs.readFileSync(log, 'utf8')).to.include(`flock -w 600 -E 75 ${lockFile()} dpkg-query -W`);
       } finally {
         fs.rmSync(spy, { recursive: true, force: true });
       }

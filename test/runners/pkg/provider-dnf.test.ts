@@ -9,6 +9,7 @@ import type { RunReport } from '../../../src/report/types.js';
 import { govern, runner } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { DnfTestRepo, have, must, rpmStatus, scratchDir } from './repos.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const HELLO = 'govern-test-hello';
 
@@ -18,6 +19,7 @@ async function pkg(args: string[], options: { noop?: boolean } = {}) {
 }
 
 describe('pkg runner with dnf (real dnf and rpm, local repository)', function () {
+  hostExclusive();
   this.timeout(300_000);
   let repo: DnfTestRepo;
 

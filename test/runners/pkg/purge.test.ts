@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseResult } from '../../../src/shared/protocol.js';
 import { runner } from '../../support/cli.js';
 import { AptTestRepo, dpkgStatus, have, must, scratchDir } from './repos.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const PKG = 'govern-test-purge';
 const CONFFILE = '/etc/govern-test-purge.conf';
@@ -16,7 +17,8 @@ async function pkg(args: string[], noop = false) {
   return { code: r.code, ...parseResult(r.stdout), stderr: r.stderr };
 }
 
-describe('pkg runner: ensure = "purged" (real apt and dpkg, local repository)', function () {
+describe('pkg runner: ensure = "purged" (real apt and dpkg, local repository) #once', function () {
+  hostExclusive();
   this.timeout(300_000);
   let repo: AptTestRepo;
 

@@ -70,7 +70,7 @@ const quiet = { log: () => undefined };
 const apply = (ensure: Ensure, provider: MemoryProvider, noop = false) => applyPackage({ name: 'hello', ensure }, provider, { ...quiet, noop });
 const MUTATORS = /^(install|upgrade|downgrade|uninstall)/;
 
-describe('pkg runner flow', () => {
+describe('pkg runner flow #once', () => {
   it('noop queries and reports, and never installs, upgrades, downgrades or uninstalls', async () => {
     const cases: [Ensure, string | undefined, string][] = [
       [{ kind: 'present' }, undefined, 'Would have installed'],

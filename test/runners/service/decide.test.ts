@@ -17,7 +17,7 @@ const running = { running: true, enabled: false };
 const stopped = { running: false, enabled: false };
 const on = (s: ServiceStatus): ServiceStatus => ({ ...s, enabled: true });
 
-describe('service decide', () => {
+describe('service decide #once', () => {
   describe('the seed idempotency table, one row each', () => {
     it('ensure: running, running -> none', () => expect(decideRunning('running', running)).to.equal(undefined));
     it('ensure: running, stopped -> start', () => expect(decideRunning('running', stopped)).to.equal('start'));

@@ -8,6 +8,7 @@ import { govern, RUNNERS_DIR, shRunner } from '../../support/cli.js';
 import { processAlive } from '../../support/proc.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { SysvScript } from './support/sysv-script.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const NAME = 'govern-test-notify';
 
@@ -28,6 +29,7 @@ interface Report {
 }
 
 for (const mode of ['persistent', 'oneshot']) describe(`service runner in govern run (${mode} runners): a config file notifies its service (sysv)`, function () {
+  hostExclusive();
   this.timeout(120_000);
   let script: SysvScript;
   let runners: string;

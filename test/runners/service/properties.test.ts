@@ -1,13 +1,13 @@
 // The service runner's arguments as it reads them: checked against its description.
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
-import { parseRequest } from '../../../src/runners/kit.js';
+import { parseRequest } from '../../../src/runners/kit/index.js';
 import { serviceProperties } from '../../../src/runners/service/properties.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
 
 const props = (name: string, ...args: string[]) => serviceProperties(parseRequest(serviceRunner(), [name, ...args], {}, () => undefined));
 
-describe('service properties', () => {
+describe('service properties #once', () => {
   it('defaults to ensure running, enable unset, provider chosen later, system scope', () => {
     expect(props('nginx')).to.deep.equal({ name: 'nginx', ensure: 'running', enable: undefined, provider: undefined, scope: 'system' });
   });

@@ -13,11 +13,13 @@ import { govern } from '../../support/cli.js';
 import { processAlive } from '../../support/proc.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { applied, runService } from './helpers.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const NAME = `govern-port-runit-${process.pid}`;
 const DEFINITION = path.join('/etc/sv', NAME);
 
 describe('service runner, runit provider (real runsvdir, runsv and sv)', function () {
+  hostExclusive();
   this.timeout(120_000);
   let svdir: string;
   let runsvdir: ChildProcess | undefined;

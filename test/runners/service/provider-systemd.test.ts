@@ -6,10 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunOptions, RunResult } from '../../../src/shared/process.js';
-import { SystemdProvider } from '../../../src/runners/service/provider-systemd.js';
+import { SystemdProvider } from '../../../src/runners/lib/systemd/systemctl.js';
 import { processAlive } from '../../support/proc.js';
 import { applied, runService } from './helpers.js';
 import { UserManager } from './support/user-manager.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 function recorder(answer: Partial<RunResult> = {}) {
   const commands: string[][] = [];
@@ -20,7 +21,7 @@ function recorder(answer: Partial<RunResult> = {}) {
   return { commands, context: { env: {}, log: () => undefined, run } };
 }
 
-describe('service runner, systemd provider command lines (recorded, not run)', () => {
+describe('service runner, systemd provider command lines (recorded, not run) #once', () => {
   it('calls systemctl for the system scope without --user, non-interactive, the name after --', async () => {
     const { commands, context } = recorder({ stdout: 'active\n' });
     const provider = new SystemdProvider(context, 'system');
@@ -55,7 +56,8 @@ describe('service runner, systemd provider command lines (recorded, not run)', (
 
 const UNIT = 'govern-test-systemd';
 
-describe('service runner, systemd provider (real systemd --user manager)', function () {
+describe('service runner, systemd provider (real systemd --user manager) #once', function () {
+  hostExclusive();
   this.timeout(120_000);
   const manager = new UserManager();
   let logDir: string;

@@ -5,17 +5,19 @@ import fs from 'node:fs';
 import { runCommand, type RunOptions, type RunResult } from '../../../src/shared/process.js';
 import { providerContext } from '../../../src/shared/command-runner.js';
 import { SysvProvider } from '../../../src/runners/service/provider-sysv.js';
-import { handle } from '../../../src/runners/kit.js';
+import { handle } from '../../../src/runners/kit/index.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
 import { processAlive } from '../../support/proc.js';
 import { applied, runService } from './helpers.js';
 import { SysvScript } from './support/sysv-script.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const NAME = 'govern-test-sysv';
 const BOOT_START = ['rc2.d/S01', 'rc3.d/S01', 'rc4.d/S01', 'rc5.d/S01'].map((l) => l + NAME);
 const BOOT_KILL = ['rc2.d/K01', 'rc3.d/K01', 'rc4.d/K01', 'rc5.d/K01'].map((l) => l + NAME);
 
-describe('service runner, sysv provider (real init script)', function () {
+describe('service runner, sysv provider (real init script) #once', function () {
+  hostExclusive();
   this.timeout(60_000);
   let script: SysvScript;
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { act, providerContext, query } from '../../../src/shared/command-runner.js';
 import { UserError } from '../../../src/shared/errors.js';
 
-describe('service provider commands', () => {
+describe('service provider commands #once', () => {
   it('reports a query command that cannot be started', async () => {
     const context = providerContext({ PATH: '/nonexistent' }, () => undefined);
     let error: unknown;

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { providerContext } from '../../../src/shared/command-runner.js';
 import { UserError } from '../../../src/shared/errors.js';
-import { chooseProvider } from '../../../src/runners/provider-choice.js';
+import { chooseProvider } from '../../../src/runners/kit/provider-choice.js';
 import type { ServiceProperties } from '../../../src/runners/service/properties.js';
 import { serviceProviders } from '../../../src/runners/service/providers.js';
 import { OPENRC_UNPACKED, OpenrcRoot } from './support/openrc-root.js';
@@ -14,7 +14,7 @@ const openrcContext = providerContext({ PATH: `${OPENRC_UNPACKED}/sbin:/usr/sbin
 const choose = async (p: Partial<ServiceProperties>, booted: boolean) =>
   (await chooseProvider('init system', serviceProviders(() => booted), p.provider, props(p), context)).name;
 
-describe('service provider choice', () => {
+describe('service provider choice #once', () => {
   it('is systemd when /run/systemd/system exists, sysv otherwise', async () => {
     expect(await choose({}, true)).to.equal('systemd');
     expect(await choose({}, false)).to.equal('sysv');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { runMemory } from '../../../src/runners/service/run-memory.js';
 import { tempDir } from '../../support/tmp.js';
 
-describe('service run memory (GOVERN_RUN_DIR)', () => {
+describe('service run memory (GOVERN_RUN_DIR) #once', () => {
   it('remembers a start for the rest of the run, per service', () => {
     const dir = tempDir();
     const memory = runMemory(dir, 'sysv-system-nginx');

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { UserError } from '../../../src/shared/errors.js';
 import type { RunOptions, RunResult } from '../../../src/shared/process.js';
-import { handle } from '../../../src/runners/kit.js';
+import { handle } from '../../../src/runners/kit/index.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,7 +32,7 @@ function request(name: string, args: [string, string][], extra: Omit<Request, 'n
   return { name, args, ...extra };
 }
 
-describe('service runner', () => {
+describe('service runner #once', () => {
   describe('validates before any command runs (commands recorded, not run)', () => {
     const cases: [string, Request, RegExp][] = [
       ['a bad name', request('nginx;reboot', [['provider', 'systemd']]), /name "nginx;reboot" is not a service name .*\(character ";" is not allowed\)/],

@@ -2,19 +2,20 @@
 // checked, one message for both.
 import { expect } from 'chai';
 import { decideSysctl, sysctlMessage } from '../../../src/runners/sysctl/decide.js';
-import { dropInContent, normalValue, procPath, type SysctlProperties } from '../../../src/runners/sysctl/properties.js';
-import type { WholeFileCurrent } from '../../../src/runners/whole-file/decide.js';
+import { withKey } from '../../../src/runners/sysctl/drop-in.js';
+import { normalValue, procPath, type SysctlProperties } from '../../../src/runners/sysctl/properties.js';
+import type { WholeFileCurrent } from '../../../src/runners/lib/whole-file/decide.js';
 
 const FILE = '/etc/sysctl.d/90-govern-net.ipv4.ip_forward.conf';
-const want = (over: Partial<SysctlProperties> = {}): SysctlProperties => ({ key: 'net.ipv4.ip_forward', ensure: 'present', value: '1', apply: true, persist: true, file: FILE, ...over });
-const dropIn = (p: SysctlProperties) => ({ path: p.file, ensure: p.ensure, content: p.value === undefined ? undefined : Buffer.from(dropInContent(p.key, p.value)), mode: 0o644, uid: 0, gid: 0 });
-const persisted = (value: string): WholeFileCurrent => ({ type: 'file', content: Buffer.from(dropInContent('net.ipv4.ip_forward', value)), mode: 0o644, uid: 0, gid: 0 });
+const want = (over: Partial<SysctlProperties> = {}): SysctlProperties => ({ key: 'net.ipv4.ip_forward', ensure: 'present', value: '1', apply: true, persist: true, file: FILE, shared: false, ...over });
+const dropIn = (p: SysctlProperties) => ({ path: p.file, ensure: p.ensure, content: p.value === undefined ? undefined : Buffer.from(withKey(undefined, p.key, p.value)!), mode: 0o644, uid: 0, gid: 0 });
+const persisted = (value: string): WholeFileCurrent => ({ type: 'file', content: Buffer.from(withKey(undefined, 'net.ipv4.ip_forward', value)!), mode: 0o644, uid: 0, gid: 0 });
 const row = (p: SysctlProperties, live: string | undefined, file: WholeFileCurrent) => {
   const plan = decideSysctl(p, { live, file }, dropIn(p));
   return [plan.changed, plan.setLive, plan.file?.action, sysctlMessage(plan, false), sysctlMessage(plan, true)];
 };
 
-describe('sysctl decision', () => {
+describe('sysctl decision #once', () => {
   it('both right: nothing, and the message says both', () => {
     expect(row(want(), '1\n', persisted('1'))).to.deep.equal([false, undefined, 'none', `live value 1; persisted in ${FILE}`, `live value 1; persisted in ${FILE}`]);
   });

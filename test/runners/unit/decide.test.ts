@@ -4,7 +4,7 @@ import { decideUnit, unitMessage } from '../../../src/runners/unit/decide.js';
 
 const desired = { path: '/etc/systemd/system/app.service', ensure: 'present' as const, content: Buffer.from('[Service]\n'), mode: 0o644, uid: 0, gid: 0 };
 
-describe('unit decision', () => {
+describe('unit decision #once', () => {
   it('a change needs a reload, and says whether it is pending or done', () => {
     const plan = decideUnit(desired, { type: 'absent' });
     expect(plan.reload).to.equal(true);

@@ -10,11 +10,13 @@ import { govern } from '../../support/cli.js';
 import { MODES } from '../../support/runner-modes.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { UserManager } from '../service/support/user-manager.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const TEMPLATE = `govern-test-unit-${process.pid}@.service`;
 const INSTANCE = `govern-test-unit-${process.pid}@one`;
 
 describe('govern run with the unit runner (real systemd --user manager)', function () {
+  hostExclusive();
   this.timeout(180_000);
   const manager = new UserManager();
 

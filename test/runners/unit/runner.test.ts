@@ -19,7 +19,7 @@ function setup() {
 }
 
 for (const mode of MODES) {
-  describe(`unit runner (${mode})`, function () {
+  describe(`unit runner (${mode}) #once`, function () {
     this.timeout(60_000);
     const unit = (t: ReturnType<typeof setup>, name: string, args: string[], extra: Record<string, string> = {}) =>
       callRunner('unit', mode, name, ['scope=user', ...args], { ...t.env, ...extra });

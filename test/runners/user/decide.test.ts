@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { checkArguments } from '../../../src/shared/arguments.js';
 import { Params } from '../../../src/shared/protocol.js';
-import { planMessage } from '../../../src/runners/accounts/plan.js';
+import { planMessage } from '../../../src/runners/lib/accounts/plan.js';
 import { decide, mismatches, type CurrentUser, type DesiredUser } from '../../../src/runners/user/decide.js';
 import { description } from '../../../src/runners/user/description.js';
 
@@ -23,7 +23,7 @@ const existing = (extra: Partial<Extract<CurrentUser, { exists: true }>> = {}): 
   ...extra,
 });
 
-describe('user runner decision', () => {
+describe('user runner decision #once', () => {
   it('absent: nothing when missing, userdel when present (with -r under managehome), refused with running processes', () => {
     expect(decide(desired({ ensure: 'absent' }), { exists: false })).to.include({ changed: false, summary: 'user deploy already absent' });
     expect(decide(desired({ ensure: 'absent' }), existing())).to.deep.include({ changed: true, action: { kind: 'remove', removeHome: false }, summary: 'removed user deploy' });
@@ -87,7 +87,7 @@ describe('user runner decision', () => {
   });
 });
 
-describe('user runner description', () => {
+describe('user runner description #once', () => {
   const check = (name: string, args: [string, string][]) => checkArguments('user', description, name, new Params(args)).problems.map((p) => p.message);
 
   it('takes crypt(3) hashes of each kind, locked or not, and the no-login markers', () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { govern } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { accountChecksums, entry, removeAccounts, runState, sha512Hash } from './support.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const USER = 'govtest17-deploy';
 const GROUP = 'govtest17-team';
@@ -61,6 +62,7 @@ group "${OTHER}" {
 `;
 
 describe('govern run with the user and group runners', function () {
+  hostExclusive();
   this.timeout(120_000);
   const cleanup = () => removeAccounts([USER], [GROUP, EXTRA, OTHER]);
   before(cleanup);

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import { runnerOutcome } from '../../support/cli.js';
 import { accountChecksums, entry, removeAccounts } from './support.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const USER = 'govtest17-hand';
 const G1 = 'govtest17-g1';
@@ -13,6 +14,7 @@ const user = (args: string[], env: NodeJS.ProcessEnv = {}) => runnerOutcome('use
 const group = (name: string, args: string[], env: NodeJS.ProcessEnv = {}) => runnerOutcome('group', [name, ...args], { env });
 
 describe('user and group runners by hand', function () {
+  hostExclusive();
   this.timeout(120_000);
   const cleanup = async () => {
     await removeAccounts([USER], [USER, G1, G2]);

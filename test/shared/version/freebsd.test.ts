@@ -65,7 +65,7 @@ const PARTS: Vector[] = [
 
 const symbol = { '<': -1, '=': 0, '>': 1 } as const;
 
-describe('freebsd version scheme (pkg version -t, from its documented rules and examples)', () => {
+describe('freebsd version scheme (pkg version -t, from its documented rules and examples) #once', () => {
   for (const [name, table] of [['the Porter\'s Handbook', HANDBOOK], ['pkg\'s stated rules', RULES], ['epoch, version, revision', PARTS]] as const) {
     it(`compares ${name}'s examples both ways`, () => {
       const wrong = table

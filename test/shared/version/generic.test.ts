@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { dropTrailingZeroes } from '../../../src/shared/version/generic.js';
 
-describe('generic versions: trailing zeroes', () => {
+describe('generic versions: trailing zeroes #once', () => {
   it('drops trailing .0 segments before the first hyphen, as the seed shows', () => {
     expect(dropTrailingZeroes('1.0.0-rc1')).to.equal('1-rc1');
     expect(dropTrailingZeroes('2.0.0')).to.equal('2');

@@ -39,7 +39,7 @@ function which(command: string): Promise<boolean> {
   return runCommand('sh', ['-c', 'command -v "$1"', 'sh', command]).then((r) => r.code === 0);
 }
 
-describe('version comparison', () => {
+describe('version comparison #once', () => {
   describe('debian', () => {
     it('orders the seed\'s examples', () => checkAll('debian', DEBIAN_SEED_VECTORS));
     it('sorts letters before non-letters inside a fragment, as the seed\'s "1.0a < 1.0-" says', () => {

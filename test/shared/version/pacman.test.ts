@@ -58,7 +58,7 @@ function randomVersion(random: () => number): string {
   return v;
 }
 
-describe('pacman version comparison', () => {
+describe('pacman version comparison #once', () => {
   let haveVercmp = false;
   before(async () => {
     haveVercmp = (await runCommand('sh', ['-c', 'command -v vercmp'])).code === 0;

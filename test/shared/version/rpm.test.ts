@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { compareRpmToWanted, parseRpmVersion } from '../../../src/shared/version/rpm.js';
 
-describe('rpm versions', () => {
+describe('rpm versions #once', () => {
   it('parses epoch, version and release', () => {
     expect(parseRpmVersion('1:2.0-3.fc39')).to.deep.equal({ epoch: 1, version: '2.0', release: '3.fc39', hasEpoch: true });
     expect(parseRpmVersion('5.8-9.el9')).to.deep.equal({ epoch: 0, version: '5.8', release: '9.el9', hasEpoch: false });

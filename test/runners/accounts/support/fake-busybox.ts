@@ -14,19 +14,17 @@
 // adduser without -D would ask for a password on the terminal: the fake fails then.
 // Everything runs inside AccountsNamespace, so the machine's own account files never change.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type RunResult } from '../../../../src/shared/process.js';
 import { CALL_ENV, parseResult } from '../../../../src/shared/protocol.js';
 import { RUNNERS_DIR } from '../../../support/cli.js';
+import { FakePrograms, LOG_CALL } from '../../../support/fake-programs.js';
 import { PW } from './fake-pw.js';
 
 const APPLET = `#!/bin/sh
 # FAKE busybox account applet (test/runners/accounts/support/fake-busybox.ts)
 applet=$(basename "$0")
-printf '%s' "$applet" >> "$FAKE_BUSYBOX_LOG"
-for a in "$@"; do printf ' [%s]' "$a" >> "$FAKE_BUSYBOX_LOG"; done
-echo >> "$FAKE_BUSYBOX_LOG"
+${LOG_CALL}log_call "$@"
 usage() { echo "BusyBox (fake) usage error: $applet $*" >&2; exit 1; }
 S=/usr/sbin
 case "$applet" in
@@ -94,19 +92,14 @@ exec "$@"' "$R" "$@"
 `;
 
 /** A private copy of /etc (an overlay) and the fake applets (busybox's, or pw: fake-pw.ts) on a PATH without shadow-utils. */
-export class AccountsNamespace {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-busybox-'));
-  readonly bin = path.join(this.dir, 'bin');
-  readonly log = path.join(this.dir, 'applets.log');
+export class AccountsNamespace extends FakePrograms {
   private readonly enter = path.join(this.dir, 'enter');
 
   constructor(fakes: 'busybox' | 'pw' = 'busybox') {
-    for (const d of ['bin', 'etc.upper', 'etc.work', 'home']) fs.mkdirSync(path.join(this.dir, d));
-    if (fakes === 'pw') fs.writeFileSync(path.join(this.bin, 'pw'), PW, { mode: 0o755 });
-    else fs.writeFileSync(path.join(this.bin, 'busybox-accounts'), APPLET, { mode: 0o755 });
-    if (fakes === 'busybox') for (const applet of ['adduser', 'deluser', 'addgroup', 'delgroup', 'chpasswd']) fs.symlinkSync('busybox-accounts', path.join(this.bin, applet));
+    super('govern-busybox-', ['etc.upper', 'etc.work', 'home']);
+    if (fakes === 'pw') this.program('pw', PW);
+    else this.program('busybox-accounts', APPLET, ['adduser', 'deluser', 'addgroup', 'delgroup', 'chpasswd']);
     fs.writeFileSync(this.enter, ENTER, { mode: 0o755 });
-    fs.writeFileSync(this.log, '');
   }
 
   static available(): boolean {
@@ -115,7 +108,7 @@ export class AccountsNamespace {
 
   /** The environment of a call: the fake applets first, then only directories without useradd. */
   env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-    return { ...process.env, PATH: `${this.bin}:/usr/bin:/bin`, FAKE_BUSYBOX_LOG: this.log, ...extra };
+    return { ...process.env, ...this.fakeEnv('/usr/bin:/bin'), ...extra };
   }
 
   run(argv: string[], env: NodeJS.ProcessEnv = this.env()): Promise<RunResult> {
@@ -130,20 +123,9 @@ export class AccountsNamespace {
     return { code: r.code, ...parseResult(r.stdout), stderr: r.stderr };
   }
 
-  /** The applet calls since the last take, one line each: `adduser [-D] [-u] [4711] [name]`. */
-  takeCalls(): string[] {
-    const lines = fs.readFileSync(this.log, 'utf8').split('\n').filter((l) => l !== '');
-    fs.writeFileSync(this.log, '');
-    return lines;
-  }
-
   /** The getent entry's fields inside the namespace, or undefined. */
   async entry(db: 'passwd' | 'group' | 'shadow', key: string): Promise<string[] | undefined> {
     const r = await this.run(['getent', db, key]);
     return r.code === 0 ? r.stdout.trim().split(':') : undefined;
-  }
-
-  remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -13,9 +13,11 @@
 // absolute path: useradd is not on the PATH the runner sees) with pw's documented defaults: a group
 // of the user's name unless -g, home /home/NAME, shell /bin/sh. It runs inside AccountsNamespace
 // (fake-busybox.ts), so the machine's own account files never change.
+import { LOG_CALL } from '../../../support/fake-programs.js';
+
 export const PW = `#!/bin/sh
 # FAKE FreeBSD pw(8) (test/runners/accounts/support/fake-pw.ts)
-printf 'pw' >> "$FAKE_BUSYBOX_LOG"; for a in "$@"; do printf ' [%s]' "$a" >> "$FAKE_BUSYBOX_LOG"; done; echo >> "$FAKE_BUSYBOX_LOG"
+${LOG_CALL}log_call "$@"
 usage() { echo "pw (fake): usage: $*" >&2; exit 64; }
 S=/usr/sbin
 [ $# -ge 2 ] || usage "pw COMMAND NAME [OPTIONS]"

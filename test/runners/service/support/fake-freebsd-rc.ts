@@ -12,18 +12,17 @@
 // NAME_enable is YES. The scripts are files under rc.d/, a running service is a file under running/,
 // rc.conf and defaults are files of VAR=VALUE lines. Each call is logged as `PROGRAM [ARG]...`.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { FakePrograms, LOG_CALL } from '../../../support/fake-programs.js';
 
-const LOG = `log() { printf '%s' "$(basename "$0")" >> "$FAKE_RC_DIR/calls"; for a in "$@"; do printf ' [%s]' "$a" >> "$FAKE_RC_DIR/calls"; done; echo >> "$FAKE_RC_DIR/calls"; }
-usage() { echo "$(basename "$0") (fake): usage: $*" >&2; exit 64; }
-value() { v=$(sed -n "s/^$1=//p" "$FAKE_RC_DIR/rc.conf" | tail -n 1); [ -n "$v" ] || v=$(sed -n "s/^$1=//p" "$FAKE_RC_DIR/defaults" | tail -n 1); [ -n "$v" ] && echo "$v"; }
+const LOG = `${LOG_CALL}usage() { echo "$(basename "$0") (fake): usage: $*" >&2; exit 64; }
+value() { v=$(sed -n "s/^$1=//p" "$FAKE_DIR/rc.conf" | tail -n 1); [ -n "$v" ] || v=$(sed -n "s/^$1=//p" "$FAKE_DIR/defaults" | tail -n 1); [ -n "$v" ] && echo "$v"; }
 `;
 
 const SERVICE = `#!/bin/sh
 # FAKE FreeBSD service(8) (test/runners/service/support/fake-freebsd-rc.ts)
-${LOG}log "$@"
-d=$FAKE_RC_DIR
+${LOG}log_call "$@"
+d=$FAKE_DIR
 [ "$*" = -l ] && { ls "$d/rc.d"; exit 0; }
 [ $# -eq 2 ] || usage "service -l | service NAME COMMAND"
 name=$1 cmd=$2
@@ -45,7 +44,7 @@ esac
 
 const SYSRC = `#!/bin/sh
 # FAKE FreeBSD sysrc(8) (test/runners/service/support/fake-freebsd-rc.ts)
-${LOG}log "$@"
+${LOG}log_call "$@"
 if [ $# -eq 2 ] && [ "$1" = -n ]; then
   case $2 in *=*|-*) usage "sysrc -n VAR" ;; esac
   value "$2" || { echo "sysrc: unknown variable '$2'" >&2; exit 1; }
@@ -56,24 +55,21 @@ case $1 in [A-Za-z_]*=*) ;; *) usage "sysrc VAR=VALUE, not '$1'" ;; esac
 var=\${1%%=*} new=\${1#*=}
 case $var in *[!A-Za-z0-9_]*) usage "a variable name, not '$var'" ;; esac
 old=$(value "$var")
-echo "$var=$new" >> "$FAKE_RC_DIR/rc.conf"
+echo "$var=$new" >> "$FAKE_DIR/rc.conf"
 echo "$var: $old -> $new"
 `;
 
-export class FakeFreebsdRc {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-fake-rcd-'));
-  readonly bin = path.join(this.dir, 'bin');
-
+export class FakeFreebsdRc extends FakePrograms {
   constructor() {
-    for (const sub of ['bin', 'rc.d', 'running']) fs.mkdirSync(path.join(this.dir, sub));
-    fs.writeFileSync(path.join(this.bin, 'service'), SERVICE, { mode: 0o755 });
-    fs.writeFileSync(path.join(this.bin, 'sysrc'), SYSRC, { mode: 0o755 });
-    for (const file of ['calls', 'rc.conf', 'defaults']) fs.writeFileSync(path.join(this.dir, file), '');
+    super('govern-fake-rcd-', ['rc.d', 'running']);
+    this.program('service', SERVICE);
+    this.program('sysrc', SYSRC);
+    for (const file of ['rc.conf', 'defaults']) fs.writeFileSync(path.join(this.dir, file), '');
   }
 
   /** The environment with the fakes first on PATH. */
   get env(): NodeJS.ProcessEnv {
-    return { PATH: `${this.bin}:${process.env.PATH}`, FAKE_RC_DIR: this.dir };
+    return this.fakeEnv();
   }
 
   /** An rc.d script, with its NAME_enable="NO" in the defaults as FreeBSD's base scripts have. */
@@ -90,16 +86,5 @@ export class FakeFreebsdRc {
   rcConf(variable: string): string | undefined {
     const lines = fs.readFileSync(path.join(this.dir, 'rc.conf'), 'utf8').split('\n').filter((l) => l.startsWith(`${variable}=`));
     return lines.at(-1)?.slice(variable.length + 1);
-  }
-
-  takeCalls(): string[] {
-    const file = path.join(this.dir, 'calls');
-    const calls = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
-    fs.writeFileSync(file, '');
-    return calls;
-  }
-
-  remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -11,13 +11,13 @@
 // scripts are files under rc.d/, a running daemon a file under running/, an enabled one a file under
 // enabled/. Each call is logged as `rcctl [ARG]...`.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { FakePrograms, LOG_CALL } from '../../../support/fake-programs.js';
 
 const RCCTL = `#!/bin/sh
 # FAKE OpenBSD rcctl(8) (test/runners/service/support/fake-rcctl.ts)
-d=$FAKE_RC_DIR
-printf 'rcctl' >> "$d/calls"; for a in "$@"; do printf ' [%s]' "$a" >> "$d/calls"; done; echo >> "$d/calls"
+${LOG_CALL}log_call "$@"
+d=$FAKE_DIR
 usage() { echo "rcctl (fake): usage: $*" >&2; exit 64; }
 force=
 [ "$1" = -f ] && force=1 && shift
@@ -45,18 +45,14 @@ case $cmd in
 esac
 `;
 
-export class FakeRcctl {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-fake-rcctl-'));
-  readonly bin = path.join(this.dir, 'bin');
-
+export class FakeRcctl extends FakePrograms {
   constructor() {
-    for (const sub of ['bin', 'rc.d', 'running', 'enabled']) fs.mkdirSync(path.join(this.dir, sub));
-    fs.writeFileSync(path.join(this.bin, 'rcctl'), RCCTL, { mode: 0o755 });
-    fs.writeFileSync(path.join(this.dir, 'calls'), '');
+    super('govern-fake-rcctl-', ['rc.d', 'running', 'enabled']);
+    this.program('rcctl', RCCTL);
   }
 
   get env(): NodeJS.ProcessEnv {
-    return { PATH: `${this.bin}:${process.env.PATH}`, FAKE_RC_DIR: this.dir };
+    return this.fakeEnv();
   }
 
   script(name: string): void {
@@ -69,16 +65,5 @@ export class FakeRcctl {
 
   enabled(name: string): boolean {
     return fs.existsSync(path.join(this.dir, 'enabled', name));
-  }
-
-  takeCalls(): string[] {
-    const file = path.join(this.dir, 'calls');
-    const calls = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
-    fs.writeFileSync(file, '');
-    return calls;
-  }
-
-  remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,9 @@
 // A real systemd, as a user manager (`systemd --user`), for the systemd provider's tests. systemd
 // is not PID 1 on the test machines, and a user instance refuses to start unless
 // /run/systemd/system exists, so this creates it for the manager's lifetime, only when it was
-// absent. stop() undoes everything start() did, also after a failed start.
+// absent. stop() undoes everything start() did, also after a failed start. There is one manager
+// per user and runtime directory on a host: a test that starts one holds the host lock
+// (test/support/host-lock.ts), so that two test runs do not share it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
