@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { formatDuration } from '../shared/duration.js';
 import { UserError } from '../shared/errors.js';
 import { ensureLockDir, lockDir } from '../shared/lock-dir.js';
-import { flockFd, heldLock, openLockFile, type HeldLock } from './flock.js';
+import { flockFd, heldLock, openLockFile, type HeldLock } from '../shared/flock.js';
 
 export const RUN_LOCK_NAME = 'run.lock';
 

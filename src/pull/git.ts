@@ -1,5 +1,7 @@
 // git, as `govern pull` runs it: never through a shell, never prompting (an unattended pull must
-// fail, not wait for a password), killed with what it started after the pull's time limit.
+// fail, not wait for a password), killed with what it started after the pull's time limit; hooks and
+// the configuration that runs programs off (shared/git-safety.ts).
+import { GIT_SAFE_ENV, gitSafeArgs } from '../shared/git-safety.js';
 import { describeFailure, runCommand, type RunResult } from '../shared/process.js';
 
 export interface GitContext {
@@ -29,9 +31,8 @@ export interface GitRun {
 
 /** Runs git against the store's repository; returns its result whatever the exit status. */
 export function git(c: GitContext, args: string[], run: GitRun = {}): Promise<RunResult> {
-  const config = Object.entries(run.config ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
-  return runCommand('git', [...config, `--git-dir=${c.gitDir}`, ...args], {
-    env: { ...c.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false', SSH_ASKPASS: '/bin/false', ...run.env },
+  return runCommand('git', [...gitSafeArgs(run.config), `--git-dir=${c.gitDir}`, ...args], {
+    env: { ...c.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false', SSH_ASKPASS: '/bin/false', ...GIT_SAFE_ENV, ...run.env },
     timeoutMs: c.timeoutMs,
   });
 }

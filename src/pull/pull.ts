@@ -5,12 +5,13 @@
 // at the last good commit.
 import fs from 'node:fs';
 import path from 'node:path';
-import { flockFd, openLockFile } from '../lock/flock.js';
+import { flockFd, openLockFile } from '../shared/flock.js';
 import { tryRunLock } from '../lock/run-lock.js';
 import { syncDirectory } from '../shared/atomic-file.js';
 import { formatDuration } from '../shared/duration.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { verifyCommit } from '../shared/commit-signature.js';
+import { foreignRepository, localRepositoryPath } from '../shared/git-safety.js';
 import { trustedFile } from '../shared/trust.js';
 import { git, gitChecked, GitFailure, type GitContext } from './git.js';
 import { checkLineage } from './lineage.js';
@@ -147,11 +148,15 @@ async function checkOut(c: GitContext, store: Store, commit: string): Promise<vo
 /**
  * Values that reach git's command line: an option where a URL or ref should be is refused. The
  * allowed signers file decides what root applies, so it is held to the rule of the programs govern
- * runs (shared/trust.ts); the request goes on with the path that was checked.
+ * runs (shared/trust.ts); the request goes on with the path that was checked. A REPO on this host
+ * that another user owns is refused: git would run what its configuration names (shared/git-safety.ts).
  */
 function checkRequest(r: PullRequest): PullRequest {
   const problems: string[] = [];
   if (r.repo === '' || r.repo.startsWith('-')) problems.push(`REPO must be a repository URL or path, not "${r.repo}"`);
+  const local = r.repo === '' ? undefined : localRepositoryPath(r.repo);
+  const foreign = local !== undefined ? foreignRepository(local, process.getuid?.() ?? 0, 'root') : undefined;
+  if (foreign !== undefined) problems.push(`REPO ${r.repo}: ${foreign}; serve it over ssh:// or https://, or let root own it`);
   if (r.ref !== undefined && !/^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![/.])$/.test(r.ref)) {
     problems.push(`--ref must be a branch or tag name (letters, digits, . _ / -), not "${r.ref}"`);
   }
@@ -164,6 +169,6 @@ function checkRequest(r: PullRequest): PullRequest {
     else allowedSigners = trusted.path;
     untrusted = 'refused' in trusted;
   }
-  if (problems.length > 0) throw new PullFailure(untrusted ? 'refused' : 'failed', problems.map((message) => ({ message })));
+  if (problems.length > 0) throw new PullFailure(untrusted || foreign !== undefined ? 'refused' : 'failed', problems.map((message) => ({ message })));
   return { ...r, allowedSigners };
 }

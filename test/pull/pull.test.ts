@@ -1,7 +1,7 @@
 // `govern pull`: state trees from git, with signatures checked against allowed signers; DIR is
 // switched atomically and never changes on a refusal or a failed fetch; runs record the commit.
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -103,6 +103,28 @@ describe('govern pull', function () {
     const option = await pull(['--ref', '--upload-pack=touch /tmp/x']);
     expect(option.code).to.equal(1);
     expect(option.stderr).to.include('--ref must be a branch or tag name');
+  });
+
+  it('refuses a repository on this host another user owns, though safe.directory lets git in; hooks of its own store never run', async () => {
+    await lab.commit({ 'a.hcl': stateFile('/tmp/x') }, 'unsigned');
+    const safeEverywhere = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
+    fs.chmodSync(lab.dir, 0o755);
+    execFileSync('chown', ['-R', 'nobody', lab.bare]);
+    for (const repo of [lab.bare, `file://${lab.bare}`]) {
+      const r = await pull([], repo, safeEverywhere);
+      expect(r.code, r.stderr).to.equal(1);
+      expect(r.stderr).to.match(new RegExp(`^govern: REPO ${repo}: ${lab.bare} is owned by uid \\d+, not by root: git would run what its configuration and hooks name as root; serve it over ssh:// or https://, or let root own it\\n`));
+      expect(fs.existsSync(dir)).to.equal(false);
+    }
+    execFileSync('chown', ['-R', 'root', lab.bare]);
+    expect((await pull()).code).to.equal(0);
+    const marker = path.join(lab.dir, 'hook-ran');
+    const store = fs.readdirSync(path.join(varDir, 'pull')).map((s) => path.join(varDir, 'pull', s, 'repo.git'))[0];
+    for (const hook of ['reference-transaction', 'post-checkout']) fs.writeFileSync(path.join(store, 'hooks', hook), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    await lab.commit({ 'a.hcl': stateFile('/tmp/y') }, 'unsigned');
+    const again = await pull();
+    expect(again.code, again.stderr).to.equal(0);
+    expect(fs.existsSync(marker)).to.equal(false);
   });
 
   it('switches atomically: a reader that resolves DIR once never sees files of two commits', async () => {

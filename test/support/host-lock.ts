@@ -5,7 +5,7 @@
 // One lock for all of them, taken by top-level describes only: no order of two locks to get wrong.
 import os from 'node:os';
 import path from 'node:path';
-import { flockFd, heldLock, openLockFile, type HeldLock } from '../../src/lock/flock.js';
+import { flockFd, heldLock, openLockFile, type HeldLock } from '../../src/shared/flock.js';
 
 const WAIT_MS = 1_500_000;
 

@@ -1,21 +1,31 @@
 // An archive extracted beside its target, checked, then renamed into place: the target is the old
 // tree or the new one, never a part. Entries that would land outside it (absolute names, ".."
-// components, symbolic links pointing out) are refused, and nothing of the archive is kept then.
+// components, symbolic links pointing out), device nodes, FIFOs and sockets are refused, and
+// nothing of the archive is kept then; setuid and setgid bits are taken off. The extraction happens
+// in a directory only root can enter, so nothing refused is ever reachable by another user.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
+import { describeFileKind } from '../../shared/file-kind.js';
+import { removeTree } from '../lib/remove-tree.js';
 import { escapingEntry, MARKER, markerContent, type ArchiveFormat, type ArchiveProperties } from './properties.js';
 
 const TIMEOUT_MS = 600_000;
 
 /** The entry names the archive lists. */
-async function listEntries(context: ProviderContext, format: ArchiveFormat, file: string): Promise<string[]> {
+async function listEntries(context: ProviderContext, format: ArchiveFormat, file: string, shown: string): Promise<string[]> {
   const argv = format === 'zip' ? ['unzip', '-Z1', '--', file] : ['tar', '-t', '-f', file];
   const r = await query(context, argv, { timeoutMs: TIMEOUT_MS });
-  if (r.code !== 0) throw new UserError(`cannot read the archive ${file} as ${format}: ${(r.stderr.trim().split('\n').pop() ?? '') || `exit ${r.code}`}`);
+  if (r.code !== 0) throw new UserError(`cannot read the archive ${shown} as ${format}: ${(r.stderr.trim().split('\n').pop() ?? '') || `exit ${r.code}`}`);
   return r.stdout.split('\n').filter((n) => n !== '');
+}
+
+/** Lists `file` (the held archive) and refuses an entry that would land outside the target; noop checks this too. */
+export async function checkEntries(context: ProviderContext, p: ArchiveProperties, file: string): Promise<void> {
+  const escaping = (await listEntries(context, p.format, file, p.source)).find(escapingEntry);
+  if (escaping !== undefined) throw new UserError(`${p.source}: entry "${escaping}" would land outside ${p.target}: nothing extracted`);
 }
 
 /** A temporary name beside the target, hidden, unique to this run. */
@@ -24,15 +34,14 @@ export function besideTarget(target: string, what: string): string {
 }
 
 export async function extractReplacing(context: ProviderContext, p: ArchiveProperties, file: string): Promise<void> {
-  const names = await listEntries(context, p.format, file);
-  const escaping = names.find(escapingEntry);
-  if (escaping !== undefined) throw new UserError(`${p.source}: entry "${escaping}" would land outside ${p.target}: nothing extracted`);
+  await checkEntries(context, p, file);
   const temp = besideTarget(p.target, 'extract');
-  fs.mkdirSync(temp, { mode: 0o755 });
+  fs.mkdirSync(temp, { mode: 0o700 });
   try {
     const argv = p.format === 'zip' ? ['unzip', '-q', '--', file, '-d', temp] : ['tar', '-x', '--no-same-owner', '-f', file, '-C', temp];
     await act(context, argv, { timeoutMs: TIMEOUT_MS });
     refuseLinksOut(temp, p);
+    refuseSpecialFiles(temp, p);
     // The archive may hold an entry of the marker's name (a link, say): it goes, and the marker is made new.
     fs.rmSync(path.join(temp, MARKER), { recursive: true, force: true });
     fs.writeFileSync(path.join(temp, MARKER), markerContent(p), { mode: 0o644, flag: 'wx' });
@@ -42,8 +51,26 @@ export async function extractReplacing(context: ProviderContext, p: ArchivePrope
     fs.chmodSync(temp, 0o755);
     swapInto(temp, p.target);
   } finally {
-    fs.rmSync(temp, { recursive: true, force: true });
+    removeTree(temp);
   }
+}
+
+/**
+ * A device node would give `owner` the raw device, a FIFO or socket has no place in a tree of
+ * files: refused. A setuid or setgid bit would make a program run as root (or a group): taken off.
+ */
+function refuseSpecialFiles(root: string, p: ArchiveProperties): void {
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      const st = fs.lstatSync(full);
+      if (!st.isFile() && !st.isDirectory()) throw new UserError(`${p.source}: entry "${path.relative(root, full)}" is ${describeFileKind(st)}: an archive extracts files, directories and links only; nothing extracted`);
+      if ((st.mode & 0o6000) !== 0 && st.isFile()) fs.chmodSync(full, st.mode & 0o1777);
+      if (st.isDirectory()) walk(full);
+    }
+  };
+  walk(root);
 }
 
 /**
@@ -94,5 +121,5 @@ function swapInto(temp: string, target: string): void {
     fs.renameSync(old, target);
     throw e;
   }
-  fs.rmSync(old, { recursive: true, force: true });
+  removeTree(old); // the old tree was owner's to change: removed by handle, never following a link swapped in
 }

@@ -10,8 +10,9 @@ import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { withSbinPath } from '../../shared/find-program.js';
 import { decideArchive, type ArchiveCurrent } from './decide.js';
 import { description } from './description.js';
-import { besideTarget, extractReplacing } from './extract.js';
-import { checkSha256, download } from '../lib/download.js';
+import { besideTarget, checkEntries, extractReplacing } from './extract.js';
+import { download } from '../lib/download.js';
+import { checkHeldSha256, copySource, holdFile, type HeldSource } from './held-source.js';
 import { archiveProperties, MARKER, markedSha256, type ArchiveProperties } from './properties.js';
 
 export function archiveRunner(): RunnerDefinition<typeof description> {
@@ -36,17 +37,34 @@ function readCurrent(p: ArchiveProperties): ArchiveCurrent {
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = archiveProperties(request);
   const plan = decideArchive(props, readCurrent(props), request.noop);
-  if (request.noop || !plan.changed) return plan;
-
-  fs.mkdirSync(path.dirname(props.target), { recursive: true, mode: 0o755 });
+  if (!plan.changed) return plan;
+  const context = providerContext(withSbinPath(request.env), request.log);
   const remote = /^https?:\/\//.test(props.source);
-  const file = remote ? besideTarget(props.target, 'download') : props.source;
+  if (request.noop) {
+    // What can be known without changing anything is checked as the run checks it: a local source's checksum and entries.
+    if (!remote) await withHeld(props.source, props, (held) => checkEntries(context, props, held.path));
+    return plan;
+  }
+  fs.mkdirSync(path.dirname(props.target), { recursive: true, mode: 0o755 });
+  // Read once: a download, or a copy of a local source, is the one file checked, listed and extracted.
+  const file = besideTarget(props.target, 'download');
   try {
     if (remote) await download(props.source, file, props.caFile, request.log);
-    await checkSha256(file, props.source, props.sha256);
-    await extractReplacing(providerContext(withSbinPath(request.env), request.log), props, file);
+    else copySource(props.source, file);
+    await withHeld(file, props, (held) => extractReplacing(context, props, held.path));
   } finally {
-    if (remote) fs.rmSync(file, { force: true });
+    fs.rmSync(file, { force: true });
   }
   return plan;
+}
+
+/** `file` held open, its checksum checked, for `use`. */
+async function withHeld(file: string, props: ArchiveProperties, use: (held: HeldSource) => Promise<void>): Promise<void> {
+  const held = holdFile(file, props.source);
+  try {
+    checkHeldSha256(held, props.source, props.sha256);
+    await use(held);
+  } finally {
+    held.close();
+  }
 }

@@ -25,7 +25,9 @@ export const description = {
     comment: { type: 'string', pattern: '[^\\n\\r]*', what: 'one line of text', help: 'the comment after the key; the resource name when not given' },
     options: {
       type: 'list',
-      items: { type: 'string', pattern: '[^\\s,"]+(?:="[^"\\n\\r]*")?', what: 'an option such as no-pty or from="10.0.0.0/8"' },
+      // sshd reads \" as a quote inside the value, also right before the closing quote: a value ending in
+      // a backslash would run on past it, into the key sshd reads (docs/authorized_key.md, "Options").
+      items: { type: 'string', pattern: '[^\\s,"\\\\]+(?:="(?:[^"\\n\\r]*[^"\\\\\\n\\r])?")?', what: 'an option such as no-pty or from="10.0.0.0/8" (a value without quotes, not ending in a backslash)' },
       help: 'the key\'s options (sshd(8), AUTHORIZED_KEYS FILE FORMAT), each as sshd reads it: no-pty, from="10.0.0.0/8"',
     },
     ensure: { type: 'enum', values: ['present', 'absent'], default: 'present', help: 'present, or absent: every line of this key is removed' },

@@ -12,13 +12,20 @@ import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { symlinkError } from '../lib/file/errors.js';
 import { posixProvider } from '../lib/file/posix.js';
 import { readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
+import { lockingTargets } from '../lib/target-lock.js';
 import { decideKeys, keyOfLine, keysMessage } from './decide.js';
 import { description, KEY_TYPES } from './description.js';
 import { authorizedKeyProperties } from './properties.js';
 import { homeProblem, strictAttributes } from './strict-modes.js';
 
 export function authorizedKeyRunner(): RunnerDefinition<typeof description> {
-  return applyOnlyRunner('authorized_key', description, 'a key', apply);
+  return applyOnlyRunner('authorized_key', description, 'a key', lockingTargets(keysFile, apply));
+}
+
+/** The user's authorized_keys, which every key of that user rewrites: none for an unknown user (nothing is written). */
+async function keysFile(request: RunnerRequest<Values<typeof description>>): Promise<string[]> {
+  const user = await passwdEntryOf(providerContext(request.env, request.log), authorizedKeyProperties(request).user);
+  return user ? [path.join(user.home, '.ssh', 'authorized_keys')] : [];
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

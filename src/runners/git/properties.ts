@@ -23,5 +23,10 @@ export function gitProperties(request: Pick<RunnerRequest<Described>, 'name' | '
 
 /** A commit id (abbreviated or whole) rather than a branch or tag name. */
 export function isCommitId(revision: string): boolean {
-  return /^[0-9a-f]{7,40}$/.test(revision);
+  return /^[0-9a-f]{7,40}$/.test(revision) || isFullCommitId(revision);
+}
+
+/** A whole commit id (SHA-1 or SHA-256): always the object, never a ref of that name. */
+export function isFullCommitId(revision: string): boolean {
+  return /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(revision);
 }

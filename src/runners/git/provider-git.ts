@@ -1,12 +1,15 @@
 // git itself, run as the checkout's user when one is given: what the checkout is, what the revision
-// means, clone, fetch and checkout. Every command as argv; a value never reaches a shell.
+// means, clone, fetch and checkout. Every command as argv; a value never reaches a shell. git works
+// only in a checkout and a source repository the user it runs as owns, and every call has hooks and
+// the configuration that runs programs off (shared/git-safety.ts).
 import fs from 'node:fs';
 import { act, query, type ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import { passwdEntryOf } from '../lib/accounts/database.js';
 import { verifyCommit, type GitIn, type Verdict } from '../../shared/commit-signature.js';
+import { foreignRepository, GIT_SAFE_ENV, gitSafeArgs, localRepositoryPath } from '../../shared/git-safety.js';
 import type { GitCurrent } from './decide.js';
-import { isCommitId, type GitProperties } from './properties.js';
+import { isCommitId, isFullCommitId, type GitProperties } from './properties.js';
 
 const TIMEOUT_MS = 600_000;
 
@@ -15,6 +18,8 @@ export class Git {
     private readonly context: ProviderContext,
     private readonly p: GitProperties,
     private readonly home?: string,
+    /** Whom git runs as: the checkout and a local source must be this uid's. */
+    private readonly uid: number = process.getuid?.() ?? 0,
   ) {}
 
   /** Looks up the user's home, so git reads that user's configuration, not root's. */
@@ -22,18 +27,26 @@ export class Git {
     if (p.user === undefined) return new Git(context, p);
     const entry = await passwdEntryOf(context, p.user);
     if (entry === undefined) throw new UserError(`no user ${p.user}`);
-    return new Git(context, p, entry.home);
+    return new Git(context, p, entry.home, entry.uid);
+  }
+
+  /** Refuses a checkout, or a source on this host, that another user than git's owns: git would run its code. */
+  refuseForeign(): void {
+    const who = this.p.user ?? (this.uid === 0 ? 'root' : `uid ${this.uid}`);
+    const source = localRepositoryPath(this.p.source);
+    for (const [dir, what] of [[this.p.dir, 'checkout'], [source, 'source']] as const) {
+      const problem = dir !== undefined ? foreignRepository(dir, this.uid, who) : undefined;
+      if (problem !== undefined) throw new UserError(`refusing the ${what} ${dir}: ${problem}${what === 'checkout' ? ` (user = "..." runs git as the checkout's owner)` : ''}`);
+    }
   }
 
   private argv(args: string[], inDir = true, config: Record<string, string> = {}): string[] {
-    // The checkout may belong to another user than the one running git: it is the one govern manages.
-    const settings = Object.entries({ 'safe.directory': this.p.dir, 'advice.detachedHead': 'false', ...config }).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
-    const git = ['git', ...settings, ...(inDir ? ['-C', this.p.dir] : []), ...args];
+    const git = ['git', ...gitSafeArgs({ 'advice.detachedHead': 'false', ...config }), ...(inDir ? ['-C', this.p.dir] : []), ...args];
     return this.p.user !== undefined ? ['runuser', '-u', this.p.user, '--', ...git] : git;
   }
 
   private env(): Record<string, string> {
-    return { GIT_TERMINAL_PROMPT: '0', ...(this.home !== undefined ? { HOME: this.home } : {}) };
+    return { GIT_TERMINAL_PROMPT: '0', ...GIT_SAFE_ENV, ...(this.home !== undefined ? { HOME: this.home } : {}) };
   }
 
   /** The command's output, trimmed (raw: as printed); undefined when it fails. */
@@ -46,10 +59,14 @@ export class Git {
     await act(this.context, this.argv(args, inDir), { env: this.env(), timeoutMs: TIMEOUT_MS });
   }
 
-  /** The commit a revision names here: a remote branch, a tag, or a commit id. */
+  /**
+   * The commit a revision names here: a remote branch, a tag, or a commit id. A whole commit id is
+   * that object only: a branch or tag given that name never stands in for it.
+   */
   private async resolveLocal(revision: string): Promise<string | undefined> {
-    for (const ref of [`refs/remotes/origin/${revision}`, `refs/tags/${revision}`, revision]) {
-      const sha = await this.out(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    const names = isFullCommitId(revision) ? [revision] : [`refs/remotes/origin/${revision}`, `refs/tags/${revision}`, revision];
+    for (const ref of names) {
+      const sha = await this.out(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
       if (sha) return sha;
     }
     return undefined;
@@ -115,7 +132,7 @@ export class Git {
   async checkout(sha: string, force = this.p.force): Promise<void> {
     const rev = this.p.revision;
     const forced = force ? ['--force'] : [];
-    const branch = rev !== undefined && (await this.out(['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${rev}`])) !== undefined;
+    const branch = rev !== undefined && !isFullCommitId(rev) && (await this.out(['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${rev}`])) !== undefined;
     if (!branch) return this.run(['checkout', '--quiet', ...forced, '--detach', sha]);
     await this.run(['checkout', '--quiet', ...forced, '-B', rev, sha]);
     await this.run(['branch', '--quiet', `--set-upstream-to=origin/${rev}`, rev]);

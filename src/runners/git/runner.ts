@@ -9,6 +9,7 @@ import { trustedFile } from '../../shared/trust.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { removeTree, removeTreeByHandle } from '../lib/remove-tree.js';
 import { withSbinPath } from '../../shared/find-program.js';
 import { decideGit } from './decide.js';
 import { description } from './description.js';
@@ -22,6 +23,7 @@ export function gitRunner(): RunnerDefinition<typeof description> {
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = trusted(gitProperties(request));
   const git = await Git.forUser(providerContext(withSbinPath(request.env), request.log), props);
+  git.refuseForeign();
   const current = await git.current();
   const plan = decideGit(props, current, request.noop);
   if (!plan.changed) return { changed: false, message: plan.message };
@@ -67,8 +69,16 @@ async function mustBeSigned(git: Git, props: GitProperties, sha: string, doing: 
   throw new UserError(`refusing to ${what} ${props.revision ?? 'the default branch'} (${sha.slice(0, 12)}): ${verdict.reason} (allowed signers: ${props.allowedSigners}); ${stays}`);
 }
 
-/** What the refused clone made: the directory it created, or what it put in an empty one. */
+/**
+ * What the refused clone made: the directory it created, or what it put in an empty one; by handle,
+ * since with `user` it is that user's to change while root removes it (docs/security.md).
+ */
 function removeClone(dir: string, created: boolean): void {
-  if (created) fs.rmSync(dir, { recursive: true, force: true });
-  else for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  if (created) return removeTree(dir);
+  const fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  try {
+    for (const name of fs.readdirSync(`/proc/self/fd/${fd}`)) removeTreeByHandle(`/proc/self/fd/${fd}`, name, path.join(dir, name));
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -5,6 +5,7 @@ import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { lockingTargets } from '../lib/target-lock.js';
 import { withSbinPath } from '../../shared/find-program.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
 import { decideKernelModule, kernelModuleMessage } from './decide.js';
@@ -16,7 +17,7 @@ import { modprobe, readModuleState } from './provider-modprobe.js';
 const LOAD_FILE_MODE = 0o644;
 
 export function kernelModuleRunner(): RunnerDefinition<typeof description> {
-  return applyOnlyRunner('kernel_module', description, 'a kernel module', apply);
+  return applyOnlyRunner('kernel_module', description, 'a kernel module', lockingTargets((r) => [kernelModuleProperties(r).file], apply));
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -1,6 +1,5 @@
-// The archive as a file on this host, its SHA-256 checked: a local source as it is, a URL
-// downloaded (http or https, redirects followed) into a file beside the target.
-import crypto from 'node:crypto';
+// An archive at a URL downloaded (http or https, redirects followed) into a file beside the target,
+// root's alone (mode 0600), for the runner to read once.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -9,22 +8,6 @@ import { UserError } from '../../shared/errors.js';
 
 const TIMEOUT_MS = 300_000;
 const REDIRECTS = 5;
-
-export async function sha256Of(file: string): Promise<string> {
-  const hash = crypto.createHash('sha256');
-  try {
-    await pipeline(fs.createReadStream(file), hash);
-  } catch (e) {
-    throw new UserError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  return hash.digest('hex');
-}
-
-/** Fails unless the file's SHA-256 is the one wanted. */
-export async function checkSha256(file: string, source: string, want: string): Promise<void> {
-  const have = await sha256Of(file);
-  if (have !== want) throw new UserError(`${source} has sha256 ${have}, not ${want}: nothing extracted`);
-}
 
 /** Downloads url to file (created new, mode 0600). */
 export async function download(url: string, file: string, caFile: string | undefined, log: (line: string) => void): Promise<void> {

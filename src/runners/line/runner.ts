@@ -6,6 +6,7 @@ import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { contentDiff } from '../lib/content-diff.js';
+import { lockingTargets } from '../lib/target-lock.js';
 import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';
 import { description } from './description.js';
 import { lineProperties } from './properties.js';
@@ -14,7 +15,7 @@ import { providerContext } from '../../shared/command-runner.js';
 import { validateContent } from '../lib/file/validate-content.js';
 
 export function lineRunner(): RunnerDefinition<typeof description> {
-  return applyOnlyRunner('line', description, 'a line', apply);
+  return applyOnlyRunner('line', description, 'a line', lockingTargets((r) => [lineProperties(r).path], apply));
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

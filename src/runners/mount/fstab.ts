@@ -20,13 +20,16 @@ export interface FstabPlan {
   differences: string[];
 }
 
-/** The octal escapes fstab and /proc/self/mountinfo use for blanks and backslashes. */
+/**
+ * The octal escapes fstab and /proc/self/mountinfo use for blanks and backslashes, and for `#`,
+ * which at the start of a line would make the entry a comment (libmount reads \043 as `#`).
+ */
 export function unescapeField(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 }
 
 export function escapeField(value: string): string {
-  return value.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+  return value.replace(/[\\ \t\n#]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
 }
 
 /** An entry of one line; undefined for a comment, a blank line or a line too short to be one. */

@@ -5,6 +5,7 @@ import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
+import { lockingTargets } from '../lib/target-lock.js';
 import { withSbinPath } from '../../shared/find-program.js';
 import { decideWholeFile } from '../lib/whole-file/decide.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
@@ -14,7 +15,7 @@ import { mountProperties } from './properties.js';
 import { changeMount, checkMountPoint, readMounted, shownDevice } from './provider-linux.js';
 
 export function mountRunner(): RunnerDefinition<typeof description> {
-  return applyOnlyRunner('mount', description, 'a mount', apply);
+  return applyOnlyRunner('mount', description, 'a mount', lockingTargets((r) => [mountProperties(r).fstab], apply));
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

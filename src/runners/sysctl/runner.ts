@@ -4,6 +4,7 @@ import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
+import { lockingTargets } from '../lib/target-lock.js';
 import { decideSysctl, sysctlMessage } from './decide.js';
 import { description } from './description.js';
 import { withKey } from './drop-in.js';
@@ -14,7 +15,7 @@ import { readLive, writeLive } from './provider-procfs.js';
 const DROP_IN_MODE = 0o644;
 
 export function sysctlRunner(): RunnerDefinition<typeof description> {
-  return applyOnlyRunner('sysctl', description, 'a sysctl', apply);
+  return applyOnlyRunner('sysctl', description, 'a sysctl', lockingTargets((r) => [sysctlProperties(r).file], apply));
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {

@@ -86,6 +86,25 @@ describe('authorized_key runner (a real user, keys from ssh-keygen)', function (
     expect(bad.message).to.contain('unknown key "exclusiv" (did you mean "exclusive"?)');
   });
 
+  for (const mode of MODES) {
+    it(`an option cannot end its quoted value early (sshd reads \\" as a quote): refused; quoted values with blanks written so ssh-keygen reads one key (${mode})`, async () => {
+      const k = await newKey();
+      const file = path.join(home, '.ssh', 'authorized_keys');
+      const ak = (options: string[]) => callRunner('authorized_key', mode, 'deploy', [`user=${USER}`, `type=${k.type}`, `key=${k.key}`, ...options.map((o) => `options=${o}`)]);
+      const injected = await ak(['principals="\\"', 'x=" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIATTACKER attacker"']);
+      expect(injected.ok).to.equal(false);
+      expect(injected.message).to.contain(String.raw`options "principals=\"\\\"" is not an option such as no-pty or from="10.0.0.0/8" (a value without quotes, not ending in a backslash)`);
+      expect(fs.existsSync(file)).to.equal(false);
+
+      expect(await ak(['command="printf a\\\\b c"', 'x=" ssh-ed25519 AAAA attacker"'])).to.include({ ok: true, changed: true });
+      const listed = (await must('ssh-keygen', ['-l', '-f', file])).trim().split('\n');
+      const pub = writeFile(path.join(tempDir('govern-ak-pub-'), 'k.pub'), `${k.type} ${k.key}\n`);
+      const fingerprint = (await must('ssh-keygen', ['-l', '-f', pub])).split(' ')[1];
+      expect(listed).to.have.length(1);
+      expect(listed[0].split(' ')[1]).to.equal(fingerprint);
+    });
+  }
+
   it('govern graph orders a key after its user, and keys of one user one after the other', async () => {
     const states = tempDir('govern-ak-states-');
     writeFile(

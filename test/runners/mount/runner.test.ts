@@ -97,6 +97,15 @@ for (const mode of MODES) {
       expect(fs.readFileSync(fstab, 'utf8')).to.equal('# the test\'s table\n');
     });
 
+    it('a device starting with # (or holding blanks) is escaped as fstab(5) says: findmnt reads the entry, not a comment', async () => {
+      const device = '#not a comment';
+      expect(await mount(['ensure=present', `device=${device}`, 'fstype=tmpfs'])).to.include({ ok: true, changed: true, message: `added ${dir} to ${fstab}` });
+      expect(fs.readFileSync(fstab, 'utf8')).to.equal(`# the test's table\n\\043not\\040a\\040comment\t${dir}\ttmpfs\tdefaults\t0\t0\n`);
+      const listed = JSON.parse(execFileSync('findmnt', ['--fstab', '--tab-file', fstab, '--json', '-o', 'SOURCE,TARGET'], { encoding: 'utf8' })) as { filesystems: unknown[] };
+      expect(listed.filesystems).to.deep.equal([{ source: device, target: dir }]);
+      expect(await mount(['ensure=present', `device=${device}`, 'fstype=tmpfs'])).to.include({ ok: true, changed: false });
+    });
+
     it('bad input is refused before anything: required keys, values and did-you-mean', async () => {
       const r = await callRunner('mount', mode, 'relative', ['fstype=tmp fs', 'optoins=ro']);
       expect(r.ok).to.equal(false);

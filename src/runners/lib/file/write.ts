@@ -6,6 +6,7 @@ import { constants as C, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { UserError } from '../../../shared/errors.js';
+import { removeTreeByHandle } from '../remove-tree.js';
 import { changedWhileReading, symlinkError } from './errors.js';
 import type { Attributes, Replacing, StoreContent } from './state.js';
 import { CHUNK, errno, lstatOrUndefined, openWithoutAtime, READ_NOFOLLOW, type Place } from './walk.js';
@@ -170,10 +171,7 @@ async function clearForReplacement(p: Place, replacing: Replacing, recursive: bo
 }
 
 async function removeDirectory(p: Place, recursive: boolean): Promise<void> {
-  if (recursive) {
-    await fsp.rm(p.at, { recursive: true }); // removes symlinks inside, never follows them
-    return;
-  }
+  if (recursive) return removeTreeByHandle(p.inDir, nodePath.basename(p.at), p.path);
   try {
     await fsp.rmdir(p.at);
   } catch (e) {

@@ -5,10 +5,10 @@
 // close-on-exec, so runners never inherit it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { UserError } from '../shared/errors.js';
-import { describeFileKind } from '../shared/file-kind.js';
-import { readyToWatch } from '../shared/child-guard.js';
-import { trackChild } from '../shared/process.js';
+import { UserError } from './errors.js';
+import { describeFileKind } from './file-kind.js';
+import { readyToWatch } from './child-guard.js';
+import { trackChild } from './process.js';
 
 /** flock's exit status when the lock is taken (-n) or the wait times out (-w). */
 const CONFLICT_EXIT = 75;
