@@ -93,7 +93,7 @@ describe('service runner #once', () => {
     it('prints message= and error: and exits 1 on a bad name', async () => {
       const result = await runner('service', ['a|b']);
       expect(result.code).to.equal(1);
-      expect(result.stdout).to.equal('message=name "a|b" is not a service name (letters, digits and . _ + : ~ - @, not starting with -) (character "|" is not allowed)\n');
+      expect(result.stdout).to.equal('message=name "a|b" is not a service name (letters, digits and . _ + : ~ - @, not starting with -, not . or ..) (character "|" is not allowed)\n');
       expect(result.stderr).to.include('error: name "a|b" is not a service name');
     });
 
