@@ -31,9 +31,11 @@ export function keysSection(description: RunnerDescription): string {
         lines.push(`- after every ${code(a.runner)} resource (unless the tree orders them the other way)`);
         continue;
       }
-      const reverse = a.reverse_when_other ? `, and before it when that one has ${describeCondition(a.reverse_when_other)}` : '';
+      const condition = a.reverse_when_other ? describeCondition(a.reverse_when_other) : undefined;
+      const reverse = condition ? `, and before it when that one has ${condition}` : '';
       if (a.systemd_unit_of_name) {
-        lines.push(`- after the ${code(a.runner)} resources that write its systemd unit's file or drop-ins (its template's too, for an instance)${reverse.replace('it when that one has', 'them when they have')}`);
+        const reverseAll = condition ? `, and before them when they have ${condition}` : '';
+        lines.push(`- after the ${code(a.runner)} resources that write its systemd unit's file or drop-ins (its template's too, for an instance)${reverseAll}`);
         continue;
       }
       const named = a.parent_of_name ? 'of its nearest managed parent directory' : a.name_or_parent ? 'of its own name, or else of its nearest managed parent directory' : `named by ${code(a.key ?? '')}`;
