@@ -45,6 +45,22 @@ export async function applyPlan(plan: ResourceGraph, options: ApplyOptions): Pro
   // run: a user created earlier in the run has a home by then (docs/runners.md, "Managed children").
   const purging = new Set(plan.resources.filter(isPurging).map((r) => r.ref));
   const managedOf = (ref: string) => managedChildren(byRef.values(), (runner) => options.runners.get(runner)?.description).get(ref);
+  // A purge is applied alone, even with --jobs: what comes before it in apply order has finished, and
+  // what comes after waits for it. Run beside another runner writing in its directory (a cron job,
+  // an authorized_keys of a user made in this run), it would see and remove that runner's temporary
+  // file, or miss a home not made yet (docs/runners.md, "Managed children").
+  const barriers = plan.order.filter((ref) => purging.has(ref));
+  const finished = new Set<string>();
+  let settled = 0;
+  /** Whether a purge stands between the resources finished so far and `ref` in apply order. */
+  const heldByPurge = (ref: string): boolean => {
+    while (settled < plan.order.length && finished.has(plan.order[settled])) settled++;
+    const barrier = barriers.find((b) => !finished.has(b));
+    if (barrier === undefined) return false;
+    const at = position.get(ref)!;
+    const barrierAt = position.get(barrier)!;
+    return at > barrierAt || (at === barrierAt && (settled < at || running > 0));
+  };
   for (const ref of plan.order) if (waiting.get(ref) === 0) ready.push(ref);
 
   /** Slots in use (at most `jobs`), and per runner, slots and calls under way (a slot's queue may hold several). */
@@ -63,6 +79,7 @@ export async function applyPlan(plan: ResourceGraph, options: ApplyOptions): Pro
   return new Promise((resolve, reject) => {
     /** A resource is done: applied (report), skipped (report), or left out (none). */
     const finish = (ref: string, report?: ResourceReport) => {
+      finished.add(ref);
       if (report) {
         reports.set(ref, report);
         options.onDone?.(report);
@@ -104,6 +121,7 @@ export async function applyPlan(plan: ResourceGraph, options: ApplyOptions): Pro
     const pump = () => {
       while (ready.size > 0) {
         const ref = ready.peek()!;
+        if (barriers.length > 0 && heldByPurge(ref)) break;
         const resource = byRef.get(ref)!;
         const cause = blockedBy.get(ref);
         // Skipped when a slot is free, as if it took one: the order of the reports stays apply order.

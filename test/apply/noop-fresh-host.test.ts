@@ -105,18 +105,19 @@ file "${dir}/srv/data" {
 
   describe('a package and its service (real apt, a local repository, the init script in the package)', () => {
     let repo: AptTestRepo;
-    const script = new SysvScript(PKG);
+    let script: SysvScript;
 
     before(async function () {
       if (!(await have('apt-get')) || !(await have('dpkg-scanpackages'))) this.skip();
       if (fs.existsSync('/run/systemd/system')) this.skip(); // the sysv provider: no systemd as init
       if ((await dpkgStatus(PKG)) !== 'unknown') await must('dpkg', ['--purge', PKG]);
+      script = new SysvScript(PKG);
       repo = new AptTestRepo(scratchDir('govern-noop-fresh-apt-'), [PKG]);
       await repo.build([{ name: PKG, version: '1.0-1', files: { [`/etc/init.d/${PKG}`]: { content: script.text(), mode: 0o755 } } }]);
       await repo.add();
     });
     after(async () => {
-      await script.remove();
+      await script?.remove();
       await repo?.cleanup();
     });
 

@@ -71,8 +71,18 @@ export class AptTestRepo {
     fs.writeFileSync(path.join(this.dir, 'Packages'), index.stdout);
   }
 
-  /** Adds the source and refreshes it alone (no network: the other sources are not touched). */
+  /**
+   * Adds the source and refreshes it alone (no network: the other sources are not touched). A source
+   * of the same kind an interrupted run left (same prefix, another random part) goes first: it may
+   * offer the same package and version, built from other files, and apt would take either.
+   */
   async add(): Promise<void> {
+    const kind = path.basename(this.dir).slice(0, -6);
+    for (const file of fs.readdirSync('/etc/apt/sources.list.d')) {
+      if (file.startsWith(kind) && file.endsWith('.list') && file !== path.basename(this.listFile)) {
+        await new AptTestRepo(path.join(path.dirname(this.dir), file.slice(0, -'.list'.length)), []).cleanup();
+      }
+    }
     fs.writeFileSync(this.listFile, `deb [trusted=yes] file:${this.dir} ./\n`);
     await must('apt-get', ['update', '-q', '-o', `Dir::Etc::sourcelist=${this.listFile}`, '-o', 'Dir::Etc::sourceparts=-', '-o', 'APT::Get::List-Cleanup=0']);
   }
