@@ -18,7 +18,7 @@ import { posixProvider } from '../lib/file/posix.js';
 import { describeEntries, removeEntries, unmanagedEntries, type Entry } from './purge.js';
 import { planTree, treeSummary, type ChildPlan } from './recurse.js';
 import { validateContent } from '../lib/file/validate-content.js';
-import { backUp } from './backup.js';
+import { backUp } from '../lib/file/backup.js';
 import type { Account, Attributes, Current, Desired, FileProvider } from '../lib/file/state.js';
 
 /** Files larger than this get no diff. */

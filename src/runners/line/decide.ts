@@ -3,7 +3,7 @@
 import { UserError } from '../../shared/errors.js';
 import { symlinkError } from '../lib/file/errors.js';
 import type { ParentState } from '../lib/file/state.js';
-import { joinLines, splitLines, type Line, type OutLine } from './lines.js';
+import { joinLines, splitLines, type Line, type OutLine } from '../lib/text-edit/lines.js';
 import type { LineProperties } from './properties.js';
 
 /** What the runner found at the path. */

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BACKUPS_KEPT } from '../../../src/runners/file/backup.js';
+import { BACKUPS_KEPT } from '../../../src/runners/lib/file/backup.js';
 import { runnerOutcome } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 

@@ -2,7 +2,7 @@
 // line numbers, blank lines, noop warnings), and that an edit keeps every other line's bytes.
 import { expect } from 'chai';
 import { decide, planMessage, type Desired } from '../../../src/runners/line/decide.js';
-import { joinLines, splitLines } from '../../../src/runners/line/lines.js';
+import { joinLines, splitLines } from '../../../src/runners/lib/text-edit/lines.js';
 
 const want = (over: Partial<Desired>): Desired => ({ path: '/etc/x', line: 'x = 1', ensure: 'present', create: false, multiple: false, ...over });
 const file = (text: string) => ({ type: 'file' as const, content: Buffer.from(text) });

@@ -1,4 +1,4 @@
-// A text file as lines of bytes, so that the lines an edit does not touch are written back byte for
+// A text file as lines of bytes (the line, ini and block runners), so that the lines an edit does not touch are written back byte for
 // byte whatever their encoding; each line's text (UTF-8) is only for matching. A line keeps its own
 // line break, "\n" or "\r\n", so a file with CRLF line breaks is matched without the "\r" and keeps
 // its line breaks (docs/line.md, "CRLF").
@@ -41,4 +41,15 @@ export function joinLines(lines: readonly OutLine[]): Buffer {
   const parts: Buffer[] = [];
   for (const line of lines) parts.push(line.bytes, line.crlf ? CRLF : LF);
   return Buffer.concat(parts);
+}
+
+/**
+ * As joinLines, but a file whose last line had no line break keeps it that way while that line is
+ * still the last one: an edit elsewhere changes no byte of it.
+ */
+export function joinLinesKeepingEnd(original: readonly Line[], content: Buffer, lines: readonly OutLine[]): Buffer {
+  const joined = joinLines(lines);
+  const last = original.at(-1);
+  if (last === undefined || content.at(-1) === 0x0a || lines.at(-1) !== last) return joined;
+  return joined.subarray(0, joined.length - (last.crlf ? 2 : 1));
 }

@@ -1,4 +1,4 @@
-// `backup = true`: the content a file runner change replaces is kept (Puppet's filebucket, Ansible's
+// `backup = true`: the content a change replaces (file, ini, block) is kept (Puppet's filebucket, Ansible's
 // `backup: yes`), in one root-only directory rather than beside the file, where a conf.d directory
 // would read the copy as configuration. /var/lib/govern/backup/PATH/TIME, the newest few per file.
 import fs from 'node:fs';

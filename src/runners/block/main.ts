@@ -1,0 +1,5 @@
+// The `runners/block` executable.
+import { runnerMain } from '../kit/index.js';
+import { blockRunner } from './runner.js';
+
+runnerMain(blockRunner());

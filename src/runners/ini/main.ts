@@ -1,0 +1,5 @@
+// The `runners/ini` executable.
+import { runnerMain } from '../kit/index.js';
+import { iniRunner } from './runner.js';
+
+runnerMain(iniRunner());
