@@ -2,18 +2,12 @@
 // reads its arguments with it (docs/line.md).
 import type { RunnerDescription } from '../../shared/description.js';
 import { VALIDATE_KEY } from '../lib/file/validate-content.js';
+import { PATH_KEY } from '../lib/text-edit/keys.js';
 
 export const description = {
   help: 'one line in a text file that something else owns: present (added, or replacing the lines a regular expression matches) or absent',
   keys: {
-    path: {
-      type: 'path',
-      clean: true,
-      pattern: '/.+',
-      what: 'a clean absolute path other than "/" (no "." or ".." component, no "//", no trailing "/")',
-      required: true,
-      help: 'the file to edit',
-    },
+    path: PATH_KEY,
     line: {
       type: 'string',
       pattern: '[^\\n\\r]*',

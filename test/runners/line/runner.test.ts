@@ -7,22 +7,9 @@ import path from 'node:path';
 import { tempDir } from '../../support/tmp.js';
 import { leftovers, sha256, snapshot } from '../file/support.js';
 import { callRunner, MODES } from '../../support/runner-modes.js';
+import type { Row } from '../edit-rows.js';
 
 const SWAP = ['line=vm.swappiness = 10', 'match=^\\s*vm\\.swappiness\\s*='];
-
-interface Row {
-  row: string;
-  /** The file's content before; undefined: no file. */
-  before?: string;
-  args: string[];
-  /** The message of the real run; with `error`, the failure's message. */
-  message: string;
-  error?: boolean;
-  /** The content after the real run (undefined: no file). Unchanged when not given. */
-  after?: string;
-  /** The noop run's message when it is not "Would have " + message. */
-  noopMessage?: string;
-}
 
 /** The decision table of docs/line.md; F is the file's path. */
 function rows(F: string): Row[] {
