@@ -1,0 +1,56 @@
+// The first example of docs/ini.md and docs/block.md, as written, through `govern run`: its paths
+// moved under a temporary directory and its `notify` lines left out (the services are not in the
+// tree), on files like the ones it names; sshd itself validates the sshd_config block.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunReport } from '../../src/report/types.js';
+import { govern, ROOT } from '../support/cli.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+function example(doc: string, root: string): string {
+  const text = fs.readFileSync(path.join(ROOT, 'docs', doc), 'utf8');
+  const hcl = /```hcl\n([\s\S]*?)\n```\n/.exec(text)![1];
+  return `${hcl.replace(/"\/etc\//g, `"${root}/etc/`).replace(/^\s*notify\s*=.*\n/gm, '')}\n`;
+}
+
+async function run(states: string): Promise<{ code: number; report: RunReport; stderr: string }> {
+  const r = await govern(['run', states, '--json']);
+  return { code: r.code ?? -1, report: JSON.parse(r.stdout) as RunReport, stderr: r.stderr };
+}
+
+describe('the edit runners\' docs examples, through govern run', function () {
+  this.timeout(120_000);
+
+  it('docs/ini.md: php.ini\'s memory_limit set, dnf.conf\'s key removed, a key before any section', async () => {
+    const root = tempDir('govern-ini-doc-');
+    const php = writeFile(path.join(root, 'etc/php/8.2/fpm/php.ini'), '[PHP]\n; Maximum amount of memory a script may consume\n; https://php.net/memory-limit\nmemory_limit = 128M\n');
+    const dnf = writeFile(path.join(root, 'etc/dnf/dnf.conf'), '[main]\ngpgcheck=1\nmetadata_timer_sync=0\n');
+    const env = writeFile(path.join(root, 'etc/app/app.env'), 'NAME=app\n');
+    const states = writeFile(path.join(root, 'states', 'ini.hcl'), example('ini.md', root));
+    const first = await run(path.dirname(states));
+    expect(first.code, first.stderr).to.equal(0);
+    expect(fs.readFileSync(php, 'utf8')).to.equal('[PHP]\n; Maximum amount of memory a script may consume\n; https://php.net/memory-limit\nmemory_limit = 256M\n');
+    expect(fs.readFileSync(dnf, 'utf8')).to.equal('[main]\ngpgcheck=1\n');
+    expect(fs.readFileSync(env, 'utf8')).to.equal('NAME=app\nUMASK=027\n');
+    const second = await run(path.dirname(states));
+    expect(second.report.summary).to.include({ changed: 0, failed: 0 });
+  });
+
+  it('docs/block.md: the sshd_config block validated by sshd, the profile\'s block first, the hosts block removed', async () => {
+    const root = tempDir('govern-block-doc-');
+    const sshd = writeFile(path.join(root, 'etc/ssh/sshd_config'), 'Port 2222\nUsePAM yes\nMatch User backup\n  ForceCommand /bin/false\n');
+    const profile = writeFile(path.join(root, 'etc/profile'), 'PATH=/usr/bin:/bin\n');
+    const hosts = writeFile(path.join(root, 'etc/hosts'), '127.0.0.1 localhost\n# BEGIN govern old mirrors\n10.0.0.9 mirror\n# END govern old mirrors\n');
+    const states = writeFile(path.join(root, 'states', 'block.hcl'), example('block.md', root));
+    const first = await run(path.dirname(states));
+    expect(first.code, first.stderr).to.equal(0);
+    expect(fs.readFileSync(sshd, 'utf8')).to.equal(
+      'Port 2222\nUsePAM yes\n# BEGIN govern sshd hardening\nPermitRootLogin no\nPasswordAuthentication no\n# END govern sshd hardening\nMatch User backup\n  ForceCommand /bin/false\n',
+    );
+    expect(fs.readFileSync(profile, 'utf8')).to.equal('# BEGIN govern proxy\nexport http_proxy=http://proxy:3128\n# END govern proxy\nPATH=/usr/bin:/bin\n');
+    expect(fs.readFileSync(hosts, 'utf8')).to.equal('127.0.0.1 localhost\n');
+    const second = await run(path.dirname(states));
+    expect(second.report.summary).to.include({ changed: 0, failed: 0 });
+  });
+});
