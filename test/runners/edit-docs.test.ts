@@ -1,6 +1,7 @@
 // The first example of docs/ini.md and docs/block.md, as written, through `govern run`: its paths
 // moved under a temporary directory and its `notify` lines left out (the services are not in the
-// tree), on files like the ones it names; sshd itself validates the sshd_config block.
+// tree), on files like the ones it names; sshd itself validates the sshd_config block. And bad
+// resources of both refused at planning, every problem at its line.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,5 +53,25 @@ describe('the edit runners\' docs examples, through govern run', function () {
     expect(fs.readFileSync(hosts, 'utf8')).to.equal('127.0.0.1 localhost\n');
     const second = await run(path.dirname(states));
     expect(second.report.summary).to.include({ changed: 0, failed: 0 });
+  });
+
+  it('bad ini and block resources are refused with every problem, at their lines, before anything is applied', async () => {
+    const root = tempDir('govern-edit-bad-');
+    const conf = writeFile(path.join(root, 'etc', 'x.conf'), 'a\n');
+    const file = writeFile(
+      path.join(root, 'states', 'bad.hcl'),
+      `ini "bad" {\n  path  = "relative"\n  key   = "a=b"\n  value = "x\\ny"\n}\n\nblock "bad" {\n  path          = "${conf}"\n  content       = "x"\n  insert_after  = "("\n  insert_before = "^a"\n}\n\nblock "no content" {\n  path = "${conf}"\n}\n`,
+    );
+    const r = await govern(['run', path.dirname(file)]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr.trimEnd().split('\n')).to.deep.equal([
+      `govern: ${file}:2: ini:bad: path "relative" is not a clean absolute path other than "/" (no "." or ".." component, no "//", no trailing "/") (it must start with "/")`,
+      `govern: ${file}:3: ini:bad: key "a=b" is not a key name (no "=" or line break, not starting with #, ; or [, no space at either end)`,
+      `govern: ${file}:4: ini:bad: value "x\\ny" is not one line of text (no line break)`,
+      `govern: ${file}:10: block:bad: insert_after "(" is not a regular expression (Unterminated group)`,
+      `govern: ${file}:11: block:bad: give only one of insert_after and insert_before, not both`,
+      `govern: ${file}:14: block:no content: content is required for ensure = "present"`,
+    ]);
+    expect(fs.readFileSync(conf, 'utf8')).to.equal('a\n');
   });
 });
