@@ -23,7 +23,7 @@ describe('docs: every fenced block is run or illustrative #once', () => {
       for (const b of blocks) {
         const m = b.marker;
         if (b.problem) problems.push(`${where(b)}: ${b.problem}`);
-        else if (!m) problems.push(`${where(b)}: a block with no govern-docs marker (tree, run, output, tested or illustrative: docs/testing.md)`);
+        else if (!m) problems.push(`${where(b)}: a block with no govern-docs marker (tree, run, output, check, tested or illustrative: docs/testing.md)`);
         else if (m.kind === 'illustrative') count.illustrative++;
         else count.run++;
         if (m?.kind === 'tree' && !treeFile(b)) problems.push(`${where(b)}: a tree block whose file is named neither by its marker nor by its first line's comment`);
@@ -40,7 +40,7 @@ describe('docs: every fenced block is run or illustrative #once', () => {
   });
 
   for (const { page, blocks } of pages) {
-    if (!blocks.some((b) => b.marker?.kind === 'run')) continue;
+    if (!blocks.some((b) => b.marker?.kind === 'run' || b.marker?.kind === 'check')) continue;
     it(`${page}: its trees are built, its commands run and print what it shows`, function () {
       this.timeout(900_000);
       const files = new Map(blocks.filter((b) => b.marker?.kind === 'tree').map((b) => [b, treeFile(b)!]));

@@ -8,6 +8,7 @@ export type Marker =
   | { kind: 'tree'; tree: string; file?: string }
   | { kind: 'run'; tree: string; exit: number }
   | { kind: 'output' }
+  | { kind: 'check' }
   | { kind: 'tested'; by: string }
   | { kind: 'illustrative'; reason: string };
 
@@ -36,6 +37,7 @@ export function parseMarker(words: string): Marker | string {
   if (illustrative) return { kind: 'illustrative', reason: illustrative[1] };
   const [kind, ...args] = words.split(/\s+/);
   if (kind === 'output' && args.length === 0) return { kind: 'output' };
+  if (kind === 'check' && args.length === 0) return { kind: 'check' };
   if (kind === 'tested' && args.length === 1) return { kind: 'tested', by: args[0] };
   if (kind === 'tree' && (args.length === 1 || args.length === 2) && NAME.test(args[0])) {
     return { kind: 'tree', tree: args[0], file: args[1] };
@@ -44,7 +46,7 @@ export function parseMarker(words: string): Marker | string {
     const exit = args.length === 2 ? /^exit=(\d+)$/.exec(args[1]) : null;
     if (args.length === 1 || exit) return { kind: 'run', tree: args[0], exit: exit ? Number(exit[1]) : 0 };
   }
-  return `"${words}" is not a govern-docs marker (tree NAME [PATH], run NAME [exit=N], output, tested FILE, illustrative: REASON)`;
+  return `"${words}" is not a govern-docs marker (tree NAME [PATH], run NAME [exit=N], output, check, tested FILE, illustrative: REASON)`;
 }
 
 /** Every fenced block of one page, in order. */

@@ -46,6 +46,14 @@ export function runPage(root: string, blocks: Block[], files: Map<Block, string>
       const dest = path.join(treeDir(root, tmp, marker.tree), files.get(block)!);
       lines.push(`mkdir -p ${quote(path.dirname(dest))} && cp ${quote(src)} ${quote(dest)} || exit 99`);
     }
+    if (marker?.kind === 'check') {
+      // A state file on its own: govern graph checks its keys, values and references, applies nothing.
+      const dir = path.join(tmp, 'checks', String(n));
+      fs.mkdirSync(dir, { recursive: true });
+      fs.copyFileSync(src, path.join(dir, 'check.hcl'));
+      lines.push(`(cd ${quote(dir)} && exec govern graph .) </dev/null >${quote(tmp)}/out/${n} 2>&1; echo $? >${quote(tmp)}/out/${n}.rc`);
+      steps.push({ block, command: 'govern graph . (the block as a state file)', output: String(n), status: -1, want: 0 });
+    }
     if (marker?.kind !== 'run') return;
     const dir = treeDir(root, tmp, marker.tree);
     lines.push(`mkdir -p ${quote(dir)}`);
