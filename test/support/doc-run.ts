@@ -75,6 +75,7 @@ export function runPage(root: string, blocks: Block[], files: Map<Block, string>
     HOME: path.join(tmp, 'home'),
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
+    NPM_CONFIG_UPDATE_NOTIFIER: 'false', // make demo's npx asks no registry
     TERM: 'dumb',
     GIT_AUTHOR_NAME: 'Docs Test',
     GIT_AUTHOR_EMAIL: 'docs@example.org',
