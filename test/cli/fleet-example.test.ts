@@ -88,6 +88,19 @@ describe('examples/fleet: one tree, three roles, two environments', () => {
     expect(r.stderr).to.match(new RegExp(`${FLEET}/hierarchy.hcl:6: fact "role": no such fact`));
   });
 
+  it('refuses a misspelt fact name in hierarchy.hcl, naming the fact it likely means (this host\'s facts, or a snapshot\'s)', async () => {
+    const tree = tempDir();
+    fs.cpSync(FLEET, tree, { recursive: true });
+    const text = fs.readFileSync(path.join(tree, 'hierarchy.hcl'), 'utf8');
+    fs.writeFileSync(path.join(tree, 'hierarchy.hcl'), text.replace('fact "hostname"', 'fact "hostnme"'));
+    const local = await govern(['graph', tree, '--facts-dir', facts({ role: 'web', env: 'staging' })]);
+    expect(local.code).to.equal(1);
+    expect(local.stderr).to.match(new RegExp(`${tree}/hierarchy.hcl:5: fact "hostnme": no such fact \\(looked in [^\n]*\\) \\(did you mean "hostname"\\?\\)\n`));
+    const planned = await govern(['plan', '--facts', path.join(tree, 'snapshots', 'web1.json'), tree]);
+    expect(planned.code).to.equal(1);
+    expect(planned.stderr).to.contain(`hierarchy.hcl:5: fact "hostnme": no such fact in the snapshot ${path.join(tree, 'snapshots', 'web1.json')} (did you mean "hostname"?)`);
+  });
+
   it('refuses a misspelt role, whose file the hierarchy requires, naming the role it likely means', async () => {
     const r = await govern(['graph', FLEET, '--facts-dir', facts({ hostname: 'web1', role: 'wbe', env: 'staging' })]);
     expect(r.code).to.equal(1);
