@@ -168,11 +168,15 @@ describe('the fleet journey: examples/fleet from a git repository to three hosts
     expect(f.stdout).to.match(/^GOVERN FLEET CRITICAL - 1 of 3 hosts failed their last run \(web2\)/);
   });
 
-  it('catches a misspelt role before any host runs it', async () => {
+  it('catches a misspelt role before any host runs it, and in a selection of the fleet', async () => {
     const snapshot = JSON.parse(fs.readFileSync(path.join(repo, 'snapshots', 'web1.json'), 'utf8')) as Record<string, string>;
     writeFile(path.join(repo, 'snapshots', 'web3.json'), JSON.stringify({ ...snapshot, hostname: 'web3', fqdn: 'web3', role: 'wbe' }));
     const r = await govern(['plan', '--facts', 'snapshots/', '--host', 'web3', '.'], { cwd: repo });
     expect(r.code).to.equal(1);
     expect(r.stderr).to.contain('hierarchy.hcl:4: level "roles/wbe" is required, and it has no file (data/roles/wbe.hcl, .json, .yaml or .yml) (did you mean "roles/web"?)');
+    // And in a selection of the fleet.
+    const f = await govern(['fleet', '--fleet-url', nats.url, '--where', 'role=wbe']);
+    expect(f.code).to.equal(3);
+    expect(f.stdout).to.match(/^GOVERN FLEET UNKNOWN - no host matches \(did you mean role=web\?\) \|/);
   });
 });
