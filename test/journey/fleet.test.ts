@@ -136,6 +136,8 @@ describe('the fleet journey: examples/fleet from a git repository to three hosts
   it('rotates a secret: the preview says the encrypted value changed, and the host gets the new one', async () => {
     const set = await runCommand(path.join(ROOT, 'bin', 'govern'), ['secret', 'set', 'data/hosts/db1.hcl', 'database/password', '--to', 'db1,admins'], { cwd: repo, input: 'db1-password-ROTATED-TEST' });
     expect(set.code, set.stderr).to.equal(0);
+    const shown = await govern(['secret', 'show', 'data/hosts/db1.hcl', 'database/password', '--identity', admin()], { cwd: repo });
+    expect(shown.stdout, shown.stderr).to.equal('db1-password-ROTATED-TEST');
     await git('commit', '-q', '-am', 'db1: a new database password');
     const d = await ci();
     expect(d.code, d.stdout + d.stderr).to.equal(0);
