@@ -48,9 +48,11 @@ function editIni(d: Desired, content: Buffer): EditPlan {
 
   if (found.length === 0) {
     // After the section's last line that is not blank or a comment: its header, when it has none.
+    // Never inside a block the block runner manages: the next run of that block would take it out.
+    const blocks = blockLines(texts);
     let after = start - 1;
     for (let i = end - 1; i >= start; i--) {
-      if (!BLANK_OR_COMMENT.test(texts[i])) {
+      if (!BLANK_OR_COMMENT.test(texts[i]) && !blocks.has(i)) {
         after = i;
         break;
       }
@@ -74,6 +76,21 @@ function editIni(d: Desired, content: Buffer): EditPlan {
     ...(duplicates.length > 0 ? [`removed the duplicate${duplicates.length > 1 ? 's' : ''} of ${d.key} ${where} (${lineWords(duplicates)})`] : []),
   ];
   return edit(said.join(', '), out);
+}
+
+/** The lines of the block runner's blocks, markers included ("# BEGIN govern NAME" to "# END govern NAME"). */
+function blockLines(texts: string[]): Set<number> {
+  const inside = new Set<number>();
+  let open: { at: number; end: string } | undefined;
+  texts.forEach((t, i) => {
+    const begin = open ? undefined : /^(\S+) BEGIN govern (.+)$/.exec(t);
+    if (begin) open = { at: i, end: `${begin[1]} END govern ${begin[2]}` };
+    else if (open && t === open.end) {
+      for (let j = open.at; j <= i; j++) inside.add(j);
+      open = undefined;
+    }
+  });
+  return inside;
 }
 
 function escape(text: string): string {

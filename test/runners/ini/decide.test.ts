@@ -51,4 +51,9 @@ describe('ini decision #once', () => {
     expect(decide(want(), absent, false).content?.toString()).to.equal('[S]\nk = v\n');
     expect(decide(want({ section: undefined, separator: '=' }), absent, false).content?.toString()).to.equal('k=v\n');
   });
+
+  it('a new key never goes inside a block the block runner manages: before it', () => {
+    const plan = decide(want(), file('[S]\nx = 1\n; BEGIN govern b\nb = 2\n; END govern b\n'), false);
+    expect(plan.content?.toString()).to.equal('[S]\nx = 1\nk = v\n; BEGIN govern b\nb = 2\n; END govern b\n');
+  });
 });
