@@ -78,6 +78,11 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
     summary: 'what a commit changes on each host: the tree planned at two git revisions, compared',
   },
   {
+    name: 'fmt',
+    usage: 'govern fmt [OPTIONS] [PATH...]',
+    summary: "lay out a tree's HCL files in the canonical layout (--check for CI: exit 1 when a file would change)",
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',

@@ -1,18 +1,21 @@
 pkg "nginx" {
   ensure = "present"
 }
+
 file "{{data "root"}}/etc/nginx" {
   ensure = "directory"
   owner  = "root"
   group  = "root"
   mode   = "0755"
 }
+
 file "{{data "root"}}/etc/nginx/sites-enabled" {
   ensure = "directory"
   owner  = "root"
   group  = "root"
   mode   = "0755"
 }
+
 file "{{data "root"}}/etc/nginx/conf.d-workers.conf" {
   ensure   = "present"
   owner    = "root"
@@ -21,6 +24,7 @@ file "{{data "root"}}/etc/nginx/conf.d-workers.conf" {
   contents = "worker_processes {{workers}};\n"
   notify   = ["service:nginx:reload"]
 }
+
 service "nginx" {
   ensure = "running"
   enable = true
