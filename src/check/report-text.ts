@@ -8,7 +8,8 @@ export function checkText(report: CheckReport): string {
   const lines = report.problems.map((p) => formatProblem({ ...p, message: p.hosts && report.hosts && report.hosts.length > 1 ? `${p.message} (for ${p.hosts.join(', ')})` : p.message }));
   for (const [file, names] of Object.entries(report.needsFacts ?? {})) lines.push(`${file}: rendered with placeholder facts; it reads ${names.join(', ')} (give --facts for the hosts' own)`);
   const files = new Set(report.problems.map((p) => p.file ?? '')).size;
-  lines.push(report.problems.length === 0 ? `${report.files.length} files checked: no problem` : `${count(report.problems)} in ${files} ${files === 1 ? 'file' : 'files'} (${report.files.length} files checked)`);
+  const checked = `${report.files.length} ${report.files.length === 1 ? 'file' : 'files'} checked`;
+  lines.push(report.problems.length === 0 ? `${checked}: no problem` : `${count(report.problems)} in ${files} ${files === 1 ? 'file' : 'files'} (${checked})`);
   return lines.join('\n') + '\n';
 }
 
