@@ -6,7 +6,7 @@ import path from 'node:path';
 import { govern, ROOT } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
-/** Twenty different mistakes in eight files (one of them a module's). */
+/** Twenty-one different mistakes in eight files (one of them a module's). */
 const TREE: Record<string, string> = {
   'a-parse.hcl': 'pkg "curl" {\n  ensure = present\n}\n',
   'b-keys.hcl': `pgk "nginx" {
@@ -38,6 +38,16 @@ file "/etc/c1" {
 file "/etc/c4" {
   ensure = "absent"
   notify = ["service:b2:explode"]
+}
+
+exec "c5" {
+  command = "/bin/true"
+  after   = ["exec:c6"]
+}
+
+exec "c6" {
+  command = "/bin/true"
+  after   = ["exec:c5"]
 }
 `,
   'd-facts.hcl': 'file "/etc/d1" {\n  ensure   = "present"\n  contents = "{{fact "no/such"}}"\n}\n',
@@ -103,6 +113,7 @@ const EXPECTED: [string, RegExp][] = [
   ['b-keys.hcl:19:3', /mode "true" is not an octal mode/],
   ['b-keys.hcl:24:3', /after names "pkg:nope", which is not a resource/],
   ['b-keys.hcl:29:3', /does not accept the signal "explode"/],
+  ['b-keys.hcl:32:1', /dependency cycle: exec:c5 -> exec:c6 -> exec:c5/],
   ['d-facts.hcl:3:3', /fact "no\/such": no such fact in the snapshot/],
   ['e-helper.hcl:3:3', /unknown helper "nosuch"/],
   ['f-modules.hcl:1:1', /module "site1" \(site\): the parameter "name" is required/],
