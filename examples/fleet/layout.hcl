@@ -15,3 +15,11 @@ file {{quote (concat (data "root") "/etc")}} {
   mode   = "0755"
 }
 {{/if}}
+
+# Every host's time zone, by the tree's own runner (runners.d/timezone): data key timezone.
+timezone {{quote (data "timezone")}} {
+  root = {{quote (data "root")}}
+  {{#if (data "root")}}
+  after = ["file:{{data "root"}}/etc"]
+  {{/if}}
+}

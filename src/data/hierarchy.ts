@@ -114,7 +114,7 @@ function readMerge(value: AttrValue, at: Location, merge: Hierarchy['merge'], pr
   for (const [key, strategy] of Object.entries(value)) {
     const badKey = keyPathProblem(key);
     if (badKey) problem(`merge: ${badKey}`);
-    else if (!isMergeStrategy(strategy)) problem(`merge: "${key}" = ${JSON.stringify(strategy)}: the strategy is one of ${MERGE_STRATEGIES.map((s) => `"${s}"`).join(', ')}`);
+    else if (!isMergeStrategy(strategy)) problem(`merge: "${key}" = ${JSON.stringify(strategy)}: the strategy is one of ${MERGE_STRATEGIES.map((s) => `"${s}"`).join(', ')}${typeof strategy === 'string' ? didYouMean(strategy, MERGE_STRATEGIES) : ''}`);
     else merge.set(key, { strategy, at });
   }
 }

@@ -3,6 +3,7 @@
 // a fact is first asked for, not when this is made.
 import { DEFAULT_FACT_TIMEOUT_MS, evaluateFact, type FactResult } from './evaluate.js';
 import { scanFacts, type FactScan } from './scan.js';
+import { didYouMean } from '../shared/suggest.js';
 
 export interface LocalFactsOptions {
   dirs: string[];
@@ -46,7 +47,7 @@ export class LocalFacts {
     if (conflict !== undefined) return { ok: false, error: conflict };
     if (!this.scan.sources.has(name)) {
       for (const [dir, reason] of this.scan.notReadAgain) if (name.startsWith(dir + '/')) return { ok: false, error: reason };
-      return { ok: false, error: `no such fact (looked in ${this.options.dirs.join(', ')})` };
+      return { ok: false, error: `no such fact (looked in ${this.options.dirs.join(', ')})${didYouMean(name, this.scan.sources.keys())}` };
     }
     return undefined;
   }

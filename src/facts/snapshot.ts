@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../shared/errors.js';
 import { isSensitiveFact, SENSITIVE } from '../shared/sensitive.js';
+import { didYouMean } from '../shared/suggest.js';
 import type { FactResult } from './evaluate.js';
 
 export interface Snapshot {
@@ -72,7 +73,7 @@ function lookup(snapshot: Snapshot, name: string): FactResult {
   const value = snapshot.values.get(name);
   if (value !== undefined) return { ok: true, value };
   if (isSensitiveFact(name)) return { ok: true, value: SENSITIVE };
-  return { ok: false, error: `no such fact in ${snapshot.file !== undefined ? `the snapshot ${snapshot.file}` : snapshot.source}` };
+  return { ok: false, error: `no such fact in ${snapshot.file !== undefined ? `the snapshot ${snapshot.file}` : snapshot.source}${didYouMean(name, snapshot.values.keys())}` };
 }
 
 /** The host's own facts (`fact`), from its snapshot. */

@@ -55,7 +55,8 @@ export function fleetRows(runs: Map<string, unknown>, facts: Map<string, unknown
   return rows;
 }
 
-export function fleetAnswer(rows: HostRow[], maxAgeMs: number): FleetAnswer {
+/** `hint`: said after "no host matches" (selection.ts, selectionHint). */
+export function fleetAnswer(rows: HostRow[], maxAgeMs: number, hint = ''): FleetAnswer {
   const by: Record<HostState, HostRow[]> = { ok: [], failed: [], stale: [], unreported: [], invalid: [] };
   for (const r of rows) by[r.state].push(r);
   const count = (s: HostState) => by[s];
@@ -64,7 +65,7 @@ export function fleetAnswer(rows: HostRow[], maxAgeMs: number): FleetAnswer {
   const invalid = by.invalid;
   const code = rows.length === 0 ? 3 : failed.length > 0 ? 2 : late.length > 0 || invalid.length > 0 ? 1 : 0;
   const parts: string[] = [];
-  if (rows.length === 0) parts.push('no host matches');
+  if (rows.length === 0) parts.push(`no host matches${hint}`);
   if (failed.length > 0) parts.push(`${failed.length} of ${rows.length} host${rows.length === 1 ? '' : 's'} failed their last run (${names(failed)})`);
   if (late.length > 0) parts.push(`${late.length} not reported within ${formatDuration(maxAgeMs)} (${names(late)})`);
   if (invalid.length > 0) parts.push(`${invalid.length} published what is not valid (${names(invalid)})`);

@@ -38,7 +38,7 @@ export interface ModuleOrigin {
 }
 
 /** The Handlebars expressions of a text (`{{...}}`), without their braces. */
-function mustaches(text: string): string[] {
+export function mustaches(text: string): string[] {
   return [...text.matchAll(/\{\{~?([\s\S]*?)~?\}\}/g)].map((m) => m[1]);
 }
 
@@ -67,11 +67,16 @@ export function dataUses(text: string, data: TreeData | undefined, hidden: boole
   });
 }
 
+/** The names the text's `{{...}}` expressions read, outside their strings. */
+export function namesRead(text: string): Set<string> {
+  return new Set(mustaches(text).flatMap((m) => m.replace(STRING, '""').match(NAME) ?? []));
+}
+
 /** The instance's parameters the text reads (a name inside `{{...}}` outside a string). */
 export function paramUses(text: string, module: ModuleMembership | undefined, hidden: boolean, at: (loc: Location) => string): ParamUse[] {
   const params = module?.params;
   if (!params) return [];
-  const names = new Set(mustaches(text).flatMap((m) => m.replace(STRING, '""').match(NAME) ?? []));
+  const names = namesRead(text);
   return Object.keys(params)
     .filter((name) => names.has(name))
     .sort()

@@ -1,6 +1,7 @@
 // `govern plan --explain RREF[/KEY]`: where each value of a resource comes from, as far as the
 // planned tree records it: the state file and line that write the key, the template a `contents`
-// is rendered from (and the line naming it), the facts the key's own lines read (`fact`,
+// is rendered from (the line naming it, its lines and the variables it reads: explain-template.ts),
+// the facts the key's own lines and template read (`fact`,
 // `hostfact`), with their values and where those came from, the data keys and module parameters
 // they read (explain-composed.ts). A value built elsewhere (a variable set on another line) names
 // only the line that writes the key.
@@ -10,6 +11,7 @@ import { UserError } from '../shared/errors.js';
 import { didYouMean } from '../shared/suggest.js';
 import { hiddenKey, isSensitiveFact, SENSITIVE } from '../shared/sensitive.js';
 import { keyLocation, TEMPLATE_KEY, VARS_KEY, type Resource } from '../state/resource.js';
+import { templateLines, templateReads, templateSource, type TemplateOrigin } from './explain-template.js';
 import { dataLine, dataUses, moduleLine, paramLine, paramUses, pathsFrom, type DataUse, type ModuleOrigin, type ParamUse } from './explain-composed.js';
 
 export interface FactOrigin {
@@ -25,7 +27,9 @@ export interface KeyOrigin {
   value: unknown;
   /** `file:line` of the state file writing the key. */
   at: string;
-  template?: { name: string; at: string };
+  template?: TemplateOrigin;
+  /** `file:line` of the `vars` a template's contents are given. */
+  varsAt?: string;
   facts: FactOrigin[];
   /** The data keys the key's lines read; absent when none. */
   data?: DataUse[];
@@ -78,9 +82,16 @@ export function explainResource(r: Resource, key: string | undefined, root: stri
       at: at(keyLocation(r, fromTemplate ? TEMPLATE_KEY : k)),
       facts: [],
     };
-    if (fromTemplate) origin.template = { name: r.template!.name, at: at(keyLocation(r, TEMPLATE_KEY)) };
-    // A template's contents read what `vars` gives it as well as what names the template.
-    const text = fromTemplate && r.keyAt?.[VARS_KEY] ? `${keyText(r, TEMPLATE_KEY, sources)}\n${keyText(r, VARS_KEY, sources)}` : keyText(r, fromTemplate ? TEMPLATE_KEY : k, sources);
+    // A template's contents read what `vars` gives it and what the template itself reads, as well as
+    // what names the template.
+    const template = fromTemplate ? templateSource(r.template!.file) : '';
+    if (fromTemplate) {
+      const file = r.template!.file !== undefined ? at({ file: r.template!.file }) : undefined;
+      origin.template = { name: r.template!.name, at: at(keyLocation(r, TEMPLATE_KEY)), ...(file !== undefined ? { file } : {}), ...templateReads(template, r.template!.vars, hiddenKey(r, k)) };
+      if (r.keyAt?.[VARS_KEY]) origin.varsAt = at(keyLocation(r, VARS_KEY));
+    }
+    const own = fromTemplate && r.keyAt?.[VARS_KEY] ? `${keyText(r, TEMPLATE_KEY, sources)}\n${keyText(r, VARS_KEY, sources)}` : keyText(r, fromTemplate ? TEMPLATE_KEY : k, sources);
+    const text = template === '' ? own : `${own}\n${template}`;
     const used = dataUses(text, data, hiddenKey(r, k), at);
     if (used.length > 0) origin.data = used;
     const params = paramUses(text, r.module, hiddenKey(r, k), at);
@@ -106,7 +117,7 @@ export function formatExplain(ref: string, at: string, origins: KeyOrigin[], mod
   if (module) lines.push(moduleLine(module));
   for (const o of origins) {
     lines.push(`  ${o.key} = ${JSON.stringify(o.value)}`);
-    lines.push(o.template ? `    rendered from template ${o.template.name}, named at ${o.template.at}` : `    written at ${o.at}`);
+    lines.push(...(o.template ? templateLines(o.template, o.varsAt) : [`    written at ${o.at}`]));
     for (const p of o.params ?? []) lines.push(paramLine(p));
     for (const d of o.data ?? []) lines.push(dataLine(d));
     for (const f of o.facts) lines.push(`    fact ${f.host !== undefined ? `${f.host}:` : ''}${f.name} = ${f.value !== undefined ? JSON.stringify(f.value) : '(unknown)'}, from ${f.from}`);

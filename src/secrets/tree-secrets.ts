@@ -8,6 +8,7 @@ import { DATA_DIR, HIERARCHY_FILE } from '../data/hierarchy.js';
 import { findKey, keyLine } from '../data/lookup.js';
 import { writeFileAtomic } from '../shared/atomic-file.js';
 import { UserError, type Problem } from '../shared/errors.js';
+import { didYouMean } from '../shared/suggest.js';
 import { AgeError, decrypter, encrypt, ownAgeKeys } from './age.js';
 import { setDataValue, stringLeaves } from './data-edit.js';
 import { formatEncrypted, isEncrypted, parseEncrypted } from './format.js';
@@ -47,7 +48,10 @@ export function setSecret(file: string, key: string, plaintext: string, names: s
 export function encryptedAt(file: string, key: string): { value: string; line?: number } {
   const data = parseDataText(file, fs.readFileSync(file, 'utf8'));
   const found = findKey(data, key);
-  if (found === undefined) throw new UserError({ file, message: `no key "${key}"` });
+  if (found === undefined) {
+    const encrypted = stringLeaves(data.values).filter(([, v]) => isEncrypted(v)).map(([k]) => k);
+    throw new UserError({ file, message: `no key "${key}"${didYouMean(key, encrypted)}` });
+  }
   const line = keyLine(data, key, found.top);
   if (!isEncrypted(found.value)) throw new UserError({ file, line, message: `"${key}" is not an encrypted value (ENC[age,...])` });
   return { value: found.value, ...(line !== undefined ? { line } : {}) };

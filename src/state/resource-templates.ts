@@ -53,12 +53,12 @@ export async function renderResourceTemplates(resources: Resource[], dirs: reado
     problems.push(...e.problems);
   }
   if (problems.length > 0) throw new UserError(problems);
-  const contents = new Map(owners.map((r, i) => [r, rendered[i]]));
+  const contents = new Map(owners.map((r, i) => [r, { ...rendered[i], file: inputs[i].file }]));
   return resources.map((r) => {
     const out = contents.get(r);
     if (!out) return r;
     const sensitive = r.sensitive || out.sensitiveFacts.length > 0;
     // The rendered content is the resource's `contents`, and a message about it points at `template`.
-    return { ...r, attrs: { ...r.attrs, contents: out.text }, keyAt: { ...r.keyAt, contents: keyLocation(r, TEMPLATE_KEY) }, ...(sensitive ? { sensitive } : {}) };
+    return { ...r, template: { ...r.template!, file: out.file }, attrs: { ...r.attrs, contents: out.text }, keyAt: { ...r.keyAt, contents: keyLocation(r, TEMPLATE_KEY) }, ...(sensitive ? { sensitive } : {}) };
   });
 }

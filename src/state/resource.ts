@@ -24,6 +24,8 @@ export interface ResourceTemplate {
   /** As written: a name in the templates directories, or a path (`./x`, `../x`, `/x`). */
   name: string;
   vars: { [key: string]: AttrValue };
+  /** The file it was found at, once planning has rendered it (for `govern plan --explain`). */
+  file?: string;
 }
 
 export interface Resource {

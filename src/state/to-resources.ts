@@ -8,7 +8,7 @@ import { masker } from '../shared/sensitive.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
 import { allNumbersFinite } from './finite.js';
 import type { HclItem } from '../hcl/syntax.js';
-import { MODULE_BLOCK, SOURCE_KEY, VARIABLE_BLOCK, type InstanceDecl } from './modules/declarations.js';
+import { misplacedVariable, MODULE_BLOCK, SOURCE_KEY, VARIABLE_BLOCK, type InstanceDecl } from './modules/declarations.js';
 import { NOOP_KEY, ORDERING_KEYS, rref, SENSITIVE_KEY, TAG, TAGS_KEY, TEMPLATE_KEY, VARS_KEY, type OrderingKey, type Resource } from './resource.js';
 import type { SourceLines } from './source-lines.js';
 
@@ -95,7 +95,7 @@ export function toResources(
 function moduleBlock(type: string, name: string, body: Record<string, AttrValue>, at: Location, keyAt: Record<string, Location>, context: FileContext, problem: (message: string) => void): InstanceDecl | undefined {
   if (type === VARIABLE_BLOCK) {
     if (!context.inModule) problem(`variable "${name}": a variable declares a parameter of a module, in a file under modules/NAME/ (docs/modules.md)`);
-    else if (context.templated) problem(`variable "${name}": declare a module's parameters in a file without {{ }} (such as variables.hcl): they are read before the module renders`);
+    else if (context.templated) problem(misplacedVariable(name));
     return undefined;
   }
   const params: { [key: string]: AttrValue } = {};

@@ -17,22 +17,30 @@ function facts(values: Record<string, string>): string {
 /** A runner that records each call's argv as a JSON line (values with newlines included) and changes nothing. */
 function jsonRecordingRunners(dir: string, log: string): string {
   const script = `#!${process.execPath}\nif (process.env.GOVERN_DESCRIBE === '1') process.exit(0);\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify([require('path').basename(process.argv[1]), process.env.GOVERN_SIGNAL || '', ...process.argv.slice(2)]) + '\\n');\n`;
-  for (const name of ['pkg', 'service', 'file']) writeFile(path.join(dir, name), script, 0o755);
+  for (const name of ['pkg', 'service', 'file', 'timezone']) writeFile(path.join(dir, name), script, 0o755);
   return dir;
 }
 
-/** What a host would apply: the real planning, with runners that only record their calls. */
+/** A host's SSH host key, as the example ships it for tests (test-keys/). */
+const hostKey = (host: string) => path.join(FLEET, 'test-keys', `${host}.TEST-ONLY.ssh_host_ed25519_key`);
+
+/**
+ * What a host would apply: the real planning, with runners that only record their calls (the whole
+ * runner list, so that the tree's own runners.d/timezone is recorded too), decrypting with the
+ * host's test key. A sensitive resource's values go to its runner on stdin: they are not recorded.
+ */
 async function plannedCalls(hostFacts: Record<string, string>): Promise<Map<string, string[]>> {
   const dir = tempDir();
   const log = path.join(dir, 'calls.log');
   const runners = jsonRecordingRunners(path.join(dir, 'runners'), log);
-  const r = await govern(['run', FLEET, '--runners-dir', runners, '--facts-dir', facts(hostFacts)]);
+  const identity = fs.existsSync(hostKey(hostFacts.hostname)) ? ['--identity', hostKey(hostFacts.hostname)] : [];
+  const r = await govern(['run', FLEET, '--facts-dir', facts(hostFacts), ...identity], { env: { GOVERN_RUNNERS_PATH: runners } });
   expect(r.code, r.stderr).to.equal(0);
   const calls = fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]);
   return new Map(calls.filter(([, signal]) => signal === '').map(([runner, , name, ...args]) => [`${runner}:${name.replace('/tmp/govern-fleet', '')}`, args]));
 }
 
-const COMMON = ['file:', 'file:/etc', 'file:/etc/ntp.conf', 'file:/etc/motd', 'file:/etc/govern-admins'];
+const COMMON = ['file:', 'file:/etc', 'timezone:Etc/UTC', 'file:/etc/ntp.conf', 'file:/etc/motd', 'file:/etc/govern-admins'];
 
 describe('examples/fleet: one tree, three roles, two environments', () => {
   it('gives each host exactly its roles\' resources, with its levels\' values', async () => {
@@ -44,6 +52,8 @@ describe('examples/fleet: one tree, three roles, two environments', () => {
       'file:/etc/nginx',
       'file:/etc/nginx/sites-enabled',
       'file:/etc/nginx/conf.d-workers.conf',
+      'file:/etc/nginx/api-token',
+      'file:/etc/nginx/session-secret',
       'file:/etc/nginx/sites-enabled/shop.example.org.conf',
       'file:/etc/nginx/sites-enabled/blog.example.org.conf',
     ]);
@@ -64,7 +74,7 @@ describe('examples/fleet: one tree, three roles, two environments', () => {
     expect(arg(web2, 'file:/etc/govern-admins', 'contents')).not.to.contain('carol');
 
     const db = await plannedCalls({ hostname: 'db1', role: 'database', env: 'production' });
-    expect([...db.keys()]).to.have.members([...COMMON, 'pkg:postgresql', 'service:postgresql', 'file:/etc/postgresql', 'file:/etc/postgresql/govern.conf']);
+    expect([...db.keys()]).to.have.members([...COMMON.map((ref) => ref.replace('Etc/UTC', 'Europe/Paris')), 'pkg:postgresql', 'service:postgresql', 'file:/etc/postgresql', 'file:/etc/postgresql/govern.conf', 'file:/etc/postgresql/app.password']);
     expect(arg(db, 'file:/etc/postgresql/govern.conf', 'contents')).to.equal('max_connections = 100\n');
 
     const cache = await plannedCalls({ hostname: 'cache1', role: 'cache', env: 'staging' });
@@ -76,6 +86,19 @@ describe('examples/fleet: one tree, three roles, two environments', () => {
     const r = await govern(['graph', FLEET, '--facts-dir', facts({ hostname: 'x1', env: 'staging' })]);
     expect(r.code).to.equal(1);
     expect(r.stderr).to.match(new RegExp(`${FLEET}/hierarchy.hcl:6: fact "role": no such fact`));
+  });
+
+  it('refuses a misspelt fact name in hierarchy.hcl, naming the fact it likely means (this host\'s facts, or a snapshot\'s)', async () => {
+    const tree = tempDir();
+    fs.cpSync(FLEET, tree, { recursive: true });
+    const text = fs.readFileSync(path.join(tree, 'hierarchy.hcl'), 'utf8');
+    fs.writeFileSync(path.join(tree, 'hierarchy.hcl'), text.replace('fact "hostname"', 'fact "hostnme"'));
+    const local = await govern(['graph', tree, '--facts-dir', facts({ role: 'web', env: 'staging' })]);
+    expect(local.code).to.equal(1);
+    expect(local.stderr).to.match(new RegExp(`${tree}/hierarchy.hcl:5: fact "hostnme": no such fact \\(looked in [^\n]*\\) \\(did you mean "hostname"\\?\\)\n`));
+    const planned = await govern(['plan', '--facts', path.join(tree, 'snapshots', 'web1.json'), tree]);
+    expect(planned.code).to.equal(1);
+    expect(planned.stderr).to.contain(`hierarchy.hcl:5: fact "hostnme": no such fact in the snapshot ${path.join(tree, 'snapshots', 'web1.json')} (did you mean "hostname"?)`);
   });
 
   it('refuses a misspelt role, whose file the hierarchy requires, naming the role it likely means', async () => {
@@ -94,13 +117,14 @@ describe('examples/fleet: one tree, three roles, two environments', () => {
     const hostFacts = facts({ hostname: 'cache1', role: 'cache', env: 'production' });
     const first = await govern(['run', tree, '--json', '--facts-dir', hostFacts]);
     expect(first.code, first.stderr).to.equal(0);
-    expect((JSON.parse(first.stdout) as RunReport).summary).to.deep.include({ resources: 9, failed: 0 });
+    expect((JSON.parse(first.stdout) as RunReport).summary).to.deep.include({ resources: 10, failed: 0 });
+    expect(fs.readFileSync(path.join(root, 'etc/timezone'), 'utf8')).to.equal('Europe/Paris\n'); // by the tree's runners.d/timezone
     expect(fs.readFileSync(path.join(root, 'etc/redis/govern.conf'), 'utf8')).to.equal('maxmemory 512mb\n');
     expect(fs.readFileSync(path.join(root, 'etc/ntp.conf'), 'utf8')).to.contain('server ntp1.example.org iburst\n');
     expect(fs.readFileSync(path.join(root, 'etc/motd'), 'utf8')).to.equal('cache1: Managed by govern: local changes are overwritten.\n');
     expect(fs.statSync(path.join(root, 'etc/govern-admins')).mode & 0o777).to.equal(0o600);
     expect(readCalls(log).map((c) => `${c.runner}:${c.name}${c.signal ? `!${c.signal}` : ''}`)).to.deep.equal(['pkg:redis-server', 'service:redis-server', 'service:redis-server!restart']);
     const second = await govern(['run', tree, '--json', '--facts-dir', hostFacts]);
-    expect((JSON.parse(second.stdout) as RunReport).summary).to.deep.include({ resources: 9, changed: 0, notifications_sent: 0 });
+    expect((JSON.parse(second.stdout) as RunReport).summary).to.deep.include({ resources: 10, changed: 0, notifications_sent: 0 });
   });
 });

@@ -95,7 +95,7 @@ describe('govern plan', () => {
 
 describe('govern plan --explain', () => {
   it('names the state file and line of each value, the facts it read and the snapshots they came from', async () => {
-    const t = tree({ ...STATES, 'b.hcl': 'file "/etc/t" {\n  template = "./t.hbs"\n  vars     = { who = "x" }\n}\n', 't.hbs': 'hello {{who}}\n' });
+    const t = tree({ ...STATES, 'b.hcl': 'file "/etc/t" {\n  template = "./t.hbs"\n  vars     = { who = "x" }\n}\n', 't.hbs': '# a template\nhello {{who}} on {{fact "os/family"}}\n' });
     const facts = snapshots({ web2: { 'os/family': 'redhat' }, db1: { ip: '10.0.0.5' } });
     const explain = (what: string, extra: string[] = []) =>
       govern(['plan', '--facts', facts, '--host', 'web2', '--runners-dir', t.runners, '--no-cache', '--explain', what, ...extra, t.states]);
@@ -113,7 +113,18 @@ describe('govern plan --explain', () => {
     const secret = await explain('file:/etc/secret.conf/contents');
     expect(secret.stdout).to.equal(`file:/etc/secret.conf (a.hcl:10)\n  contents = "<sensitive>"\n    written at a.hcl:11\n    fact secret/token = "<sensitive>", from ${path.join(facts, 'web2.json')}\n`);
     const templated = await explain('file:/etc/t/contents');
-    expect(templated.stdout).to.equal('file:/etc/t (b.hcl:1)\n  contents = "hello x\\n"\n    rendered from template ./t.hbs, named at b.hcl:2\n');
+    // The template's lines, the variables it reads and the facts it reads itself.
+    expect(templated.stdout).to.equal(
+      [
+        'file:/etc/t (b.hcl:1)',
+        '  contents = "# a template\\nhello x on redhat\\n"',
+        '    rendered from template ./t.hbs (t.hbs), named at b.hcl:2',
+        '        2 | hello {{who}} on {{fact "os/family"}}',
+        '    var who = "x", given by vars at b.hcl:3',
+        `    fact os/family = "redhat", from ${path.join(facts, 'web2.json')}`,
+        '',
+      ].join('\n'),
+    );
     const wrong = await explain('pkg:nginx/versio');
     expect(wrong.code).to.equal(1);
     expect(wrong.stderr).to.equal('govern: pkg:nginx has no key "versio" (did you mean "version"?)\n');
@@ -135,7 +146,7 @@ describe('govern plan --explain through data and modules', () => {
     'modules/site/site.hcl':
       'file "/etc/site/{{name}}" {\n  contents = "{{name}} {{port}} {{tls}}"\n}\n' +
       'file "/etc/site/{{name}}.conf" {\n  template = "vhost.conf"\n  vars     = { port = {{port}}, family = {{quote (fact "os/family")}} }\n}\n',
-    'modules/site/templates.d/vhost.conf': 'listen {{port}} {{family}}\n',
+    'modules/site/templates.d/vhost.conf': 'listen {{port}} {{family}}\n# {{data "motd"}} to {{fact "role"}}\n',
     'modules/tools/variables.hcl': 'variable "level" {\n  type    = "string"\n  default = "basic"\n}\n',
     'modules/tools/tools.hcl': 'pkg "tools" {\n  version = {{quote level}}\n}\n',
   };
@@ -185,10 +196,16 @@ describe('govern plan --explain through data and modules', () => {
       [
         'file:/etc/site/shop.example.org.conf (modules/site/site.hcl:4)',
         '  module instance shop (module site), declared at a.hcl:10',
-        '  contents = "listen 8080 debian\\n"',
-        '    rendered from template vhost.conf, named at modules/site/site.hcl:5',
+        '  contents = "listen 8080 debian\\n# hello to web\\n"',
+        '    rendered from template vhost.conf (modules/site/templates.d/vhost.conf), named at modules/site/site.hcl:5',
+        '        1 | listen {{port}} {{family}}',
+        '        2 | # {{data "motd"}} to {{fact "role"}}',
+        '    var family = "debian", given by vars at modules/site/site.hcl:6',
+        '    var port = 8080, given by vars at modules/site/site.hcl:6',
         '    parameter port = 8080, from data "site/port" at level common (data/common.hcl:4)',
+        '    data "motd" = "hello", from common (data/common.hcl:1)',
         `    fact os/family = "debian", from ${path.join(facts, 'web1.json')}`,
+        `    fact role = "web", from ${path.join(facts, 'web1.json')}`,
         '',
       ].join('\n'),
     );

@@ -73,12 +73,13 @@ describe('data hierarchy lookup #once', () => {
 
   it('reports every problem of hierarchy.hcl at its line', () => {
     const tree = treeWith(files);
-    const problems = problemsOf(() => load(tree, 'levels = ["roles/", "common.hcl", "a/../b"]\nmerge = { "x" = "hash" }\nlevel = 1\n'));
+    const problems = problemsOf(() => load(tree, 'levels = ["roles/", "common.hcl", "a/../b"]\nmerge = { "x" = "hash", "y" = "uniqe" }\nlevel = 1\n'));
     expect(problems).to.deep.equal([
       `${tree}/hierarchy.hcl:1: level "roles/" has an empty part: does a fact it uses have an empty value?`,
       `${tree}/hierarchy.hcl:1: level "common.hcl": name the data file without its extension (govern finds .hcl, .json, .yaml or .yml)`,
       `${tree}/hierarchy.hcl:1: level "a/../b" is not a data file name under data/ (letters, digits, _, - and ., parts joined by /)`,
       `${tree}/hierarchy.hcl:2: merge: "x" = "hash": the strategy is one of "first", "unique", "deep"`,
+      `${tree}/hierarchy.hcl:2: merge: "y" = "uniqe": the strategy is one of "first", "unique", "deep" (did you mean "unique"?)`,
       `${tree}/hierarchy.hcl:3: unknown attribute "level" (did you mean "levels"?): hierarchy.hcl holds levels = [...] and merge = { ... }`,
     ]);
   });

@@ -55,6 +55,9 @@ describe('govern fleet', () => {
     const none = await fleet(nats.url, ['--where', 'role=mail']);
     expect(none.code).to.equal(3);
     expect(none.stdout).to.match(/^GOVERN FLEET UNKNOWN - no host matches \|/);
+    const misspelt = await fleet(nats.url, ['--where', 'role=wbe']);
+    expect(misspelt.code).to.equal(3);
+    expect(misspelt.stdout).to.match(/^GOVERN FLEET UNKNOWN - no host matches \(did you mean role=web\?\) \|/);
 
     const json = JSON.parse((await fleet(nats.url, ['--json', '--where', 'role=web'])).stdout);
     expect(json.status).to.equal('CRITICAL');

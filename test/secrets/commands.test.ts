@@ -58,6 +58,9 @@ describe('govern secret', () => {
 
     const who = await govern(['secret', 'recipients', common]);
     expect(who.stdout).to.equal('db/password\tweb,admins\tweb1,web2,alice\n');
+    const misspelt = await govern(['secret', 'show', common, 'db/pasword', '--identity', k.alice.identity]);
+    expect(misspelt.code).to.equal(1);
+    expect(misspelt.stderr).to.equal(`govern: ${common}: no key "db/pasword" (did you mean "db/password"?)\n`);
 
     // A new key is added at the end; an unknown name is refused before anything is written.
     expect(set([common, 'api/token', '--to', 'web1'], 'tok').code).to.equal(0);

@@ -239,4 +239,20 @@ describe('modules', () => {
     expect(r.stderr).to.contain(`${t.states}/modules/m/a.hcl:1: module "inner": module "m" would instantiate itself: m (m) > inner (m)`);
     expect(r.stderr).to.contain(`${t.states}/modules/m/b.hcl:3: variable "late": declare a module's parameters in a file without {{ }}`);
   });
+
+  it('a variable in a templated file that uses it: the rule, once, at the block, and no "unknown variable" for its uses', async () => {
+    const t = withFacts(
+      {
+        'modules/m/m.hcl': 'variable "port" {\n  type = "number"\n}\nstuff "a-{{port}}" {\n  p = "{{port}}"\n}\n',
+        'site.hcl': 'module "m" {\n  source = "m"\n  port   = 8\n}\n',
+      },
+      {},
+    );
+    const r = await t.run();
+    expect(r.code).to.equal(1);
+    expect(r.stderr.split(`${t.states}/modules/m/m.hcl:1: variable "port": declare a module's parameters in a file without {{ }} (such as variables.hcl): they are read before the module renders\n`)).to.have.length(2);
+    expect(r.stderr).to.not.match(/unknown variable/);
+    // So the module declares no parameter: the instance's is unknown, which is so.
+    expect(r.stderr).to.contain(`${t.states}/site.hcl:3: module "m": unknown parameter "port" (it has no parameters)`);
+  });
 });

@@ -4,6 +4,9 @@ modules = ["ntp", "motd", "admins"]
 # Where the example writes: set to "" on real hosts.
 root = "/tmp/govern-fleet"
 
+# The time zone (layout.hcl, by the runner runners.d/timezone).
+timezone = "Etc/UTC"
+
 ntp = { servers = ["0.debian.pool.ntp.org", "1.debian.pool.ntp.org"] }
 # The motd module's parameter `text`, and ntp's `servers` above: looked up as MODULE/PARAM.
 motd = { text = "Managed by govern: local changes are overwritten." }
@@ -16,5 +19,6 @@ admins = {
   }
 }
 
-# The web role's sites (sites.hcl): none unless a level says so.
-web = { sites = {} }
+# The web role's sites (sites.hcl): none unless a level says so. Not under web/: that is the web
+# module's parameters.
+sites = {}

@@ -6,7 +6,7 @@ import { rollout } from '../../fleet/fleet-run.js';
 import { FleetUnreachable, readFleet, withFleet } from '../../fleet/read-fleet.js';
 import { requestSigner, type Signer } from '../../fleet/request-signature.js';
 import { batches, batchSize } from '../../fleet/run-request.js';
-import { matches, type Condition } from '../../fleet/selection.js';
+import { matches, selectionHint, type Condition } from '../../fleet/selection.js';
 import type { FleetSettings } from '../../fleet/settings.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
@@ -44,7 +44,7 @@ async function rolloutOf(settings: FleetSettings, o: FleetRunOptions, sign: Sign
       return c.ok && matches(c.value, o.where) ? [host] : [];
     }).sort();
     if (hosts.length === 0) {
-      await out('no host matches\n');
+      await out(`no host matches${selectionHint(facts, o.where, now)}\n`);
       return 3;
     }
     let size: number;

@@ -6,7 +6,7 @@ import { fleetAnswer, fleetJson, fleetRows, fleetTable } from '../../fleet/fleet
 import type { HostRun } from '../../fleet/host-record.js';
 import { checkRun } from '../../fleet/published.js';
 import { readFleet, withFleet } from '../../fleet/read-fleet.js';
-import { parseCondition, type Condition } from '../../fleet/selection.js';
+import { parseCondition, selectionHint, type Condition } from '../../fleet/selection.js';
 import { followRuns, startFleetWatch, type FleetWatch, type WatchEvent } from '../../fleet/watch.js';
 import { formatDuration } from '../../shared/duration.js';
 import { UserError } from '../../shared/errors.js';
@@ -80,7 +80,8 @@ export const fleetCommand = defineCommand({
     return withFleet(settings, 'govern fleet', async (nc) => {
       const watching = o.watch ? await startFleetWatch(nc) : undefined;
       const { runs, facts } = await readFleet(nc, settings.timeoutMs);
-      const answer = fleetAnswer(fleetRows(runs, facts, where, Date.now(), o.maxAge), o.maxAge);
+      const rows = fleetRows(runs, facts, where, Date.now(), o.maxAge);
+      const answer = fleetAnswer(rows, o.maxAge, rows.length === 0 ? selectionHint(facts, where, Date.now()) : '');
       await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);
       if (watching === undefined) return answer.code;
       // Every host's valid last run, selected or not: a host's run may come just before the facts that select it.

@@ -9,6 +9,10 @@ export const MODULES_DIR = 'modules';
 export const MODULE_BLOCK = 'module';
 /** The block declaring a parameter of a module: `variable "port" { type = "number", default = 80 }`. */
 export const VARIABLE_BLOCK = 'variable';
+/** A `variable` block in a module's file that uses templates: its parameters must be known before it renders. */
+export function misplacedVariable(name: string): string {
+  return `variable "${name}": declare a module's parameters in a file without {{ }} (such as variables.hcl): they are read before the module renders`;
+}
 /** The key of a module block naming its module. */
 export const SOURCE_KEY = 'source';
 /** The prefix of a reference to every resource of an instance: `module:shop`, `module:shop:refresh`. */

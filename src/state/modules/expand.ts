@@ -55,6 +55,8 @@ export async function expandModules(root: string | undefined, declared: Instance
   if (instances.length === 0 || root === undefined) return { texts: [], instances, problems, warnings, taken: names };
   const moduleDirs = moduleNames(root);
   const modules = new Map<string, ModuleSource | undefined>();
+  // Said with the other problems, after the module's other files rendered (they may hold more).
+  const misplaced: Problem[] = [];
   const inputs: TemplateInput[] = [];
   const owners: ModuleMembership[] = [];
   /** Per input: the sensitive parameters' values, which make the resources they reach sensitive (taint.ts). */
@@ -70,19 +72,21 @@ export async function expandModules(root: string | undefined, declared: Instance
     const module = modules.get(instance.source);
     if (!module) continue;
     if (first) warnings.push(...unknownDataParams(instance.source, module.variables, data));
+    if (first) misplaced.push(...module.misplaced);
     const { vars, problems: paramProblems, sensitive, origins } = resolveParams(instance, module.variables, data);
     problems.push(...paramProblems);
     if (paramProblems.length > 0) continue;
     const membership: ModuleMembership = { instance: instance.name, source: module.name, dir: module.dir, at: instance.at, params: origins, ...(instance.fromData ? { fromData: true } : {}), ...(instance.within ? { within: instance.within } : {}) };
     const secrets = sensitive.flatMap((name) => leafTexts(vars[name]));
-    for (const { file, source } of module.files) {
+    for (const { file, source, misplaced: skipped } of module.files) {
+      if (skipped) continue;
       const secretLines = sensitive.length > 0 ? variableLines(source, new Set(sensitive)) : [];
       inputs.push({ file, source, vars, marks: true, describe: (message) => `${message} (module "${instance.name}")`, ...(secrets.length > 0 ? { secrets, secretLines } : {}) });
       owners.push(membership);
       taints.push(parameterTaints(source, sensitive, vars));
     }
   }
-  if (problems.length > 0) return { texts: [], instances, problems, warnings, taken: names };
+  if (problems.length > 0) return { texts: [], instances, problems: [...problems, ...misplaced], warnings, taken: names };
   const rendered = await renderWithLines(inputs, sources);
   const texts = inputs.map((input, i) => ({
     file: input.file,
@@ -92,7 +96,7 @@ export async function expandModules(root: string | undefined, declared: Instance
     sensitiveFacts: [...rendered[i].sensitiveFacts, ...taints[i]],
     module: owners[i],
   }));
-  return { texts, instances, problems, warnings, taken: names };
+  return { texts, instances, problems: misplaced, warnings, taken: names };
 }
 
 /** The instance and those it is inside, outermost first: `site (web) > vhost-3 (vhost)`. */

@@ -7,15 +7,17 @@ import { parseHcl } from '../../hcl/parse.js';
 import { UserError, type Problem } from '../../shared/errors.js';
 import { readSourceFile } from '../../shared/source-file.js';
 import { listStateFiles } from '../files.js';
-import { MODULES_DIR, type VariableDecl } from './declarations.js';
+import { misplacedVariable, MODULES_DIR, type VariableDecl } from './declarations.js';
 import { readVariables } from './variables.js';
 
 export interface ModuleSource {
   name: string;
   dir: string;
   /** Its state files in lexical path order, with their text. */
-  files: { file: string; source: string }[];
+  files: { file: string; source: string; misplaced?: boolean }[];
   variables: VariableDecl[];
+  /** `variable` blocks in files that use templates: such a file is not rendered (docs/modules.md). */
+  misplaced: Problem[];
 }
 
 /** A module's name: the directory's (letters, digits, _ and -). */
@@ -45,11 +47,14 @@ export function readModule(root: string, name: string): ModuleSource {
   const problems: Problem[] = [];
   const files: ModuleSource['files'] = [];
   const variables: VariableDecl[] = [];
+  const misplaced: Problem[] = [];
   for (const file of listStateFiles(dir)) {
     try {
       const source = readSourceFile(file, root);
-      files.push({ file, source });
       // Parameters are read before the module renders, from the files that are plain HCL.
+      const found = source.includes('{{') ? templatedVariables(file, source) : [];
+      files.push({ file, source, ...(found.length > 0 ? { misplaced: true } : {}) });
+      misplaced.push(...found);
       if (!source.includes('{{')) variables.push(...readVariables(file, parseHcl(file, source), problems));
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
@@ -63,7 +68,20 @@ export function readModule(root: string, name: string): ModuleSource {
     else seen.set(v.name, v);
   }
   if (problems.length > 0) throw new UserError(problems);
-  return { name, dir, files, variables: [...seen.values()] };
+  return { name, dir, files, variables: [...seen.values()], misplaced };
+}
+
+/**
+ * The `variable` blocks of a file that uses templates, found by their header lines: the file cannot
+ * be parsed before it renders, and rendering it would only say that each parameter it uses is unknown.
+ */
+function templatedVariables(file: string, source: string): Problem[] {
+  const found: Problem[] = [];
+  source.split('\n').forEach((text, i) => {
+    const m = /^\s*variable\s+"([^"{}]*)"\s*\{/.exec(text);
+    if (m) found.push({ file, line: i + 1, message: misplacedVariable(m[1]) });
+  });
+  return found;
 }
 
 /**

@@ -1,2 +1,2 @@
 # One host's own values: the most specific level.
-web = { workers = 8 }
+web = { workers = 8, api_token = "ENC[age,to=web1+admins,YWdlLWVuY3J5cHRpb24ub3JnL3YxCi0+IHNzaC1lZDI1NTE5IERlemhsUSBHbWVKRFR3SWwwMWFqd0tTRm9lOE5pcjUrNkFveVBkRWc1a1ZpZzZhMlhRCnJiNHVYeVdoai9rei83Ky81UzY2UTV2YzJXcTd1TjQ0aXdTMFJ6SFJ1amcKLT4gWDI1NTE5IGlKSlM4c3hVa1Z5VnFobXpsd3BBbEp6aHB1dHdJSjE0OGhkYzRZZmhhVWMKdkc5N3pVTnJtK3JkSUFFRTRyNHF5RkFya21HREhxSm5CTVNzYkdwYndIZwotLS0gRm5PYXBPdDNjTTNqNmxtRG03T3JwV1FYSGpIZkNCMjhVemRiSEozQWFCUQqrinTCKtj8sUBHC5g57s87J3rT3yNR+qXmFv+A7o+4sKtZGJ6UOvNUDdCSWVxPpA+fvx8=]" }

@@ -24,3 +24,12 @@ service "postgresql" {
   enable = true
   after  = ["pkg:postgresql"]
 }
+
+file "{{data "root"}}/etc/postgresql/app.password" {
+  ensure   = "present"
+  owner    = "root"
+  group    = "root"
+  mode     = "0600"
+  contents = "{{password}}\n"
+  after    = ["file:{{data "root"}}/etc/postgresql"]
+}

@@ -1,4 +1,4 @@
-# One site; on web hosts, sites.hcl makes one instance per entry of the data key web/sites.
+# One site; on web hosts, sites.hcl makes one instance per entry of the data key sites.
 file "{{data "root"}}/etc/nginx/sites-enabled/{{server_name}}.conf" {
   ensure   = "present"
   owner    = "root"

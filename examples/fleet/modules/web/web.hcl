@@ -30,3 +30,24 @@ service "nginx" {
   enable = true
   after  = ["pkg:nginx"]
 }
+
+# Secrets from data, decrypted by the host's own key while planning: both files are sensitive (their
+# contents are <sensitive> in every output) and readable by root only.
+file "{{data "root"}}/etc/nginx/api-token" {
+  ensure   = "present"
+  owner    = "root"
+  group    = "root"
+  mode     = "0600"
+  contents = "{{api_token}}\n"
+  after    = ["file:{{data "root"}}/etc/nginx"]
+}
+
+file "{{data "root"}}/etc/nginx/session-secret" {
+  ensure   = "present"
+  owner    = "root"
+  group    = "root"
+  mode     = "0600"
+  contents = "{{session_secret}}\n"
+  after    = ["file:{{data "root"}}/etc/nginx"]
+  notify   = ["service:nginx:reload"]
+}
