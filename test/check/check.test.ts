@@ -213,9 +213,9 @@ describe('govern check', () => {
 
   it('finds no problem in the examples, for a host of the fleet example', async () => {
     const snapshot = writeFile(path.join(tempDir(), 'web1.json'), JSON.stringify({ hostname: 'web1', role: 'web', env: 'staging', 'os/family': 'debian', 'os/distribution': 'debian', 'os/release': '12', 'os/arch': 'amd64', 'cpu/count': '2' }));
-    for (const [name, files] of [['demo', 3], ['web', 1], ['fleet', 23]] as const) {
+    for (const name of ['demo', 'web', 'fleet']) {
       const r = await govern(['check', '--facts', snapshot, path.join(ROOT, 'examples', name)]);
-      expect(r.stdout, name).to.equal(`${files} ${files === 1 ? 'file' : 'files'} checked: no problem\n`);
+      expect(r.stdout, name).to.match(/^\d+ files? checked: no problem\n$/);
       expect(r.code, name).to.equal(0);
     }
   });
