@@ -10,10 +10,13 @@ import { parseResult } from '../../../src/shared/protocol.js';
 import { govern, runner, TEST_VAR_DIR } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { FakeFreebsdRc } from './support/fake-freebsd-rc.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const NAME = 'govern_bsd_web';
 
 describe('service runner, freebsd provider (FAKE service and sysrc)', function () {
+  // Whether systemd is init (/run/systemd/system, which a systemd test of another run may create) decides the choice.
+  hostExclusive();
   this.timeout(60_000);
   let rc: FakeFreebsdRc;
 

@@ -45,6 +45,8 @@ export class SysvScript {
 ### END INIT INFO
 PIDFILE=${this.pidfile}
 DAEMON=/bin/sleep
+# Its state directory made as an init script makes its /run directory: the script may outlive it.
+mkdir -p ${this.dir}
 echo "$1" >> ${this.actionLog}
 do_status() { start-stop-daemon --status --pidfile $PIDFILE --exec $DAEMON; }
 # With --background the pidfile names the child before it has become $DAEMON: wait until status
