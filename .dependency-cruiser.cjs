@@ -6,7 +6,7 @@ const layers = [
   ['facts', 'hcl', 'config', 'lock', 'runners'],
   ['data', 'pull'],
   ['templates', 'secrets'],
-  ['state'],
+  ['state', 'fmt'],
   ['graph'],
   ['describe'],
   ['report'],
@@ -15,7 +15,7 @@ const layers = [
   ['fleet'],
   ['output'],
   ['plan'],
-  ['run'],
+  ['run', 'check'],
   ['cli'],
   ['manual'],
 ];

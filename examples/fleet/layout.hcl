@@ -7,6 +7,7 @@ file {{quote (data "root")}} {
   group  = "root"
   mode   = "0755"
 }
+
 file {{quote (concat (data "root") "/etc")}} {
   ensure = "directory"
   owner  = "root"

@@ -24,6 +24,8 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   secret: async () => (await import('./commands/secret.js')).secretCommand,
   plan: async () => (await import('./commands/plan.js')).planCommand,
   diff: async () => (await import('./commands/diff.js')).diffCommand,
+  fmt: async () => (await import('./commands/fmt.js')).fmtCommand,
+  check: async () => (await import('./commands/check.js')).checkCommand,
   versioncmp: async () => (await import('./commands/versioncmp.js')).versioncmpCommand,
 };
 

@@ -78,6 +78,16 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
     summary: 'what a commit changes on each host: the tree planned at two git revisions, compared',
   },
   {
+    name: 'fmt',
+    usage: 'govern fmt [OPTIONS] [PATH...]',
+    summary: "lay out a tree's HCL files in the canonical layout (--check for CI: exit 1 when a file would change)",
+  },
+  {
+    name: 'check',
+    usage: 'govern check [OPTIONS] [PATH]',
+    summary: 'every problem of a tree at once, without the host (--format text|json|sarif|junit for CI)',
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',

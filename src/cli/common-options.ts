@@ -1,5 +1,5 @@
-// Options several commands share, and the search paths and fact source they make.
-import { composeSearchPaths, DEFAULT_VAR_DIR, type DirList, type SearchPaths } from '../config/paths.js';
+// Options several commands share, and the fact source they make.
+import { DEFAULT_VAR_DIR, type SearchPaths } from '../config/paths.js';
 import { DEFAULT_FACT_TIMEOUT_MS } from '../facts/evaluate.js';
 import { LocalFacts } from '../facts/local-facts.js';
 import { optionTable } from './options.js';
@@ -25,18 +25,6 @@ export const templatesOptions = optionTable([
 export const runnersOptions = optionTable([
   { name: 'runners-dir', kind: 'dirs', placeholder: 'DIR', env: 'GOVERN_RUNNERS_PATH', help: 'search this runners directory before the defaults' },
 ]);
-
-export interface GivenDirs {
-  factsDir?: DirList;
-  templatesDir?: DirList;
-  runnersDir?: DirList;
-}
-
-/** The search paths of a command, for the state tree at `tree` (if any). */
-export function searchPaths(o: GivenDirs, tree: string | undefined): SearchPaths {
-  const none: DirList = { added: [] };
-  return composeSearchPaths({ facts: o.factsDir ?? none, templates: o.templatesDir ?? none, runners: o.runnersDir ?? none }, tree);
-}
 
 export function localFacts(o: { factTimeout: number }, paths: SearchPaths): LocalFacts {
   return new LocalFacts({ dirs: paths.facts, timeoutMs: o.factTimeout });

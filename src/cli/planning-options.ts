@@ -8,7 +8,7 @@ import { factsOptions, identityOptions, localFacts, runnersOptions, templatesOpt
 import { factSources, inventoryOptions } from './inventory-options.js';
 import { optionTable, type Options } from './options.js';
 import { remoteFactOptions } from './remote-options.js';
-import { treeSearchPaths } from './tree-data.js';
+import { treeSearchPaths } from '../plan/tree-paths.js';
 
 export const cacheOptions = optionTable([
   { name: 'cache-dir', kind: 'text', placeholder: 'DIR', env: 'GOVERN_CACHE_DIR', help: 'where runners\' descriptions are kept between runs: as root /var/cache/govern, else ~/.cache/govern' },

@@ -103,7 +103,7 @@ export function buildResourceGraph(declared: Resource[], options: GraphOptions =
       refused('notify', text, target.to, target.signal);
     }
   }
-  if (problems.length > 0) throw new UserError(problems);
+  // A reference to no resource adds no edge, and the cycles among the others are still found.
   const joined = (v: string, w: string) => (graph.outEdges(v, w) ?? []).length > 0;
   const weak = new Map<string, string[]>();
   for (const { from, to, weak: isWeak } of options.autorequire ?? []) {
@@ -117,7 +117,8 @@ export function buildResourceGraph(declared: Resource[], options: GraphOptions =
   }
 
   const cycles = findCycles(graph, resources.map((r) => r.ref));
-  if (cycles.length > 0) throw new UserError(cycleProblems(graph, cycles, byRef));
+  problems.push(...cycleProblems(graph, cycles, byRef));
+  if (problems.length > 0) throw new UserError(problems);
   return { resources, byRef, graph, order: stableOrder(graph, resources), notifications };
 }
 

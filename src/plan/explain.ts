@@ -8,7 +8,9 @@ import { locationText } from '../preview/view.js';
 import { PhaseClock } from '../report/timing.js';
 import { UserError } from '../shared/errors.js';
 import { didYouMean } from '../shared/suggest.js';
+import { snapshotSettings } from './hosts.js';
 import { planTree } from './plan-tree.js';
+import type { PreviewHosts } from './preview-hosts.js';
 import type { PlanSettings } from './settings.js';
 
 export async function explainPlanned(inputs: PlanSettings, what: string, snapshot: Snapshot | undefined, json: boolean): Promise<string> {
@@ -38,4 +40,13 @@ function otherHostFrom(inputs: PlanSettings, host: string, snapshot: Snapshot | 
   if (snapshot?.file !== undefined) return path.join(path.dirname(snapshot.file), `${host}.json`);
   if (inputs.sources.inventory === undefined || inputs.hostfactSource === 'ssh') return `host ${host}, over ssh`;
   return `host ${host} in the fleet's inventory at ${inputs.fleetUrl}${inputs.hostfactSource === 'fleet-then-ssh' ? ' (or over ssh)' : ''}`;
+}
+
+/** `govern plan --explain` for the one host of `hosts` (this one when undefined); `facts`: where the snapshots are, for the message. */
+export async function explainForHost(settings: () => PlanSettings, what: string, hosts: PreviewHosts | undefined, facts: string | undefined, json: boolean): Promise<string> {
+  const snapshots = hosts?.snapshots;
+  if (snapshots && snapshots.length > 1) throw new UserError(`--explain plans for one host: give --host NAME (snapshots in ${facts}: ${snapshots.map((s) => s.host).join(', ')})`);
+  const snapshot = snapshots?.[0];
+  const inputs = snapshot ? snapshotSettings(settings(), snapshot, hosts?.others) : settings();
+  return explainPlanned(inputs, what, snapshot, json);
 }

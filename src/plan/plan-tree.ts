@@ -1,7 +1,8 @@
 // Planning a tree, as every command that plans does it (run, resource, graph, plan, diff): the named
 // steps data, render, parse, modules, contents, describe and graph, selection, each timed, over
 // settings resolved once from the command line (settings.ts, docs/architecture.md).
-import { UserError } from '../shared/errors.js';
+import { UserError, type Problem } from '../shared/errors.js';
+import type { Resource } from '../state/resource.js';
 import { treeRoot } from '../config/paths.js';
 import type { KnownRunner } from '../describe/describe-runner.js';
 import { buildGraph } from '../describe/build-graph.js';
@@ -44,44 +45,7 @@ export async function planTree(settings: PlanSettings, clock: PhaseClock): Promi
 }
 
 async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets): Promise<PlannedTree> {
-  const { local, remote } = settings.sources;
-  // Facts are loaded between render passes: their time is the facts phase.
-  const timed: FactSources = {
-    local: { peek: (name) => local.peek(name), load: (names) => clock.time('facts', () => local.load(names)) },
-    remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
-    inventory: settings.sources.inventory,
-  };
-  // The data phase: levels rendered from facts, their files read, before any state file renders.
-  const root = treeRoot(settings.target);
-  const data = await clock.time('render', () => readTreeData(root, timed));
-  // Encrypted values are decrypted when a template reads them, with the host's identity (docs/secrets.md).
-  data?.revealValues(revealWith(settings.identity, settings.unreadableSecrets));
-  timed.data = data;
-  // Warned of before anything can fail: a level named from a misspelt fact is often why a key is missing.
-  const warned = new Set<string>();
-  const warnOnce = (message: string) => {
-    if (!warned.has(message)) warn(message);
-    warned.add(message);
-  };
-  data?.warnings.forEach(warnOnce);
-  // A file that does not render is left out, and its problems told with every other file's.
-  const rendered = await clock.time('render', () => renderStateFiles(settings.target, timed));
-  const tree = await clock.time('parse', async () => parseFiles(rendered.texts, secrets));
-  // Module instances become state files of their own, rendered with their parameters; the instances
-  // those declare (modules in modules) in the next round, until none is left (docs/modules.md).
-  const parsed = [...tree.resources];
-  const problems = [...rendered.problems, ...tree.problems];
-  let expansion = await clock.time('render', () => expandModules(root, tree.instances, data, timed));
-  for (;;) {
-    const round = expansion;
-    const expanded = await clock.time('parse', async () => parseFiles(round.texts, secrets, parsed.length));
-    parsed.push(...expanded.resources);
-    problems.push(...round.problems, ...expanded.problems);
-    round.warnings.forEach(warnOnce);
-    if (expanded.instances.length === 0) break;
-    expansion = await clock.time('render', () => expandModules(root, expanded.instances, data, timed, round.taken));
-  }
-  problems.push(...duplicates(parsed));
+  const { root, data, timed, parsed, problems } = await readResources(settings, clock, secrets);
   if (problems.length > 0) throw new UserError(problems);
   const resources = await clock.time('render', () => renderResourceTemplates(parsed, settings.paths.templates, timed, root));
   const misplaced = misplacedEncrypted(resources);
@@ -101,4 +65,61 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
     for (const message of unknown) warn(message);
     return { plan, runners, selected, data, notes };
   });
+}
+
+/** The tree's resources as parsed, with every problem of its data, render, parse and module phases (check goes on past them). */
+export interface ReadResources {
+  root: string | undefined;
+  data?: TreeData;
+  timed: FactSources;
+  parsed: Resource[];
+  problems: Problem[];
+}
+
+/** `goOn`: a problem of the data phase is one more problem, and state files render without data (govern check). */
+export async function readResources(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets, goOn = false): Promise<ReadResources> {
+  const { local, remote } = settings.sources;
+  // Facts are loaded between render passes: their time is the facts phase.
+  const timed: FactSources = {
+    local: { peek: (name) => local.peek(name), load: (names) => clock.time('facts', () => local.load(names)) },
+    remote: remote && { peek: (host, name) => remote.peek(host, name), load: (requests) => clock.time('facts', () => remote.load(requests)) },
+    inventory: settings.sources.inventory,
+  };
+  // The data phase: levels rendered from facts, their files read, before any state file renders.
+  const root = treeRoot(settings.target);
+  const dataProblems: Problem[] = [];
+  const data = await clock.time('render', () => readTreeData(root, timed)).catch((e: unknown) => {
+    if (!goOn || !(e instanceof UserError)) throw e;
+    dataProblems.push(...e.problems);
+    return undefined;
+  });
+  // Encrypted values are decrypted when a template reads them, with the host's identity (docs/secrets.md).
+  data?.revealValues(revealWith(settings.identity, settings.unreadableSecrets));
+  timed.data = data;
+  // Warned of before anything can fail: a level named from a misspelt fact is often why a key is missing.
+  const warned = new Set<string>();
+  const warnOnce = (message: string) => {
+    if (!warned.has(message)) warn(message);
+    warned.add(message);
+  };
+  data?.warnings.forEach(warnOnce);
+  // A file that does not render is left out, and its problems told with every other file's.
+  const rendered = await clock.time('render', () => renderStateFiles(settings.target, timed));
+  const tree = await clock.time('parse', async () => parseFiles(rendered.texts, secrets));
+  // Module instances become state files of their own, rendered with their parameters; the instances
+  // those declare (modules in modules) in the next round, until none is left (docs/modules.md).
+  const parsed = [...tree.resources];
+  const problems = [...dataProblems, ...rendered.problems, ...tree.problems];
+  let expansion = await clock.time('render', () => expandModules(root, tree.instances, data, timed));
+  for (;;) {
+    const round = expansion;
+    const expanded = await clock.time('parse', async () => parseFiles(round.texts, secrets, parsed.length));
+    parsed.push(...expanded.resources);
+    problems.push(...round.problems, ...expanded.problems);
+    round.warnings.forEach(warnOnce);
+    if (expanded.instances.length === 0) break;
+    expansion = await clock.time('render', () => expandModules(root, expanded.instances, data, timed, round.taken));
+  }
+  problems.push(...duplicates(parsed));
+  return { root, data, timed, parsed, problems };
 }

@@ -6,27 +6,15 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { localHost, managedChildren } from '../../src/apply/managed-children.js';
-import { description as aptRepository } from '../../src/runners/apt_repository/description.js';
-import { description as archive } from '../../src/runners/archive/description.js';
-import { description as authorizedKey } from '../../src/runners/authorized_key/description.js';
-import { description as cron } from '../../src/runners/cron/description.js';
-import { description as dnfRepository } from '../../src/runners/dnf_repository/description.js';
-import { description as file } from '../../src/runners/file/description.js';
-import { description as git } from '../../src/runners/git/description.js';
-import { description as kernelModule } from '../../src/runners/kernel_module/description.js';
-import { description as mount } from '../../src/runners/mount/description.js';
-import { description as sysctl } from '../../src/runners/sysctl/description.js';
-import { description as unit } from '../../src/runners/unit/description.js';
+import { BUILT_IN_RUNNERS } from '../../src/runners/registry.js';
 import type { RunnerDescription } from '../../src/shared/description.js';
 import type { HostLookups } from '../../src/shared/written-paths.js';
 import type { Resource } from '../../src/state/resource.js';
 import { runnerOutcome } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
-const descriptions: Record<string, RunnerDescription> = {
-  apt_repository: aptRepository, archive, authorized_key: authorizedKey, cron, dnf_repository: dnfRepository, file, git,
-  kernel_module: kernelModule, mount, sysctl, unit,
-};
+/** Every built-in runner's description (src/runners/NAME/description.ts), by name: read before the cases. */
+const descriptions: Record<string, RunnerDescription> = {};
 const resource = (type: string, name: string, attrs: Resource['attrs'] = {}) => ({ ref: `${type}:${name}`, type, name, attrs }) as unknown as Resource;
 const host: HostLookups = {
   env: { HOME: '/home/runner-home', XDG_CONFIG_HOME: '/srv/xdg' },
@@ -65,6 +53,11 @@ const cases: [string, Resource, string, string][] = [
 
 describe('managed children: the files runners write (writes in their descriptions) #once', function () {
   this.timeout(60_000);
+  before(async () => {
+    for (const name of BUILT_IN_RUNNERS) {
+      descriptions[name] = ((await import(`../../src/runners/${name}/description.js`)) as { description: RunnerDescription }).description;
+    }
+  });
 
   for (const [what, r, dir, kept] of cases) {
     it(`${what}: a purge of ${dir} keeps ${kept.split('\n').join(', ')}, and the file runner removes only the stray entry`, async () => {

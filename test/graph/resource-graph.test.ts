@@ -63,6 +63,11 @@ describe('buildResourceGraph #once', () => {
     );
   });
 
+  it('reports a cycle beside a reference to no resource: one problem hides no other', () => {
+    expect(() => plan(['pkg:a', { before: ['pkg:b'] }], ['pkg:b', { before: ['pkg:a'], after: ['pkg:nope'] }]))
+      .to.throw(/pkg:b: after names "pkg:nope", which is not a resource in this state tree\n.*dependency cycle: pkg:a -> pkg:b -> pkg:a$/);
+  });
+
   it('reports a cycle as a loop, starting at the earliest resource', () => {
     expect(() => plan(['pkg:a', { before: ['service:b'] }], ['service:b', { before: ['file:c'] }], ['file:c', { before: ['pkg:a'] }], ['x:d']))
       .to.throw('dependency cycle: pkg:a -> service:b -> file:c -> pkg:a');

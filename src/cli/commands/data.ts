@@ -3,18 +3,14 @@
 // It applies nothing and reads only the tree and the facts its hierarchy names.
 import { defaultStateTree } from '../../config/paths.js';
 import { formatExplanation, formatValueLines } from '../../data/explain.js';
-import { HIERARCHY_FILE, keyPathProblem } from '../../data/hierarchy.js';
-import type { Explanation } from '../../data/lookup.js';
-import type { AttrValue } from '../../shared/protocol.js';
-import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
 import { out, warn } from '../../output/writers.js';
 import { factsOptions, helpOptions, localFacts } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { remoteFactOptions, remoteFacts } from '../remote-options.js';
-import { readTreeData } from '../../plan/data.js';
-import { treeAndOperands, treeSearchPaths } from '../tree-data.js';
+import { lookUpKeys } from '../../plan/data-keys.js';
+import { treeAndOperands, treeSearchPaths } from '../../plan/tree-paths.js';
 
 export const dataCommand = defineCommand({
   ...described('data'),
@@ -32,27 +28,10 @@ export const dataCommand = defineCommand({
   ]),
   async run(o, operands) {
     const { root, rest: keys } = treeAndOperands(operands);
-    const bad = keys.map(keyPathProblem).filter((why): why is string => why !== undefined);
-    if (bad.length > 0) throw new UserError(bad.map((message) => ({ message })));
-    const paths = treeSearchPaths(o, root);
-    const data = await readTreeData(root, { local: localFacts(o, paths), remote: remoteFacts(o) });
-    if (data === undefined) throw new UserError(`${root}: no ${HIERARCHY_FILE} here, so no data (docs/data.md)`);
-    for (const message of data.warnings) warn(message);
-    const wanted = keys.length > 0 ? keys : data.topKeys().sort();
-    let missing = false;
-    const explanations: Explanation[] = [];
-    const values = new Map<string, AttrValue>();
-    for (const key of wanted) {
-      const e = data.explain(key);
-      explanations.push(e);
-      if (e.result) values.set(key, e.result.value);
-      else if (!o.explain) {
-        warn(`no level has the key "${key}" (levels: ${data.levels.join(', ') || 'none'})`);
-        missing = true;
-      }
-    }
+    const sources = () => ({ local: localFacts(o, treeSearchPaths(o, root)), remote: remoteFacts(o) });
+    const { explanations, values } = await lookUpKeys(root, keys, sources, o.explain, warn);
     if (o.explain) await out(o.json ? JSON.stringify(explanations, null, 2) + '\n' : explanations.map(formatExplanation).join('\n'));
     else await out(o.json ? JSON.stringify(Object.fromEntries(values), null, 2) + '\n' : formatValueLines(values));
-    return missing || (o.explain && explanations.some((e) => !e.result)) ? 1 : 0;
+    return explanations.some((e) => !e.result) ? 1 : 0;
   },
 });

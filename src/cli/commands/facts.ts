@@ -1,21 +1,15 @@
 // `govern facts [NAME...]`: the local host's facts (or another host's, with --host).
-import fs from 'node:fs';
 import { treeRoot } from '../../config/paths.js';
-import type { LocalFacts } from '../../facts/local-facts.js';
+import { collectLocal, collectRemote, isTreePath } from '../../facts/collect.js';
 import { formatFactJson, formatFactLines } from '../../facts/format.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
 import { out, warn } from '../../output/writers.js';
 import { factsOptions, helpOptions, localFacts } from '../common-options.js';
-import { optionTable, type Options } from '../options.js';
+import { optionTable } from '../options.js';
 import { remoteFacts, sshOptions } from '../remote-options.js';
-import { treeSearchPaths } from '../tree-data.js';
-
-interface Collected {
-  values: Map<string, string>;
-  failed: boolean;
-}
+import { treeSearchPaths } from '../../plan/tree-paths.js';
 
 const options = optionTable([
   { name: 'json', kind: 'flag', help: 'print a JSON object of name to value' },
@@ -47,47 +41,9 @@ export const factsCommand = defineCommand({
     if (trees.length > 1) throw new UserError(`give one state tree, not ${trees.length}: ${trees.join(', ')}`);
     const wanted = names.filter((n) => !trees.includes(n));
     const tree = trees.length > 0 ? treeRoot(trees[0]) : undefined;
-    const { values, failed } = o.host === undefined ? await collect(localFacts(o, treeSearchPaths(o, tree)), wanted) : await collectRemote(o, o.host, names);
+    const { values, warnings, failed } = o.host === undefined ? await collectLocal(localFacts(o, treeSearchPaths(o, tree)), wanted) : await collectRemote(remoteFacts(o), o.host, names);
+    for (const warning of warnings) warn(warning);
     await out(o.json ? formatFactJson(values) : formatFactLines(values));
     return failed ? 1 : 0;
   },
 });
-
-/** A path rather than a fact name: fact names are relative and never start with "." (os/name). */
-function isTreePath(arg: string): boolean {
-  if (!(arg.startsWith('/') || arg.startsWith('./') || arg.startsWith('../') || arg === '.' || arg === '..' || arg.endsWith('/'))) return false;
-  try {
-    fs.statSync(arg);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function collect(facts: LocalFacts, wanted: string[]): Promise<Collected> {
-  let failed = false;
-  for (const problem of await facts.problems()) {
-    warn(problem);
-    failed = true;
-  }
-  const names = wanted.length > 0 ? wanted : await facts.names();
-  await facts.load(names);
-  const values = new Map<string, string>();
-  for (const name of names) {
-    const result = facts.peek(name)!;
-    if (result.ok) values.set(name, result.value);
-    else {
-      warn(`fact ${name}: ${result.error}`);
-      failed = true;
-    }
-  }
-  return { values, failed };
-}
-
-async function collectRemote(o: Options<typeof options>, host: string, names: string[]): Promise<Collected> {
-  const answer = await remoteFacts(o).ask(host, names); // an invalid host or fact name is a UserError
-  if (!answer.reached) throw new UserError(`could not get facts from ${host}: ${answer.error}`);
-  for (const line of answer.warnings) warn(`${host}: ${line}`);
-  for (const [name, reason] of answer.failed) warn(`${host}: fact ${name}: ${reason}`);
-  return { values: answer.values, failed: answer.failed.size > 0 || answer.warnings.length > 0 };
-}

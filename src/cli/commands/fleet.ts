@@ -1,23 +1,18 @@
 // `govern fleet`: every host's last run, from the fleet's NATS buckets (docs/fleet.md), as a table
-// and as one monitoring check; `--watch` follows a rollout as hosts report. `govern fleet run` asks
-// hosts to run now (fleet-run.ts).
+// and as one monitoring check; `--watch` follows a rollout as hosts report (src/fleet/fleet-status.ts).
+// `govern fleet run` asks hosts to run now (src/fleet/ask-hosts.ts).
 import { writeHostKey } from '../../fleet/host-key.js';
-import { fleetAnswer, fleetJson, fleetRows, fleetTable } from '../../fleet/fleet-view.js';
-import type { HostRun } from '../../fleet/host-record.js';
-import { checkRun } from '../../fleet/published.js';
-import { readFleet, withFleet } from '../../fleet/read-fleet.js';
-import { parseCondition, selectionHint, type Condition } from '../../fleet/selection.js';
-import { followRuns, startFleetWatch, type FleetWatch, type WatchEvent } from '../../fleet/watch.js';
-import { formatDuration } from '../../shared/duration.js';
+import { fleetRun } from '../../fleet/ask-hosts.js';
+import { fleetStatus, parseConditions } from '../../fleet/fleet-status.js';
+import { FleetUnreachable } from '../../fleet/read-fleet.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
 import { described } from '../command-names.js';
-import { fleetRun } from './fleet-run.js';
 import { defineCommand } from '../command.js';
-import { out } from '../../output/writers.js';
+import { out, printError } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { fleetConnectionOptions, fleetSettings } from '../fleet-options.js';
-import { optionTable, type Options } from '../options.js';
+import { optionTable } from '../options.js';
 
 const options = optionTable([
   { name: 'where', kind: 'texts', placeholder: 'FACT=VALUE', help: 'only hosts whose published fact FACT is VALUE (repeat: all must hold)' },
@@ -32,8 +27,6 @@ const options = optionTable([
   ...fleetConnectionOptions,
   ...helpOptions,
 ]);
-
-type FleetOptions = Options<typeof options>;
 
 export const fleetCommand = defineCommand({
   ...described('fleet'),
@@ -72,68 +65,17 @@ export const fleetCommand = defineCommand({
     if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
     if (asRun) {
       if (o.watch || o.json || o.untilCommit !== undefined) throw new UserError('--watch, --json and --until-commit do not go with govern fleet run');
-      return fleetRun(settings, { where: conditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000, signKey: o.signKey ?? settings.credsFile });
+      const run = { where: parseConditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000, signKey: o.signKey ?? settings.credsFile };
+      try {
+        return await fleetRun(settings, run, out);
+      } catch (e) {
+        if (!(e instanceof FleetUnreachable)) throw e;
+        printError(e);
+        return 3;
+      }
     }
     if (o.batch !== undefined || o.noop) throw new UserError('--batch and --noop go with govern fleet run');
     if (!o.watch && (o.untilCommit !== undefined || o.timeout !== undefined)) throw new UserError('--until-commit and --timeout go with --watch');
-    const where = conditions(o.where);
-    return withFleet(settings, 'govern fleet', async (nc) => {
-      const watching = o.watch ? await startFleetWatch(nc) : undefined;
-      const { runs, facts } = await readFleet(nc, settings.timeoutMs);
-      const rows = fleetRows(runs, facts, where, Date.now(), o.maxAge);
-      const answer = fleetAnswer(rows, o.maxAge, rows.length === 0 ? selectionHint(facts, where, Date.now()) : '');
-      await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);
-      if (watching === undefined) return answer.code;
-      // Every host's valid last run, selected or not: a host's run may come just before the facts that select it.
-      const known = new Map([...runs].flatMap(([host, v]) => {
-        const c = checkRun(host, v, Date.now());
-        return c.ok ? [[host, c.value] as const] : [];
-      }));
-      return watch(o, watching, known, { hosts: new Set(answer.rows.map((r) => r.host)), where });
-    });
+    return fleetStatus(settings, { where: parseConditions(o.where), json: o.json, maxAgeMs: o.maxAge, watch: o.watch, untilCommit: o.untilCommit, timeoutMs: o.timeout }, out);
   },
 });
-
-export function conditions(texts: string[]): Condition[] {
-  const problems: string[] = [];
-  const parsed: Condition[] = [];
-  for (const text of texts) {
-    try {
-      parsed.push(parseCondition(text));
-    } catch (e) {
-      problems.push(`--where: ${(e as Error).message}`);
-    }
-  }
-  if (problems.length > 0) throw new UserError(problems.map((message) => ({ message })));
-  return parsed;
-}
-
-async function watch(o: FleetOptions, watching: FleetWatch, runs: Map<string, HostRun>, selection: { hosts: Set<string>; where: Condition[] }): Promise<number> {
-  const printing: Promise<void>[] = [];
-  const end = await followRuns(watching, runs, { ...selection, commit: o.untilCommit, timeoutMs: o.timeout }, (e) => printing.push(out(`${eventLine(e)}\n`)));
-  await Promise.all(printing);
-  if (o.untilCommit === undefined) return 0;
-  if (!end.reached) {
-    await out(`${terminalLine(`not at ${o.untilCommit} after ${formatDuration(o.timeout ?? 0)}: ${end.missing.join(', ')}`)}\n`);
-    return end.failed.length > 0 ? 2 : 1;
-  }
-  if (end.failed.length > 0) {
-    await out(`${terminalLine(`at ${o.untilCommit}, failed: ${end.failed.join(', ')}`)}\n`);
-    return 2;
-  }
-  await out(`${terminalLine(`every selected host (${end.hosts.length}) ran ${o.untilCommit}`)}\n`);
-  return 0;
-}
-
-function eventLine(e: WatchEvent): string {
-  if (e.kind === 'run') return runLine(e.run);
-  const now = new Date().toISOString();
-  if (e.kind === 'invalid') return terminalLine(`${now} ${e.host} published what is not valid: ${e.problem}`);
-  return terminalLine(e.kind === 'selected' ? `${now} ${e.host} selected: its published facts match` : `${now} ${e.host} no longer selected: its published facts do not match`);
-}
-
-function runLine(run: HostRun): string {
-  const s = run.summary;
-  const result = run.success ? 'ok' : 'failed';
-  return terminalLine(`${run.ended_at} ${run.host} ${result} ${run.commit?.slice(0, 12) ?? '-'}: ${s.changed} changed, ${s.failed} failed of ${s.resources}`);
-}

@@ -9,7 +9,8 @@ import { onInterrupt } from '../../shared/interrupt.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
 import { note, warn } from '../../output/writers.js';
-import { factsOptions, helpOptions, localFacts, searchPaths } from '../common-options.js';
+import { factsOptions, helpOptions, localFacts } from '../common-options.js';
+import { searchPaths } from '../../plan/tree-paths.js';
 import { fleetOptions, fleetSettings } from '../fleet-options.js';
 import { optionTable, type Options } from '../options.js';
 

@@ -1,6 +1,5 @@
 // `govern plan [--facts FILE|DIR] [--host NAME] [--json] [PATH]`: what a tree asks of a host, planned
 // from the host's facts without the host: no runner is asked about any machine's state.
-import os from 'node:os';
 import { defaultStateTree } from '../../config/paths.js';
 import { formatHostPreview } from '../../preview/plan-text.js';
 import { pulledTree } from '../../pull/store.js';
@@ -10,10 +9,10 @@ import { defineCommand, treeOperand } from '../command.js';
 import { out, printError } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
-import { explainPlanned } from '../../plan/explain.js';
-import { planHost, snapshotSettings, type HostPreview } from '../../plan/hosts.js';
-import { planningOptions, type PlanningOptions } from '../planning-options.js';
-import { previewHosts, previewSettings, type PreviewHosts } from '../preview-options.js';
+import { explainForHost } from '../../plan/explain.js';
+import { planPreviews } from '../../plan/preview-hosts.js';
+import { planningOptions } from '../planning-options.js';
+import { hostsOf, previewSettings } from '../preview-options.js';
 
 export const planOptions = optionTable([
   { name: 'facts', kind: 'text', placeholder: 'FILE|DIR', help: 'plan from a govern facts --json snapshot, or from each HOST.json of a directory' },
@@ -35,11 +34,13 @@ export const planCommand = defineCommand({
   async run(o, operands) {
     const given = treeOperand(operands, this.usage);
     const target = pulledTree(given)?.path ?? given;
-    const hosts = await previewHosts(o, o.host, false);
-    if (o.explain !== undefined) return explain(o, target, o.explain, hosts);
-    const plans: HostPreview[] = [];
-    if (hosts === undefined) plans.push(await planHost(previewSettings(target, o), os.hostname()));
-    else for (const snapshot of hosts.snapshots) plans.push(await planHost(snapshotSettings(previewSettings(target, o), snapshot, hosts.others), snapshot.host, snapshot.source));
+    const hosts = await hostsOf(o, o.host, false);
+    const settings = () => previewSettings(target, o);
+    if (o.explain !== undefined) {
+      await out(await explainForHost(settings, o.explain, hosts, o.facts, o.json));
+      return 0;
+    }
+    const plans = await planPreviews(settings, hosts);
     if (o.json) await out(JSON.stringify({ hosts: plans }, null, 2) + '\n');
     else {
       await out(plans.map(formatHostPreview).join('\n'));
@@ -48,13 +49,3 @@ export const planCommand = defineCommand({
     return plans.some((p) => p.errors) ? 1 : 0;
   },
 });
-
-async function explain(o: PlanningOptions & { facts?: string; json: boolean }, target: string, what: string, hosts: PreviewHosts | undefined): Promise<number> {
-  const snapshots = hosts?.snapshots;
-  if (snapshots && snapshots.length > 1) throw new UserError(`--explain plans for one host: give --host NAME (snapshots in ${o.facts}: ${snapshots.map((s) => s.host).join(', ')})`);
-  const snapshot = snapshots?.[0];
-  const inputs = snapshot ? snapshotSettings(previewSettings(target, o), snapshot, hosts?.others) : previewSettings(target, o);
-  const text = await explainPlanned(inputs, what, snapshot, o.json);
-  await out(text);
-  return 0;
-}

@@ -1,10 +1,9 @@
 // `govern pull REPO [DIR]`: DIR (by default the tree govern run applies) to a commit of REPO, signed
 // by an allowed key when --allowed-signers is given (pull/pull.ts). Every pull's outcome is recorded
-// for `govern status` (record/last-pull.ts), a refused one too.
-import path from 'node:path';
+// for `govern status` (record/recorded-pull.ts), a refused one too.
 import { defaultStateTree } from '../../config/paths.js';
-import { pull, PullFailure, type PullRequest, type PullResult } from '../../pull/pull.js';
-import { writeLastPull, type PullRecord } from '../../record/last-pull.js';
+import type { PullRequest } from '../../pull/pull.js';
+import { recordedPull } from '../../record/recorded-pull.js';
 import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
@@ -52,34 +51,7 @@ export const pullCommand = defineCommand({
       timeoutMs: o.timeout,
       env: process.env,
     };
-    let result: PullResult;
-    try {
-      result = await pull(request);
-    } catch (e) {
-      if (e instanceof UserError) record(request, failureRecord(e));
-      throw e;
-    }
-    const signed = result.signer !== undefined ? ` (signed by ${result.signer})` : '';
-    if (result.rolledBack) warn(`${result.dir}: rolled back from ${result.old} to ${result.commit}, which does not descend from it (--allow-rollback)${signed}`);
-    record(request, { outcome: result.rolledBack ? 'rolled-back' : result.old === result.commit ? 'unchanged' : 'pulled', current: result.commit, commit: result.commit });
-    await out(result.old === result.commit ? `${result.dir}: already at ${result.commit}${signed}\n` : `${result.dir}: ${result.old ?? 'none'} -> ${result.commit}${signed}\n`);
+    await out(await recordedPull(request, warn));
     return 0;
   },
 });
-
-type Outcome = Pick<PullRecord, 'outcome' | 'current' | 'commit' | 'message'>;
-
-function failureRecord(e: UserError): Outcome {
-  if (e instanceof PullFailure) return { outcome: e.outcome, current: e.current, commit: e.commit, message: e.message };
-  return { outcome: 'failed', message: e.message };
-}
-
-/** A pull that cannot be recorded says so, and keeps its own outcome and exit status. */
-function record(r: PullRequest, outcome: Outcome): void {
-  try {
-    writeLastPull(r.varDir, { at: new Date().toISOString(), repo: r.repo, ref: r.ref, dir: path.resolve(r.dir), ...outcome });
-  } catch (e) {
-    if (!(e instanceof UserError)) throw e;
-    warn(e.message);
-  }
-}

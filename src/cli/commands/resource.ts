@@ -4,18 +4,14 @@
 // it takes the run lock and is not recorded.
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
-import { factsOptions, helpOptions, identityOptions, runnersOptions, searchPaths, templatesOptions } from '../common-options.js';
+import { factsOptions, helpOptions, identityOptions, runnersOptions, templatesOptions } from '../common-options.js';
 import { inventoryOptions } from '../inventory-options.js';
 import { optionTable, type CommandLine } from '../options.js';
 import { cacheOptions } from '../planning-options.js';
 import { remoteFactOptions } from '../remote-options.js';
-import { LocalFacts } from '../../facts/local-facts.js';
-import { errorReport } from '../../report/build.js';
-import { reportJson } from '../../report/json.js';
-import { runMeta } from '../../report/meta.js';
-import { PhaseClock, sinceStart } from '../../report/timing.js';
 import { commandLineResource, planOneResource } from '../../plan/one-resource.js';
-import { readValuesFile } from '../values-file.js';
+import { readValuesFile } from '../../plan/values-file.js';
+import { errorDocument } from '../../run/error-document.js';
 import { lockedRun, underRunLock } from '../../run/run.js';
 import { applyOptions, runSettings, type ResolvedRunOptions } from '../run-options.js';
 
@@ -36,8 +32,6 @@ export const resourceOptions = optionTable([
   ...cacheOptions,
   ...helpOptions,
 ]);
-
-/** Where problems about the command line's resource are said to be. */
 
 export const resourceCommand = defineCommand({
   ...described('resource'),
@@ -67,6 +61,6 @@ export const resourceCommand = defineCommand({
   async errorDocument(e: unknown, line: CommandLine) {
     if (!line.given.has('json')) return undefined;
     const state = line.operands.slice(0, 2).join(':');
-    return reportJson(errorReport(await runMeta(state, line.given.has('noop'), new LocalFacts({ dirs: searchPaths({}, undefined).facts })), e, new PhaseClock().timings(), sinceStart()));
+    return errorDocument(state, undefined, line.given.has('noop'), e);
   },
 });

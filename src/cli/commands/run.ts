@@ -1,16 +1,11 @@
 // `govern run PATH`: plan, apply, notify, report (as text while it runs, or as JSON at the end); the
 // run itself is src/run/run.ts.
 import { defaultStateTree, treeRoot } from '../../config/paths.js';
-import { LocalFacts } from '../../facts/local-facts.js';
 import { planTree } from '../../plan/plan-tree.js';
-import { errorReport } from '../../report/build.js';
-import { reportJson } from '../../report/json.js';
-import { runMeta } from '../../report/meta.js';
-import { PhaseClock, sinceStart } from '../../report/timing.js';
+import { errorDocument } from '../../run/error-document.js';
 import { lockedRun, underRunLock } from '../../run/run.js';
 import { described } from '../command-names.js';
 import { defineCommand, treeOperand } from '../command.js';
-import { searchPaths } from '../common-options.js';
 import type { CommandLine } from '../options.js';
 import { runOptions, runSettings } from '../run-options.js';
 
@@ -33,7 +28,6 @@ export const runCommand = defineCommand({
   async errorDocument(e: unknown, line: CommandLine) {
     if (!line.given.has('json')) return undefined;
     const target = line.operands[0] ?? defaultStateTree();
-    const facts = new LocalFacts({ dirs: searchPaths({}, treeRoot(target)).facts });
-    return reportJson(errorReport(await runMeta(target, line.given.has('noop'), facts), e, new PhaseClock().timings(), sinceStart()));
+    return errorDocument(target, treeRoot(target), line.given.has('noop'), e);
   },
 });

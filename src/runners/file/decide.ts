@@ -4,7 +4,8 @@
 import { UserError } from '../../shared/errors.js';
 import { symlinkError } from '../lib/file/errors.js';
 import { formatMode } from '../../shared/values.js';
-import type { AttributeNames, ParentState, Attributes, Current, Desired, Replacing } from '../lib/file/state.js';
+import type { AttributeNames, ParentState, Attributes, Current, Replacing } from '../lib/file/state.js';
+import type { Desired } from './desired.js';
 
 export type Action =
   | { kind: 'none' }

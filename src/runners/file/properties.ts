@@ -5,7 +5,7 @@ import { UserError } from '../../shared/errors.js';
 import type { RunnerRequest, Values } from '../kit/index.js';
 import type { description } from './description.js';
 import type { AccountSpec } from '../lib/accounts/lookup.js';
-import type { Ensure } from '../lib/file/state.js';
+import type { Ensure } from './desired.js';
 
 export interface FileProperties {
   path: string;

@@ -8,7 +8,8 @@
 import crypto from 'node:crypto';
 import { decide, type Plan } from './decide.js';
 import { readSourceTree, type SourceEntry } from './source-tree.js';
-import type { Current, Desired, FileProvider } from '../lib/file/state.js';
+import type { Current, FileProvider } from '../lib/file/state.js';
+import type { Desired } from './desired.js';
 
 /** One entry's decision, with the desired state it was made for. */
 export interface ChildPlan {

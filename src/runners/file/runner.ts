@@ -12,14 +12,15 @@ import { asUserError } from '../../shared/errors.js';
 import { description } from './description.js';
 import { fileProperties, type FileProperties } from './properties.js';
 import { pendingNote, pendingResource, type Missing } from '../kit/noop-pending.js';
-import type { AccountSpec } from '../lib/accounts/lookup.js';
+import type { Account, AccountSpec } from '../lib/accounts/lookup.js';
 import { accountName, findAccount, unknownAccount } from '../lib/accounts/lookup.js';
 import { posixProvider } from '../lib/file/posix.js';
 import { describeEntries, removeEntries, unmanagedEntries, type Entry } from './purge.js';
 import { planTree, treeSummary, type ChildPlan } from './recurse.js';
 import { validateContent } from '../lib/file/validate-content.js';
 import { backUp } from '../lib/file/backup.js';
-import type { Account, Attributes, Current, Desired, FileProvider } from '../lib/file/state.js';
+import type { Attributes, Current, FileProvider } from '../lib/file/state.js';
+import type { Desired } from './desired.js';
 
 /** Files larger than this get no diff. */
 export const DIFF_LIMIT = 1024 * 1024;

@@ -11,7 +11,7 @@ import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/
 import { decideKernelModule, kernelModuleMessage } from './decide.js';
 import { description } from './description.js';
 import { kernelModuleProperties, loadFileContent } from './properties.js';
-import { modprobe, readModuleState } from './provider-modprobe.js';
+import { modprobeProvider } from './provider-modprobe.js';
 
 /** Read by all, as the distribution's own modules-load.d files. */
 const LOAD_FILE_MODE = 0o644;
@@ -22,16 +22,17 @@ export function kernelModuleRunner(): RunnerDefinition<typeof description> {
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = kernelModuleProperties(request);
+  const provider = modprobeProvider(providerContext(withSbinPath(request.env), request.log));
   const content = props.ensure === 'present' ? Buffer.from(loadFileContent(props.name)) : undefined;
   const loadFile = { path: props.file, ensure: props.ensure, content, mode: LOAD_FILE_MODE, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
-  const current = { live: props.load ? readModuleState(props.name) : undefined, file: await readWholeFile(props.file) };
+  const current = { live: props.load ? provider.status(props.name) : undefined, file: await readWholeFile(props.file) };
   const plan = decideKernelModule(props, current, loadFile);
   const diffText = plan.file?.contentChanged ? wholeFileDiff(props.file, current.file, content, request.log) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
   if (request.noop || !plan.changed) return { changed: plan.changed, message: kernelModuleMessage(plan, request.noop), ...diff };
 
   // Loaded before it is listed, so a module that cannot load is never listed for the next boot.
-  if (plan.modprobe !== undefined) await modprobe(providerContext(withSbinPath(request.env), request.log), props.name, plan.modprobe);
+  if (plan.modprobe !== undefined) await provider.change(props.name, plan.modprobe);
   if (plan.file?.changed) await applyWholeFile(loadFile, plan.file, current.file);
   return { changed: true, message: kernelModuleMessage(plan, false), ...diff };
 }

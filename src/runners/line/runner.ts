@@ -10,7 +10,7 @@ import { lockingTargets } from '../lib/target-lock.js';
 import { decide, planMessage, type LineCurrent, type Plan } from './decide.js';
 import { description } from './description.js';
 import { lineProperties } from './properties.js';
-import { readFile, writeFile } from './provider-posix.js';
+import { posixLineProvider, type LineProvider } from './provider-posix.js';
 import { providerContext } from '../../shared/command-runner.js';
 import { validateContent } from '../lib/file/validate-content.js';
 
@@ -20,23 +20,25 @@ export function lineRunner(): RunnerDefinition<typeof description> {
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = lineProperties(request);
-  const found = await readFile(props.path);
+  const context = providerContext(request.env, request.log);
+  const provider = posixLineProvider(context);
+  const found = await provider.status(props.path);
   const plan = decide(props, found.current, request.noop);
   for (const warning of plan.warnings) request.log(`warning: ${warning}`);
   const diffText = plan.content && found.current.type === 'file' ? contentDiff(props.path, found.current.content, plan.content, [found.attrs?.mode], request.log) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
   // The edited file is checked in noop mode as well: a temporary copy beside it, nothing live.
-  if (props.validate !== undefined && plan.changed && plan.content) await validateContent(props.validate, props.path, plan.content, providerContext(request.env, request.log), request.noop);
+  if (props.validate !== undefined && plan.changed && plan.content) await validateContent(props.validate, props.path, plan.content, context, request.noop);
   if (request.noop || !plan.changed || !plan.content) return { changed: plan.changed, message: planMessage(plan, request.noop), ...diff };
 
-  await writeFile(props.path, plan.content, found.attrs);
-  await check(props.path, plan, found.current);
+  await provider.store(props.path, plan.content, found.attrs);
+  await check(provider, props.path, plan, found.current);
   return { changed: true, message: planMessage(plan, false), ...diff };
 }
 
 /** The file read again holds exactly the content written. */
-async function check(path: string, plan: Plan, before: LineCurrent): Promise<void> {
-  const after = await readFile(path);
+async function check(provider: LineProvider, path: string, plan: Plan, before: LineCurrent): Promise<void> {
+  const after = await provider.status(path);
   const expected = crypto.createHash('sha256').update(plan.content!).digest('hex');
   if (after.current.type !== 'file' || after.sha256 !== expected) {
     const what = before.type === 'absent' ? 'created' : 'rewritten';

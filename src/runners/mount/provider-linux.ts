@@ -1,4 +1,5 @@
-// What is mounted, read in /proc/self/mountinfo, and mount(8) / umount(8) to change it. Nothing else.
+// The mount provider: what is mounted, read in /proc/self/mountinfo, and mount(8) / umount(8) to
+// change it. Nothing else.
 import fs from 'node:fs';
 import path from 'node:path';
 import { act, type ProviderContext } from '../../shared/command-runner.js';
@@ -10,8 +11,23 @@ import type { MountProperties } from './properties.js';
 
 const MOUNT_TIMEOUT_MS = 300_000;
 
+export interface MountProvider {
+  /** Refuses a mount point reached through a symbolic link. */
+  checkMountPoint(dir: string): void;
+  /** The top file system mounted on dir, if any. */
+  status(dir: string): Mounted | undefined;
+  /** A device as the kernel shows it, or undefined when it cannot be known here. */
+  shownDevice(device: string): string | undefined;
+  /** Mounts, remounts or unmounts dir as the entry says, then checks the kernel shows it so. */
+  change(props: MountProperties, action: 'mount' | 'remount' | 'unmount'): Promise<void>;
+}
+
+export function linuxMountProvider(context: ProviderContext): MountProvider {
+  return { checkMountPoint, status: readMounted, shownDevice, change: (props, action) => changeMount(context, props, action) };
+}
+
 /** The top file system mounted on dir, if any. */
-export function readMounted(dir: string): Mounted | undefined {
+function readMounted(dir: string): Mounted | undefined {
   let found: Mounted | undefined;
   for (const line of fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
     // ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPEROPTIONS
@@ -33,7 +49,7 @@ const TAG_DIRECTORIES: Record<string, string> = { UUID: 'by-uuid', LABEL: 'by-la
  * path names no device here (the kernel's /dev/root), or for an image file (shown as the loop
  * device mounted from it): then it cannot be compared.
  */
-export function shownDevice(device: string): string | undefined {
+function shownDevice(device: string): string | undefined {
   const tag = /^([A-Z]+)=(.+)$/.exec(device);
   if (tag !== null && TAG_DIRECTORIES[tag[1]] !== undefined) {
     const link = path.join('/dev/disk', TAG_DIRECTORIES[tag[1]], tag[2].replace(/\//g, '\\x2f'));
@@ -57,7 +73,7 @@ function realPath(file: string): string | undefined {
  * and /proc/self/mountinfo names that, so the mount point given would never be found mounted (each
  * run would mount again over the last).
  */
-export function checkMountPoint(dir: string): void {
+function checkMountPoint(dir: string): void {
   let existing = dir;
   while (existing !== '/' && fs.lstatSync(existing, { throwIfNoEntry: false }) === undefined) existing = path.dirname(existing);
   const real = realPath(existing);
@@ -67,7 +83,7 @@ export function checkMountPoint(dir: string): void {
   throw new UserError(`${dir} is reached through a symbolic link (${existing} is ${real}): name the mount point by its real path, ${path.join(real, rest)}`);
 }
 
-export async function changeMount(context: ProviderContext, props: MountProperties, action: 'mount' | 'remount' | 'unmount'): Promise<void> {
+async function changeMount(context: ProviderContext, props: MountProperties, action: 'mount' | 'remount' | 'unmount'): Promise<void> {
   const { dir, entry } = props;
   if (action === 'unmount') {
     await act(context, ['umount', '--', dir], { timeoutMs: MOUNT_TIMEOUT_MS });

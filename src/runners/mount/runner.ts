@@ -12,7 +12,7 @@ import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/
 import { decideMount, mountMessage } from './decide.js';
 import { description } from './description.js';
 import { mountProperties } from './properties.js';
-import { changeMount, checkMountPoint, readMounted, shownDevice } from './provider-linux.js';
+import { linuxMountProvider } from './provider-linux.js';
 
 export function mountRunner(): RunnerDefinition<typeof description> {
   return applyOnlyRunner('mount', description, 'a mount', lockingTargets((r) => [mountProperties(r).fstab], apply));
@@ -20,13 +20,14 @@ export function mountRunner(): RunnerDefinition<typeof description> {
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = mountProperties(request);
-  checkMountPoint(props.dir);
+  const provider = linuxMountProvider(providerContext(withSbinPath(request.env), request.log));
+  provider.checkMountPoint(props.dir);
   const current = await readWholeFile(props.fstab);
   const text = current.type === 'file' ? current.content.toString('utf8') : '';
-  const mounted = props.ensure === 'present' ? undefined : readMounted(props.dir);
+  const mounted = props.ensure === 'present' ? undefined : provider.status(props.dir);
   // Devices compared only when both can be known here.
-  const comparable = mounted !== undefined && props.entry !== undefined && shownDevice(mounted.device) !== undefined;
-  const plan = decideMount(props, text, mounted, comparable ? shownDevice(props.entry!.device) : undefined);
+  const comparable = mounted !== undefined && props.entry !== undefined && provider.shownDevice(mounted.device) !== undefined;
+  const plan = decideMount(props, text, mounted, comparable ? provider.shownDevice(props.entry!.device) : undefined);
   const content = Buffer.from(plan.fstab.text);
   const diffText = plan.fstab.change !== 'none' ? wholeFileDiff(props.fstab, current, content, request.log) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
@@ -34,7 +35,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
 
   // Mounted (or unmounted) before the table is written, so an entry that cannot mount is never left
   // for the next boot to stop at.
-  if (plan.action !== undefined) await changeMount(providerContext(withSbinPath(request.env), request.log), props, plan.action);
+  if (plan.action !== undefined) await provider.change(props, plan.action);
   if (plan.fstab.change !== 'none') {
     // The table keeps its mode and owner.
     const keep = current.type === 'file' ? { mode: current.mode, uid: current.uid, gid: current.gid } : { mode: 0o644, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };

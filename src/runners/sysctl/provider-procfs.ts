@@ -1,11 +1,24 @@
-// A kernel parameter's live value, read and written in /proc/sys as sysctl(8) does (one write of
-// the whole value). Nothing else.
+// The sysctl provider: a kernel parameter's live value, read and written in /proc/sys as sysctl(8)
+// does (one write of the whole value). Nothing else: it runs no command.
 import fs from 'node:fs';
+import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import { normalValue, procPath } from './properties.js';
 
+export interface SysctlProvider {
+  /** The live value; undefined when the kernel has no such key. */
+  status(key: string): string | undefined;
+  /** Writes the value, then checks the kernel kept it (it may refuse or round a value). */
+  set(key: string, value: string): void;
+}
+
+/** The context is every provider's (docs/adding-a-runner.md); /proc/sys needs none of it. */
+export function procfsProvider(_context: ProviderContext): SysctlProvider {
+  return { status: readLive, set: writeLive };
+}
+
 /** The live value; undefined when the kernel has no such key. */
-export function readLive(key: string): string | undefined {
+function readLive(key: string): string | undefined {
   try {
     return fs.readFileSync(procPath(key), 'utf8');
   } catch (e) {
@@ -16,7 +29,7 @@ export function readLive(key: string): string | undefined {
 }
 
 /** Writes the value, then checks the kernel kept it (it may refuse or round a value). */
-export function writeLive(key: string, value: string): void {
+function writeLive(key: string, value: string): void {
   const file = procPath(key);
   try {
     fs.writeFileSync(file, `${value}\n`);

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { UserError } from '../../../src/shared/errors.js';
 import { decide, mismatches, planMessage, type Action, type Plan } from '../../../src/runners/file/decide.js';
-import type { Attributes, Current, Desired } from '../../../src/runners/lib/file/state.js';
+import type { Attributes, Current } from '../../../src/runners/lib/file/state.js';
+import type { Desired } from '../../../src/runners/file/desired.js';
 
 const sha = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const ROOT_0644: Attributes = { uid: 0, gid: 0, mode: 0o644 };

@@ -1,2 +1,2 @@
 modules = ["cache"]
-cache = { maxmemory_mb = 512 }
+cache   = { maxmemory_mb = 512 }

@@ -1,2 +1,2 @@
-modules = ["database"]
+modules  = ["database"]
 database = { max_connections = 100 }

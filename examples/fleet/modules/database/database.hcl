@@ -1,6 +1,7 @@
 pkg "postgresql" {
   ensure = "present"
 }
+
 file "{{data "root"}}/etc/postgresql/govern.conf" {
   ensure   = "present"
   owner    = "root"
@@ -10,17 +11,20 @@ file "{{data "root"}}/etc/postgresql/govern.conf" {
   after    = ["file:{{data "root"}}/etc/postgresql"]
   notify   = ["service:postgresql:restart"]
 }
+
 file "{{data "root"}}/etc/postgresql" {
   ensure = "directory"
   owner  = "root"
   group  = "root"
   mode   = "0755"
 }
+
 service "postgresql" {
   ensure = "running"
   enable = true
   after  = ["pkg:postgresql"]
 }
+
 file "{{data "root"}}/etc/postgresql/app.password" {
   ensure   = "present"
   owner    = "root"

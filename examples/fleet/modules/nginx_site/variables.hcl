@@ -3,11 +3,13 @@ variable "server_name" {
   pattern     = "[a-z0-9.-]+"
   description = "the name the site answers to"
 }
+
 variable "port" {
   type        = "number"
   default     = 80
   description = "the port nginx listens on"
 }
+
 variable "tls" {
   type        = "string"
   values      = ["off", "on"]

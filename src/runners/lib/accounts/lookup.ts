@@ -3,8 +3,13 @@
 // SSSD resolve the way `ls -l` and `chown` see them; an entry found once is kept for the process.
 import type { ProviderContext } from '../../../shared/command-runner.js';
 import { UserError } from '../../../shared/errors.js';
-import type { Account } from '../file/state.js';
 import { groupEntryOf, passwdEntryOf } from './database.js';
+
+/** A user or group, resolved to its id; the label is how messages name it. */
+export interface Account {
+  id: number;
+  label: string;
+}
 
 /** A user or group as the state file names it: a name to look up, or a numeric id. */
 export type AccountSpec = { kind: 'name'; name: string } | { kind: 'id'; id: number };

@@ -1,36 +1,7 @@
-// The data the file runner's layers pass to each other: what the state file asks for (Desired),
+// What the file library sees and does at a path (read.ts, write.ts, posix.ts): a file's attributes,
 // what is on disk (Current), and the provider interface the seed names (Status, Store,
-// CreateDirectory, plus the in-place directory update and removal the decision table needs).
-
-export type Ensure = 'present' | 'absent' | 'directory' | 'link';
-
-/** A user or group, resolved to its id; the label is how messages name it. */
-export interface Account {
-  id: number;
-  label: string;
-}
-
-export interface DesiredContent {
-  bytes: Buffer;
-  sha256: string;
-  /** Where it came from, for messages: "contents" or the source file's path. */
-  origin: string;
-}
-
-export interface Desired {
-  path: string;
-  ensure: Ensure;
-  /** Required for present and directory; unused for absent. */
-  owner?: Account;
-  group?: Account;
-  mode?: number;
-  /** Absent: the content of an existing file is not managed (a new file is empty). */
-  content?: DesiredContent;
-  /** ensure = "link": what the link points to, as `ln -s` takes it (absolute or relative). */
-  linkTarget?: string;
-  force: boolean;
-  showDiff: boolean;
-}
+// CreateDirectory, plus the in-place directory update and removal the file runner's table needs).
+// What a state file asks of a file is the file runner's own (src/runners/file/desired.ts).
 
 /** Owner, group and permission bits of a file or directory. */
 export interface Attributes {

@@ -1,16 +1,15 @@
 // `govern fleet run --where FACT=VALUE... [--batch N|N%] [--noop]`: the selected hosts run now, in
-// batches, stopping at the first failure (src/fleet/fleet-run.ts). --noop lists the batches and asks
-// no host, as Ansible's --list-hosts does.
-import { checkFacts } from '../../fleet/published.js';
-import { rollout } from '../../fleet/fleet-run.js';
-import { FleetUnreachable, readFleet, withFleet } from '../../fleet/read-fleet.js';
-import { requestSigner, type Signer } from '../../fleet/request-signature.js';
-import { batches, batchSize } from '../../fleet/run-request.js';
-import { matches, selectionHint, type Condition } from '../../fleet/selection.js';
-import type { FleetSettings } from '../../fleet/settings.js';
-import { UserError } from '../../shared/errors.js';
-import { terminalLine } from '../../shared/terminal-text.js';
-import { out, printError } from '../../output/writers.js';
+// batches, stopping at the first failure (fleet-run.ts). --noop lists the batches and asks no host,
+// as Ansible's --list-hosts does.
+import { UserError } from '../shared/errors.js';
+import { terminalLine } from '../shared/terminal-text.js';
+import { rollout } from './fleet-run.js';
+import { checkFacts } from './published.js';
+import { readFleet, withFleet } from './read-fleet.js';
+import { requestSigner, type Signer } from './request-signature.js';
+import { batches, batchSize } from './run-request.js';
+import { matches, selectionHint, type Condition } from './selection.js';
+import type { FleetSettings } from './settings.js';
 
 export interface FleetRunOptions {
   where: Condition[];
@@ -21,20 +20,17 @@ export interface FleetRunOptions {
   signKey?: string;
 }
 
-/** Exit status: 0 every host ran successfully; 2 a host failed (later batches not asked); 3 none selected. */
-export async function fleetRun(settings: FleetSettings, o: FleetRunOptions): Promise<number> {
+/**
+ * Exit status: 0 every host ran successfully; 2 a host failed (later batches not asked); 3 none
+ * selected. A fleet that cannot be reached throws FleetUnreachable (read-fleet.ts).
+ */
+export async function fleetRun(settings: FleetSettings, o: FleetRunOptions, print: (text: string) => Promise<void>): Promise<number> {
   if (o.where.length === 0) throw new UserError('govern fleet run needs at least one --where FACT=VALUE (--where fqdn=HOST for one host)');
   const sign = o.signKey === undefined ? undefined : requestSigner(o.signKey);
-  try {
-    return await rolloutOf(settings, o, sign);
-  } catch (e) {
-    if (!(e instanceof FleetUnreachable)) throw e;
-    printError(e);
-    return 3;
-  }
+  return rolloutOf(settings, o, sign, print);
 }
 
-async function rolloutOf(settings: FleetSettings, o: FleetRunOptions, sign: Signer | undefined): Promise<number> {
+async function rolloutOf(settings: FleetSettings, o: FleetRunOptions, sign: Signer | undefined, out: (text: string) => Promise<void>): Promise<number> {
   return withFleet(settings, 'govern fleet run', async (nc) => {
     const { facts } = await readFleet(nc, settings.timeoutMs);
     // Only a host whose published facts are valid and match is asked (one whose facts are not valid cannot be matched).

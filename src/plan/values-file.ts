@@ -5,8 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { UserError } from '../shared/errors.js';
 import { MAX_SOURCE_BYTES, readSourceFile } from '../shared/source-file.js';
-import type { GivenArgument } from '../plan/one-resource.js';
-
+import type { GivenArgument } from './one-resource.js';
 
 export async function readValuesFile(file: string): Promise<GivenArgument[]> {
   const name = file === '-' ? 'stdin' : file;

@@ -1,12 +1,25 @@
-// Which tree a command reads, and where it searches for runners and facts: the tree's own
-// directories, then its modules', then the defaults (the data itself: src/plan/data.ts).
+// Which tree a command reads, and where it searches for runners, facts and templates: the
+// directories given, the tree's own, then its modules', then the defaults (the data itself:
+// src/plan/data.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultStateTree, TREE_DIRS, treeRoot, type SearchPaths } from '../config/paths.js';
+import { composeSearchPaths, defaultStateTree, TREE_DIRS, treeRoot, type DirList, type SearchPaths } from '../config/paths.js';
 import { pulledTree } from '../pull/store.js';
 import { UserError } from '../shared/errors.js';
 import { moduleSearchDirs } from '../state/modules/module-tree.js';
-import { searchPaths, type GivenDirs } from './common-options.js';
+
+/** The directories given on the command line (`--facts-dir`...) or by the GOVERN_*_PATH variables. */
+export interface GivenDirs {
+  factsDir?: DirList;
+  templatesDir?: DirList;
+  runnersDir?: DirList;
+}
+
+/** The search paths of a command, for the state tree at `tree` (if any). */
+export function searchPaths(o: GivenDirs, tree: string | undefined): SearchPaths {
+  const none: DirList = { added: [] };
+  return composeSearchPaths({ facts: o.factsDir ?? none, templates: o.templatesDir ?? none, runners: o.runnersDir ?? none }, tree);
+}
 
 /**
  * `govern data [KEY...] [PATH]`, `govern modules [NAME] [PATH]`: the last operand is the tree when it

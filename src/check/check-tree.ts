@@ -1,0 +1,92 @@
+// `govern check`: every problem of a tree at once, without the host. Planning's own steps run for
+// each facts snapshot given (or once, with placeholder facts) and go on past a phase's problems:
+// the resources that parsed are still checked against their runners' descriptions, references
+// and cycles, so one file's mistake hides no other file's.
+import path from 'node:path';
+import { treeRoot } from '../config/paths.js';
+import { snapshotSettings } from '../plan/hosts.js';
+import { readResources } from '../plan/plan-tree.js';
+import type { PlanSettings } from '../plan/settings.js';
+import { buildGraph } from '../describe/build-graph.js';
+import type { Snapshot } from '../facts/snapshot.js';
+import { fmtFiles } from '../fmt/files.js';
+import { misplacedEncrypted } from '../secrets/misplaced.js';
+import { PlanningSecrets } from '../shared/planning-secrets.js';
+import { UserError, type Problem } from '../shared/errors.js';
+import { renderResourceTemplates } from '../state/resource-templates.js';
+import { PhaseClock } from '../report/timing.js';
+import { Locator, type CheckProblem, type CheckRule } from './locate.js';
+import { neededFacts } from './needed-facts.js';
+import { PlaceholderFacts, PlaceholderHostFacts } from './placeholders.js';
+
+export interface CheckReport {
+  /** The tree's directory, which the problems' files are relative to. */
+  root: string;
+  /** Every file of the tree checked (state files, modules, hierarchy.hcl, data files), relative. */
+  files: string[];
+  problems: CheckProblem[];
+  /** The hosts checked for, from their snapshots; undefined: placeholder facts. */
+  hosts?: string[];
+  /** Without snapshots: the facts each file reads (`NAME`, `HOST:NAME`), for the files that read any. */
+  needsFacts?: Record<string, string[]>;
+}
+
+export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | undefined): Promise<CheckReport> {
+  const root = path.resolve(treeRoot(settings.target) ?? path.dirname(settings.target));
+  const locator = new Locator(root);
+  const files = fmtFiles([settings.target]).map((f) => path.relative(root, path.resolve(f.file)));
+  const found = new Map<string, CheckProblem>();
+  const add = (host: string | undefined, rule: CheckRule, problems: Problem[]) => {
+    for (const p of problems) {
+      const located = locator.locate(p, rule);
+      const key = JSON.stringify([located.file, located.line, located.column, located.message]);
+      const known = found.get(key);
+      if (known && host !== undefined) known.hosts = [...(known.hosts ?? []), host];
+      else if (!known) found.set(key, host !== undefined ? { ...located, hosts: [host] } : located);
+    }
+  };
+  if (snapshots === undefined) {
+    const placeholders = { ...settings, sources: { ...settings.sources, local: new PlaceholderFacts(), remote: new PlaceholderHostFacts() } };
+    await checkOnce(placeholders, (rule, problems) => add(undefined, rule, problems));
+  } else for (const snapshot of snapshots) await checkOnce(snapshotSettings(settings, snapshot), (rule, problems) => add(snapshot.host, rule, problems));
+  const report: CheckReport = { root, files, problems: [...found.values()].sort(byPlace) };
+  if (snapshots !== undefined) report.hosts = snapshots.map((s) => s.host);
+  else {
+    const needs = Object.fromEntries(files.map((f) => [f, neededFacts(path.join(root, f), root)] as const).filter(([, names]) => names.length > 0));
+    report.needsFacts = needs;
+  }
+  return report;
+}
+
+/** One planning of the tree, every phase's problems given to `found`, masked with every secret met. */
+async function checkOnce(settings: PlanSettings, found: (rule: CheckRule, problems: Problem[]) => void): Promise<void> {
+  const secrets = new PlanningSecrets();
+  const raw: [CheckRule, Problem[]][] = [];
+  const clock = new PhaseClock();
+  const step = async <T>(rule: CheckRule, run: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await run();
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      raw.push([rule, e.problems]);
+      return undefined;
+    }
+  };
+  await step('state', async () => {
+    const read = await readResources(settings, clock, secrets, true);
+    raw.push(['state', read.problems]);
+    // Without their templates rendered, resources are still checked against their runners.
+    const resources = (await step('templates', () => renderResourceTemplates(read.parsed, settings.paths.templates, read.timed, read.root))) ?? read.parsed;
+    raw.push(['templates', misplacedEncrypted(resources)]);
+    resources.forEach((r) => secrets.addResource(r));
+    await step('resources', () => buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache, root: read.root }));
+  });
+  for (const [rule, problems] of raw) if (problems.length > 0) found(rule, (secrets.masked(new UserError(problems)) as UserError).problems);
+}
+
+/** Problems of the tree as a whole first, then by file, line and column. */
+function byPlace(a: CheckProblem, b: CheckProblem): number {
+  const fa = a.file ?? '';
+  const fb = b.file ?? '';
+  return fa < fb ? -1 : fa > fb ? 1 : (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+}

@@ -1,0 +1,38 @@
+// `govern pull`, recorded: every pull's outcome, a refused or failed one too, goes to
+// VAR_DIR/last-pull.json for `govern status` (last-pull.ts); a pull that cannot be recorded says so,
+// and keeps its own outcome and exit status.
+import path from 'node:path';
+import { pull, PullFailure, type PullRequest, type PullResult } from '../pull/pull.js';
+import { UserError } from '../shared/errors.js';
+import { writeLastPull, type PullRecord } from './last-pull.js';
+
+type Outcome = Pick<PullRecord, 'outcome' | 'current' | 'commit' | 'message'>;
+
+/** The line to print: the old and the new commit. `warn` is told of a rollback, and of a record not written. */
+export async function recordedPull(request: PullRequest, warn: (message: string) => void): Promise<string> {
+  let result: PullResult;
+  try {
+    result = await pull(request);
+  } catch (e) {
+    if (e instanceof UserError) record(request, failureRecord(e), warn);
+    throw e;
+  }
+  const signed = result.signer !== undefined ? ` (signed by ${result.signer})` : '';
+  if (result.rolledBack) warn(`${result.dir}: rolled back from ${result.old} to ${result.commit}, which does not descend from it (--allow-rollback)${signed}`);
+  record(request, { outcome: result.rolledBack ? 'rolled-back' : result.old === result.commit ? 'unchanged' : 'pulled', current: result.commit, commit: result.commit }, warn);
+  return result.old === result.commit ? `${result.dir}: already at ${result.commit}${signed}\n` : `${result.dir}: ${result.old ?? 'none'} -> ${result.commit}${signed}\n`;
+}
+
+function failureRecord(e: UserError): Outcome {
+  if (e instanceof PullFailure) return { outcome: e.outcome, current: e.current, commit: e.commit, message: e.message };
+  return { outcome: 'failed', message: e.message };
+}
+
+function record(r: PullRequest, outcome: Outcome, warn: (message: string) => void): void {
+  try {
+    writeLastPull(r.varDir, { at: new Date().toISOString(), repo: r.repo, ref: r.ref, dir: path.resolve(r.dir), ...outcome });
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    warn(e.message);
+  }
+}
