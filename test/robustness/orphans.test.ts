@@ -7,8 +7,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { acquireRunLock } from '../../src/lock/run-lock.js';
-import { govern, GOVERN, RUNNERS_DIR, shRunner, TEST_VAR_DIR } from '../support/cli.js';
-import { processesWithEnv } from '../support/proc.js';
+import { govern, GOVERN, runner, RUNNERS_DIR, shRunner, TEST_VAR_DIR } from '../support/cli.js';
+import { busyCores, processesWithEnv } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const MARK = 'GOVERN_TEST_ORPHAN_MARK';
@@ -97,6 +97,28 @@ describe('no orphan when govern dies', function () {
   });
 });
 
+describe('a runner whose govern died before it first looked', function () {
+  this.timeout(120_000);
+
+  it('starts nothing when it is not below GOVERN_PID, and runs its command when it is', async () => {
+    // govern killed before the runner read its parent: the runner's parent is init from the start,
+    // so a parent that changes tells nothing. GOVERN_PID names the govern; here, one that is gone.
+    const gone = spawn('/bin/true');
+    await new Promise((res) => gone.once('exit', res));
+    const dir = tempDir();
+    const ran = path.join(dir, 'ran');
+    const args = ['x', `command=echo ran > ${ran}`, 'provider=shell'];
+    const orphaned = await runner('exec', args, { env: { GOVERN_PID: String(gone.pid) } });
+    expect(fs.existsSync(ran), 'the command ran though govern was gone').to.equal(false);
+    expect(orphaned.code).to.equal(1);
+    expect(orphaned.stdout).to.contain('govern is gone');
+
+    const started = await runner('exec', args, { env: { GOVERN_PID: String(process.pid) } });
+    expect(started.code, started.stdout + started.stderr).to.equal(0);
+    expect(fs.readFileSync(ran, 'utf8')).to.equal('ran\n');
+  });
+});
+
 describe('no orphan when a runner or a waiting govern is killed', function () {
   this.timeout(120_000);
 
@@ -159,12 +181,6 @@ describe('nothing left when govern ends by itself', function () {
     expect(left.map((pid) => `${pid} ${commandLine(pid)}`)).to.deep.equal([]);
   });
 });
-
-/** Two processes that keep both cores busy until stopped. */
-function busyCores(): () => void {
-  const loops = [1, 2].map(() => spawn('/bin/sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
-  return () => loops.forEach((loop) => loop.kill('SIGKILL'));
-}
 
 /**
  * govern's watcher (shared/child-guard.ts) or its `sleep`: it may stay up to its grace (2 s) after
