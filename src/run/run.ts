@@ -136,7 +136,9 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
   });
   try {
     if (o.runnerMode === 'persistent' && !source.adHoc) session.warm(forecastRunners(inputs.cache, inputs.target));
-    ({ report, code } = await runTree(o, inputs, clock, meta, session, applied, source));
+    const done = await runTree(o, inputs, clock, meta, session, applied, source);
+    if (done === undefined) return 1; // recorded as interrupted; govern exits 130 or 143
+    ({ report, code } = done);
   } catch (e) {
     if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
     if (o.noop && !o.json) {
@@ -190,7 +192,7 @@ async function runTree(
   session: RunSession,
   applied: Applied,
   source: RunSource,
-): Promise<{ report: RunReport; code: number }> {
+): Promise<{ report: RunReport; code: number } | undefined> {
   const { plan, runners, selected, notes } = await source.plan(inputs, clock);
   if (o.verbose > 0) for (const message of notes ?? []) note(message);
   const managed = source.adHoc ? { dropped: [], save: () => {} } : trackManaged(o.varDir, source.target, plan.resources, o.forget);
@@ -213,6 +215,9 @@ async function runTree(
   };
   const entries = await session.execute(plan, { runners, selected, clock, ...listener });
   await session.close();
+  // Interrupted, the last calls may still have ended (failed, killed): the run's report is the
+  // interruption's, printed and recorded once, not this one as well.
+  if (interruptedBy() !== undefined) return undefined;
   const excluded = selected ? plan.resources.length - selected.size : 0;
   // The host's name is a fact: evaluated after the runners are done, never alongside them.
   const report = runReport(await meta(), { ...entries, excluded }, clock.timings(), sinceStart());

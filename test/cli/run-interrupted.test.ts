@@ -158,33 +158,42 @@ describe('govern run interrupted before the run began', function () {
   });
 });
 
-describe('govern run interrupted, its summary held up', function () {
+describe('govern run interrupted, its report held up', function () {
   this.timeout(120_000);
 
-  it('is recorded before its summary is printed: a reader that takes nothing (a full pipe) does not hold the record back', async () => {
-    // stdout is a FIFO this test fills to the brim once the run is under way, then reads only once
-    // the record is there: a summary printed first would wait for ever, and the record with it.
+  it('is recorded before its report is printed: a reader that takes nothing (a full pipe) does not hold the record back', async () => {
+    // stdout is a FIFO this test fills to the brim once the run is under way, and reads only once
+    // the record is there. The --json report is larger than what a stream buffers before it makes
+    // its writer wait (a file's diff of 40 KiB), and it is the only one printed: a report printed first would wait for ever, and
+    // the record with it.
     const dir = tempDir();
-    const [pidFile, fifo] = ['pid', 'stdout'].map((name) => path.join(dir, name));
-    writeFile(path.join(dir, 'states', 'main.hcl'), `exec "wait" {\n  command = "echo $$ > ${pidFile}; exec sleep 300"\n  provider = "shell"\n  timeout = "0"\n}\n`);
+    const [first, pidFile, fifo] = ['first', 'pid', 'stdout'].map((name) => path.join(dir, name));
+    const contents = Array.from({ length: 640 }, (_, i) => `line ${i} ${'x'.repeat(56)}`).join('\\n');
+    writeFile(
+      path.join(dir, 'states', 'main.hcl'),
+      `file ${JSON.stringify(first)} {\n  ensure = "present"\n  ${ROOT_0644}\n  contents = "${contents}\\n"\n}\n` +
+        `exec "wait" {\n  command = "echo $$ > ${pidFile}; exec sleep 300"\n  provider = "shell"\n  timeout = "0"\n  after = ["file:${first}"]\n}\n`,
+    );
+    writeFile(first, 'before\n', 0o644);
     expect(spawnSync('mkfifo', [fifo]).status).to.equal(0);
     const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     const writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
     const varDir = path.join(dir, 'var');
     const lastRun = path.join(varDir, 'last-run.json');
-    const child = spawn(GOVERN, ['run', path.join(dir, 'states'), '--runners-dir', RUNNERS_DIR, '--var-dir', varDir], { stdio: ['ignore', writer, 'pipe'] });
+    const args = ['run', path.join(dir, 'states'), '--runners-dir', RUNNERS_DIR, '--var-dir', varDir, '--json'];
+    const child = spawn(GOVERN, args, { stdio: ['ignore', writer, 'pipe'] });
     fs.closeSync(writer);
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    let output = '';
+    let output = Buffer.alloc(0);
     const drain = () => {
       const chunk = Buffer.alloc(65536);
       for (;;) {
         try {
           const n = fs.readSync(reader, chunk, 0, chunk.length, null);
           if (n === 0) return;
-          output += chunk.subarray(0, n).toString('latin1');
+          output = Buffer.concat([output, chunk.subarray(0, n)]);
         } catch {
           return; // EAGAIN: nothing more for now
         }
@@ -194,16 +203,20 @@ describe('govern run interrupted, its summary held up', function () {
     try {
       while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') await new Promise((res) => setTimeout(res, 50));
       drain();
-      output = '';
-      fill(fifo);
+      const filled = fill(fifo);
       child.kill('SIGTERM');
       await until('the interrupted run\'s record', () => fs.existsSync(lastRun), 30_000);
-      const report = JSON.parse(fs.readFileSync(lastRun, 'utf8')) as RunReport;
-      expect(report.errors).to.deep.equal([{ message: 'interrupted by SIGTERM' }]);
+      const recorded = JSON.parse(fs.readFileSync(lastRun, 'utf8')) as RunReport;
+      expect(recorded.errors).to.deep.equal([{ message: 'interrupted by SIGTERM' }]);
+      output = Buffer.alloc(0);
       draining = setInterval(drain, 20);
       expect(await exited, stderr).to.equal(143);
       drain();
-      expect(output).to.match(/1 failed/);
+      // One report, the interrupted run's (the fill is spaces, which JSON allows before it).
+      expect(filled).to.be.greaterThan(0);
+      const printed = JSON.parse(output.toString('utf8')) as RunReport;
+      expect(printed.errors).to.deep.equal([{ message: 'interrupted by SIGTERM' }]);
+      expect(printed.resources.find((r) => r.ref === `file:${first}`)?.diff?.length).to.be.greaterThan(32 * 1024);
     } finally {
       if (draining) clearInterval(draining);
       child.kill('SIGKILL');
@@ -212,15 +225,16 @@ describe('govern run interrupted, its summary held up', function () {
   });
 });
 
-/** Fills the FIFO until not one byte more fits: govern's next write to it waits for a reader. */
-function fill(fifo: string): void {
+/** Fills the FIFO until not one byte more fits (govern's next write to it waits for a reader); returns the bytes written. */
+function fill(fifo: string): number {
   const fd = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  let written = 0;
   try {
     for (const size of [65536, 4096, 1]) {
-      const chunk = Buffer.alloc(size);
+      const chunk = Buffer.alloc(size, ' ');
       for (;;) {
         try {
-          fs.writeSync(fd, chunk);
+          written += fs.writeSync(fd, chunk);
         } catch {
           break; // EAGAIN: full, for a chunk of this size
         }
@@ -229,4 +243,5 @@ function fill(fifo: string): void {
   } finally {
     fs.closeSync(fd);
   }
+  return written;
 }
