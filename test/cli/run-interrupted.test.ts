@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { RunReport } from '../../src/report/types.js';
 import { acquireRunLock, RUN_LOCK_NAME } from '../../src/lock/run-lock.js';
 import { govern, GOVERN, RUNNERS_DIR } from '../support/cli.js';
-import { processAlive, processesWithEnv } from '../support/proc.js';
+import { commandLine, processAlive, processesWithEnv, until } from '../support/proc.js';
 import { TEST_LOCK_DIR } from '../support/suite-dirs.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
@@ -67,22 +67,6 @@ describe('govern run interrupted', function () {
 
 const MARK = 'GOVERN_TEST_INTERRUPT_MARK';
 const NOTHING_APPLIED = 'nothing was applied, and the record of the last run is unchanged';
-
-function commandLine(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
-  } catch {
-    return '?';
-  }
-}
-
-async function until(what: string, test: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 20));
-  }
-}
 
 /** A tree of one file resource, and where govern records it: nothing of it may appear. */
 function oneFileTree(): { states: string; applied: string; varDir: string } {

@@ -8,28 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { acquireRunLock } from '../../src/lock/run-lock.js';
 import { govern, GOVERN, runner, RUNNERS_DIR, shRunner, TEST_VAR_DIR } from '../support/cli.js';
-import { busyCores, processesWithEnv } from '../support/proc.js';
+import { busyCores, commandLine, processesWithEnv, until } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const MARK = 'GOVERN_TEST_ORPHAN_MARK';
 
 const marked = (token: string): number[] => processesWithEnv(MARK, token);
-
-function commandLine(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
-  } catch {
-    return '?';
-  }
-}
-
-async function until(what: string, test: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
 
 /**
  * Starts govern with `args`, waits until a `sleep 4242` of the run is running, kills govern with

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { govern, GOVERN, TEST_VAR_DIR } from '../support/cli.js';
-import { busyCores, processAlive, processesWithEnv } from '../support/proc.js';
+import { busyCores, commandLine, processAlive, processesWithEnv, until } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const MARK = 'GOVERN_TEST_GROUP_MARK';
@@ -19,28 +19,12 @@ const READ_ID = "id=${request#'{\"id\":'}; id=${id%%,*}\n";
 const ONE_SHOT = '[ "${GOVERN_DESCRIBE:-}" = 1 ] && exit 0\n';
 const ANSWER = 'echo "{\\"id\\":$id,\\"ok\\":true,\\"changed\\":false}"\n';
 
-function commandLine(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
-  } catch {
-    return '?';
-  }
-}
-
 /** The run's processes but govern's watcher, which may wait out its grace for init to reap a zombie. */
 function leftOf(token: string): string[] {
   const isWatcher = (pid: number) => commandLine(pid).includes("trap '' INT TERM HUP PIPE");
   return processesWithEnv(MARK, token)
     .filter((pid) => !isWatcher(pid))
     .map((pid) => `${pid} ${commandLine(pid)}`);
-}
-
-async function until(what: string, test: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
 }
 
 function cleanUp(token: string): void {
