@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { govern, GOVERN, shRunner } from '../support/cli.js';
+import { busyCores } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 interface Span {
@@ -98,7 +99,16 @@ describe('the run lock (one govern run at a time)', function () {
     expect(t.spans()).to.have.length(1);
   });
 
-  it('SIGTERM while a run waits for the lock: exit 143 and a line naming the run it waited for; nothing applied, nothing recorded', async () => {
+  it('SIGTERM while a run waits for the lock, cores busy: exit 143 and a line naming the run it waited for; nothing applied, nothing recorded', async () => {
+    const stopBusy = busyCores();
+    try {
+      await sigtermWhileWaiting();
+    } finally {
+      stopBusy();
+    }
+  });
+
+  async function sigtermWhileWaiting(): Promise<void> {
     const t = slowTree(6);
     const first = t.run();
     const holder = await t.started();
@@ -119,7 +129,7 @@ describe('the run lock (one govern run at a time)', function () {
     expect(fs.existsSync(path.join(t.dir, 'var-second', 'last-run.json'))).to.equal(false);
     expect((await first).code).to.equal(0);
     expect(t.spans()).to.have.length(1);
-  });
+  }
 
   it('a run killed while holding the lock does not block the next one', async () => {
     const t = slowTree(30);
