@@ -8,10 +8,18 @@ import { keepChanges, makeSandboxRoot, SandboxError } from './sandbox-mounts.js'
 import { NO_SANDBOX_EXIT, sandboxProgram, workFiles, type SandboxSpec } from './spec.js';
 
 
+/**
+ * What namespaces cannot keep from the host's kernel, taken from every process of the sandbox: loading
+ * modules, setting the clock, the kernel log, raw I/O (docs/test.md, "What the sandbox cannot isolate").
+ */
+const DROPPED_CAPABILITIES = ['sys_module', 'sys_time', 'syslog', 'sys_rawio', 'wake_alarm'];
+
 function chrooted(root: string, spec: SandboxSpec, specFile: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn('chroot', [root, spec.node, sandboxProgram(spec.governRoot), 'inside', specFile], { stdio: 'inherit', cwd: '/' });
-    child.on('error', (e) => (process.stderr.write(`govern test: cannot start chroot: ${e.message}\n`), resolve(NO_SANDBOX_EXIT)));
+    const bounding = DROPPED_CAPABILITIES.map((c) => `-${c}`).join(',');
+    const argv = ['--bounding-set', bounding, '--', 'chroot', root, spec.node, sandboxProgram(spec.governRoot), 'inside', specFile];
+    const child = spawn('setpriv', argv, { stdio: 'inherit', cwd: '/' });
+    child.on('error', (e) => (process.stderr.write(`govern test: cannot start setpriv: ${e.message}\n`), resolve(NO_SANDBOX_EXIT)));
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
 }

@@ -53,7 +53,7 @@ export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined
 /** Why no sandbox can be made here, or undefined. */
 function cannotSandbox(env: NodeJS.ProcessEnv): string | undefined {
   if (process.getuid?.() !== 0) return 'govern test runs as root: the sandbox is made of mount and PID namespaces and an overlay file system';
-  const missing = ['unshare', 'mount', 'chroot'].filter((p) => onPath(p, env) === undefined);
+  const missing = ['unshare', 'mount', 'chroot', 'setpriv'].filter((p) => onPath(p, env) === undefined);
   if (missing.length > 0) return `${missing.join(', ')} not found on PATH (util-linux and coreutils): they make the sandbox`;
   if (!fs.existsSync(sandboxProgram(GOVERN_ROOT))) return `${sandboxProgram(GOVERN_ROOT)} is missing (make build makes it)`;
   return undefined;
@@ -82,7 +82,7 @@ export async function testHosts(s: TestSettings): Promise<TestOutcome> {
 async function testHost(s: TestSettings, target: string, root: string, checks: Check[], snapshot: Snapshot | undefined): Promise<HostVerdict> {
   const started = Date.now();
   const host = snapshot?.host ?? os.hostname();
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-test-'));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-sandbox-'));
   const files = workFiles(work);
   let kept = false;
   try {

@@ -15,13 +15,18 @@ function refs(report: RunReport | undefined, keep: (r: ResourceReport) => boolea
   return (report?.resources ?? []).filter(keep).map((r) => r.ref);
 }
 
-function runFailures(step: StepResult): Failure[] {
+/**
+ * A resource that failed in the noop run but not in the real run is the noop's misprediction (often:
+ * it comes after a change the noop did not make, a package from a source not yet added), reported
+ * under noop fidelity; one that failed in both is the real run's failure.
+ */
+function runFailures(step: StepResult, run: RunReport | undefined): Failure[] {
   const words = STEP_WORDS[step.step];
   if (step.report === undefined) return [{ kind: 'run-failed', message: `${words} did not report: ${step.error ?? `govern exited ${step.exit}`}` }];
   const failures: Failure[] = [];
   const errors = step.report.errors.map((e) => (e.file !== undefined ? `${e.file}${e.line !== undefined ? `:${e.line}` : ''}: ${e.message}` : e.message));
   if (errors.length > 0) failures.push({ kind: 'run-failed', message: `${words} stopped before applying: ${errors.join('; ')}` });
-  const failed = step.report.resources.filter((r) => r.status === 'failed');
+  const failed = step.report.resources.filter((r) => r.status === 'failed' && !(step.step === 'noop' && run !== undefined));
   if (failed.length > 0) {
     const skipped = refs(step.report, (r) => r.status === 'skipped');
     const detail = failed.map((r) => `${r.ref} (${r.where}): ${r.message}`).join('; ');
@@ -52,7 +57,13 @@ function fidelity(noop: RunReport | undefined, run: RunReport | undefined): Fail
   const details: string[] = [];
   for (const real of run.resources) {
     const said = predicted.get(real.ref);
-    if (said === undefined || held(real) || !comparable(said) || !comparable(real)) continue;
+    if (said === undefined || held(real) || !comparable(real)) continue;
+    if (said.status === 'failed') {
+      lied.push(real.ref);
+      details.push(`${real.ref} (${real.where}): the noop failed (${said.message}), the run ${real.status === 'changed' ? 'changed it' : 'found nothing to change'}`);
+      continue;
+    }
+    if (!comparable(said)) continue;
     const wouldChange = said.status === 'changed';
     const changed = real.status === 'changed';
     if (wouldChange === changed) continue;
@@ -69,7 +80,7 @@ function comparable(r: ResourceReport): boolean {
 
 export function verdict(host: string, facts: string | undefined, result: SandboxResult, durationMs: number): HostVerdict {
   const by = (name: StepName) => result.steps.find((s) => s.step === name);
-  const failures: Failure[] = result.steps.flatMap(runFailures);
+  const failures: Failure[] = result.steps.flatMap((s) => runFailures(s, by('run')?.report));
   const notRun = (['noop', 'run', 'rerun'] as const).filter((name) => by(name) === undefined);
   if (notRun.length > 0) failures.push({ kind: 'run-failed', message: `not run after that: ${notRun.map((n) => STEP_WORDS[n]).join(', ')} and the checks` });
   failures.push(...idempotence(by('rerun')?.report));
