@@ -106,7 +106,7 @@ async function testHost(s: TestSettings, target: string, root: string, checks: C
     if (result === undefined || r.code === NO_SANDBOX_EXIT) {
       return sandboxFailure(host, snapshot?.source, lastLines(r.stderr.trim() || r.spawnError?.message || `unshare exit ${r.code}`, 5), took);
     }
-    const v = verdict(host, snapshot?.source, result, took);
+    const v = verdict(host, snapshot?.source, result, spec.treeRoot, took);
     if (s.keep && fs.existsSync(files.changed)) {
       kept = true;
       v.kept = files.changed;

@@ -78,7 +78,15 @@ function comparable(r: ResourceReport): boolean {
   return r.status === 'changed' || r.status === 'unchanged';
 }
 
-export function verdict(host: string, facts: string | undefined, result: SandboxResult, durationMs: number): HostVerdict {
+/** The runs' `where` (`/srv/tree/main.hcl:3`) relative to the tree, as the checks' are. */
+function relative(result: SandboxResult, root: string): SandboxResult {
+  const strip = (where: string) => (where.startsWith(root + '/') ? where.slice(root.length + 1) : where);
+  const steps = result.steps.map((s) => (s.report ? { ...s, report: { ...s.report, resources: s.report.resources.map((r) => ({ ...r, where: strip(r.where) })) } } : s));
+  return { ...result, steps };
+}
+
+export function verdict(host: string, facts: string | undefined, found: SandboxResult, treeRoot: string, durationMs: number): HostVerdict {
+  const result = relative(found, treeRoot);
   const by = (name: StepName) => result.steps.find((s) => s.step === name);
   const failures: Failure[] = result.steps.flatMap((s) => runFailures(s, by('run')?.report));
   const notRun = (['noop', 'run', 'rerun'] as const).filter((name) => by(name) === undefined);
