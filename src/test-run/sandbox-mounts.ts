@@ -95,6 +95,7 @@ export async function makeSandboxRoot(spec: SandboxSpec): Promise<SandboxRoot> {
     if (PRIVATE.some((p) => under(dir, p))) await readOnlyBind(dir, inside(dir));
   }
   // Loopback only; a sandbox without `ip` has it down, and a check of 127.0.0.1 says so.
+  if (spec.network === 'host') return { root, uppers };
   const lo = await runCommand('ip', ['link', 'set', 'lo', 'up'], { timeoutMs: 30_000 });
   if (lo.code !== 0) process.stderr.write(`govern test: the sandbox's loopback is down: ip link set lo up: ${(lo.stderr || lo.spawnError?.message || '').trim()}\n`);
   return { root, uppers };

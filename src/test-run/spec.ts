@@ -16,6 +16,8 @@ export interface SandboxSpec {
   factsDir?: string;
   checks: Check[];
   keep: boolean;
+  /** `loopback`: a network namespace of its own, its loopback brought up; `host`: the host's. */
+  network: 'loopback' | 'host';
   /** The variables govern's runs keep (GOVERN_RUNNER_MODE, GOVERN_JOBS): the rest are the sandbox's defaults. */
   env: Record<string, string>;
 }

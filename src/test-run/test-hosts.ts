@@ -21,6 +21,8 @@ export interface TestSettings {
   facts?: string;
   host?: string;
   keep: boolean;
+  /** `host`: the sandbox shares the host's network namespace (a mirror can be reached); else loopback only. */
+  network: 'loopback' | 'host';
   /** Where unshare, mount and chroot are looked for. */
   env: NodeJS.ProcessEnv;
   /** Told each host's verdict as soon as it is known. */
@@ -33,7 +35,7 @@ export interface TestOutcome {
 }
 
 /** The namespaces of the sandbox; `--fork` makes the PID namespace's first process, `--kill-child` ends it with unshare. */
-const UNSHARE = ['--mount', '--pid', '--ipc', '--uts', '--net', '--fork', '--kill-child', '--propagation', 'private'];
+const unshareArgs = (network: TestSettings['network']) => ['--mount', '--pid', '--ipc', '--uts', ...(network === 'host' ? [] : ['--net']), '--fork', '--kill-child', '--propagation', 'private'];
 
 /** A program on PATH, or undefined. */
 export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
@@ -97,10 +99,11 @@ async function testHost(s: TestSettings, target: string, root: string, checks: C
       ...(snapshot !== undefined ? { factsDir: files.facts } : {}),
       checks,
       keep: s.keep,
+      network: s.network,
       env: Object.fromEntries(['GOVERN_RUNNER_MODE', 'GOVERN_JOBS'].flatMap((k) => (s.env[k] !== undefined ? [[k, s.env[k]!]] : []))),
     };
     fs.writeFileSync(files.spec, JSON.stringify(spec), { mode: 0o600 });
-    const r = await runCommand('unshare', [...UNSHARE, '--', process.execPath, sandboxProgram(GOVERN_ROOT), 'enter', files.spec], { env: s.env, headAndTail: 16 * 1024 });
+    const r = await runCommand('unshare', [...unshareArgs(s.network), '--', process.execPath, sandboxProgram(GOVERN_ROOT), 'enter', files.spec], { env: s.env, headAndTail: 16 * 1024 });
     const took = Date.now() - started;
     const result = readResult(files.result);
     if (result === undefined || r.code === NO_SANDBOX_EXIT) {

@@ -155,6 +155,15 @@ describe('govern test', function () {
     expect(r.stdout).to.equal('');
   });
 
+  it("has loopback only, unless --network host gives it the host's network", async () => {
+    const t = tree({ 'main.hcl': '', 'tests/net.hcl': `check "loopback only" {\n  command = "test $(ls /sys/class/net | wc -l) = 1 && test -e /sys/class/net/lo"\n}\ncheck "loopback up" {\n  command = "ip -o link show lo | grep -q UP"\n}\n` });
+    const own = await govern(['test', '--json', t]);
+    expect(own.code, own.stderr + own.stdout).to.equal(0);
+    const host = await govern(['test', '--json', '--network', 'host', t]);
+    expect(host.code).to.equal(1);
+    expect(verdicts(host.stdout)[0].checks.map((c) => [c.name, c.passed])).to.deep.equal([['loopback only', false], ['loopback up', true]]);
+  });
+
   it('exits 2 when the sandbox cannot be made: no unshare on PATH', async () => {
     const bin = tempDir();
     // Everything govern test needs but unshare.

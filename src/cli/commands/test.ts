@@ -25,6 +25,14 @@ export const testCommand = defineCommand({
     { name: 'host', kind: 'text', placeholder: 'NAME', help: 'test only the host whose snapshot is NAME.json in --facts DIR' },
     { name: 'keep', kind: 'flag', help: 'keep the files each sandbox changed, and print where' },
     { name: 'junit', kind: 'text', placeholder: 'FILE', help: 'also write the result as JUnit XML to FILE' },
+    {
+      name: 'network',
+      kind: 'choice',
+      placeholder: 'NET',
+      choices: ['loopback', 'host'],
+      default: 'loopback',
+      help: "loopback: the sandbox's own network, loopback only; host: the host's network (package installs from a mirror need it)",
+    },
     { name: 'json', kind: 'flag', help: 'print the result as a JSON document' },
     ...helpOptions,
   ]),
@@ -35,6 +43,7 @@ export const testCommand = defineCommand({
       facts: o.facts,
       host: o.host,
       keep: o.keep,
+      network: o.network as 'loopback' | 'host',
       env: process.env,
       onHost: o.json ? undefined : (v) => void out(hostText(v)),
     });
