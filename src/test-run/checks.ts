@@ -54,8 +54,8 @@ export function readChecks(root: string): Check[] {
     try {
       checks.push(...checksOf(shown, readBounded(path.join(dir, name), shown), problems));
     } catch (e) {
-      if (!(e instanceof UserError)) throw e;
-      problems.push(...e.message.split('\n').map((line) => line.replace(path.join(dir, name), shown)));
+      if (e instanceof UserError) problems.push(...e.message.split('\n'));
+      else problems.push(`${shown}: cannot read it: ${(e as Error).message}`);
     }
   }
   if (checks.length > MAX_CHECKS) problems.push(`tests/: ${checks.length} checks, more than the ${MAX_CHECKS} govern test runs`);

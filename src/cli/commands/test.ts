@@ -4,6 +4,7 @@
 import { defaultStateTree } from '../../config/paths.js';
 import { out } from '../../output/writers.js';
 import { writeFileAtomic } from '../../shared/atomic-file.js';
+import { UserError } from '../../shared/errors.js';
 import { hostText, summaryText, testJson, testJunit } from '../../test-run/report.js';
 import { testHosts } from '../../test-run/test-hosts.js';
 import { described } from '../command-names.js';
@@ -47,8 +48,14 @@ export const testCommand = defineCommand({
       env: process.env,
       onHost: o.json ? undefined : (v) => void out(hostText(v)),
     });
-    if (o.junit !== undefined) writeFileAtomic(o.junit, testJunit(outcome.hosts));
     await out(o.json ? testJson(outcome.hosts) : summaryText(outcome.hosts, (Date.now() - started) / 1000));
+    if (o.junit !== undefined) {
+      try {
+        writeFileAtomic(o.junit, testJunit(outcome.hosts));
+      } catch (e) {
+        throw new UserError(`cannot write the JUnit report ${o.junit}: ${(e as Error).message}`);
+      }
+    }
     return outcome.exit;
   },
 });
