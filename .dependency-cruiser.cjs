@@ -15,7 +15,7 @@ const layers = [
   ['fleet'],
   ['output'],
   ['plan'],
-  ['run', 'check'],
+  ['run', 'check', 'test-run'],
   ['cli'],
   ['manual'],
 ];

@@ -88,6 +88,11 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
     summary: 'every problem of a tree at once, without the host (--format text|json|sarif|junit for CI)',
   },
   {
+    name: 'test',
+    usage: 'govern test [OPTIONS] [PATH]',
+    summary: 'run a tree twice in a throwaway sandbox of this host, with a noop first and its checks after: idempotence, noop fidelity',
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',
