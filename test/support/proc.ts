@@ -28,7 +28,7 @@ export function processesWithEnv(name: string, value: string): number[] {
   return found;
 }
 
-/** Two processes that keep both cores busy until the returned function stops them (docs/testing.md). */
+/** Two processes that keep both cores busy until the function returned is called (call it in a finally). */
 export function busyCores(): () => void {
   const loops = [1, 2].map(() => spawn('/bin/sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
   return () => loops.forEach((loop) => loop.kill('SIGKILL'));
