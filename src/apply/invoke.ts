@@ -1,7 +1,7 @@
 // Invokes a runner for one resource, exactly per the runner protocol (docs/runners.md): argv without a
 // shell, the GOVERN_* environment, result lines from stdout, everything else kept as log.
 import { LOG_KEEP_BYTES } from '../shared/bounded-output.js';
-import { parseResult } from '../shared/protocol.js';
+import { GOVERN_PID_ENV, parseResult } from '../shared/protocol.js';
 import { describeFailure, lastLines, runCommand, type RunResult } from '../shared/process.js';
 import { callArgv, callEnv, type Call, type CallResult } from '../state/runner-call.js';
 import { runnerBaseEnv } from '../describe/runner-env.js';
@@ -21,7 +21,7 @@ export interface RunContext {
 
 /** The environment every runner process gets: the caller's, plus the variables of the run. */
 export function runnerProcessEnv(ctx: RunContext): NodeJS.ProcessEnv {
-  return { ...runnerBaseEnv(ctx.baseEnv), GOVERN: ctx.governPath, GOVERN_FACTS_PATH: ctx.factsPath.join(':'), GOVERN_RUN_DIR: ctx.runDir };
+  return { ...runnerBaseEnv(ctx.baseEnv), GOVERN: ctx.governPath, GOVERN_FACTS_PATH: ctx.factsPath.join(':'), GOVERN_RUN_DIR: ctx.runDir, [GOVERN_PID_ENV]: String(process.pid) };
 }
 
 /** One call, one process: the one-shot protocol. */

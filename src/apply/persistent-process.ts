@@ -56,8 +56,8 @@ export class PersistentProcess {
   private log: string[] = [];
   private ended = false;
   private killed = false;
-  /** Once killed: settled when nothing of its process group is left. */
-  private groupGone: Promise<void> | undefined;
+  /** Once it has exited: settled when nothing of its process group is left (or left to the watcher). */
+  private groupEnded: Promise<void> | undefined;
   private fault: string | undefined;
 
   constructor(
@@ -83,7 +83,10 @@ export class PersistentProcess {
     this.child.stderr!.on('close', closed);
     this.child.on('error', (e) => this.end(`could not be started: ${e.message}`));
     this.child.on('exit', (code, signal) => {
-      untrack();
+      // What it left in its group ends with it: the group is watched until nothing of it is left,
+      // so that a govern killed meanwhile still takes it down (the watcher), not merely the runner.
+      const pid = this.child.pid!;
+      this.groupEnded = killGroupForGood(pid).then((gone) => void (gone && untrack()));
       exitWhy = signal ? `killed by ${signal}` : `exit ${code}`;
       if (open === 0) this.end(exitWhy);
       else {
@@ -203,20 +206,11 @@ export class PersistentProcess {
     const pid = this.child.pid;
     if (pid === undefined || this.ended) return;
     this.events.freed();
-    // Once the runner is gone, whatever it left in its group goes too, at once: the run may end
-    // right after, and nothing it started may outlive it.
-    if (this.child.exitCode !== null || this.child.signalCode !== null) {
-      this.groupGone = killGroupForGood(pid);
-      return;
-    }
+    // Once the runner has exited, what is left of its group is killed at once (the exit handler).
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     this.signalGroup('SIGTERM');
     const insist = setTimeout(() => this.signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
-    this.groupGone = new Promise((resolve) =>
-      this.child.once('exit', () => {
-        clearTimeout(insist);
-        void killGroupForGood(pid).then(resolve);
-      }),
-    );
+    this.child.once('exit', () => clearTimeout(insist));
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
@@ -243,7 +237,7 @@ export class PersistentProcess {
         this.child.stdin!.end();
       });
     }
-    await this.groupGone;
+    await this.groupEnded;
   }
 }
 

@@ -19,6 +19,8 @@ export interface RunLockOptions {
   startedAt: string;
   /** Told once, when the lock is taken and this run starts waiting. */
   onWait(message: string): void;
+  /** Asked once the lock is taken: true when the run was stopped meanwhile, and the lock is let go at once. */
+  abandoned?(): boolean;
   dir?: string;
 }
 
@@ -40,6 +42,8 @@ export async function acquireRunLock(o: RunLockOptions): Promise<HeldLock> {
         throw new UserError(`gave up after ${formatDuration(o.timeoutMs)} waiting for ${describe(await readHolder(fd))} (--lock-timeout)`);
       }
     }
+    // A run stopped while flock took the lock never begins, and leaves the holder's record as it was.
+    if (o.abandoned?.()) throw new UserError('the run was stopped before it held the run lock');
     const record = `${JSON.stringify({ pid: process.pid, started_at: o.startedAt } satisfies LockHolder)}\n`;
     fs.ftruncateSync(fd, 0);
     fs.writeSync(fd, record, 0);

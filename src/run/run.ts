@@ -67,17 +67,30 @@ export interface RunSource {
   adHoc?: boolean;
 }
 
-/** One run at a time: anything that changes the host waits for the run under way. */
+/**
+ * One run at a time: anything that changes the host waits for the run under way. A signal before
+ * the lock is held stops the run there, with a line that says so: nothing was applied, and such a
+ * run is not recorded (the record is of runs that began). Once the lock is held, `work` takes over
+ * the interruption (it records what it applied); it must register its handler before it first waits.
+ */
 export async function underRunLock(o: { quiet: boolean; verbose: number; lockTimeout: number }, work: () => Promise<number>): Promise<number> {
   if (o.quiet && o.verbose > 0) throw new UserError('-q and -v say opposite things: give one');
-  // Stopped while it waits, nothing was applied or recorded: say so, naming the run it waited for.
   let waitingFor: string | undefined;
   const unregister = onInterrupt(async (signal) => {
-    if (waitingFor !== undefined) warn(`interrupted by ${signal} ${waitingFor}: nothing was applied, and the record of the last run is unchanged`);
+    const when = waitingFor !== undefined ? `while ${waitingFor}` : 'before the run had begun';
+    warn(`interrupted by ${signal} ${when}: nothing was applied, and the record of the last run is unchanged`);
   });
   let lock;
   try {
-    lock = await acquireRunLock({ timeoutMs: o.lockTimeout, startedAt: startedAt(), onWait: (message) => ((waitingFor = `while ${message}`), note(message)) });
+    lock = await acquireRunLock({
+      timeoutMs: o.lockTimeout,
+      startedAt: startedAt(),
+      onWait: (message) => ((waitingFor = message), note(message)),
+      abandoned: () => interruptedBy() !== undefined,
+    });
+  } catch (e) {
+    if (interruptedBy() !== undefined) return 1; // the flock was stopped by the signal, said above
+    throw e;
   } finally {
     unregister();
   }
@@ -113,15 +126,19 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
   const unregister = onInterrupt(async (signal) => {
     const underway = (await session.stillUnderway(KILL_GRACE_MS)).map((call) => call.resource);
     const stopped = interruptedReport(await meta(), applied, underway, signal, clock.timings(), sinceStart());
+    // Recorded first: a summary to a slow reader (the journal of a loaded machine) must not hold
+    // the record back until the SIGKILL that follows a SIGTERM.
+    record(o, stopped, source);
     if (o.json) await out(reportJson(stopped));
     else await out(`${summaryLine(stopped)}\n`);
-    record(o, stopped, source);
     // The fleet sees the failure too, within --fleet-timeout: the run alone, not its facts.
     await publish(o, stopped, undefined, source);
   });
   try {
     if (o.runnerMode === 'persistent' && !source.adHoc) session.warm(forecastRunners(inputs.cache, inputs.target));
-    ({ report, code } = await runTree(o, inputs, clock, meta, session, applied, source));
+    const done = await runTree(o, inputs, clock, meta, session, applied, source);
+    if (done === undefined) return 1; // recorded as interrupted; govern exits 130 or 143
+    ({ report, code } = done);
   } catch (e) {
     if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
     if (o.noop && !o.json) {
@@ -175,7 +192,7 @@ async function runTree(
   session: RunSession,
   applied: Applied,
   source: RunSource,
-): Promise<{ report: RunReport; code: number }> {
+): Promise<{ report: RunReport; code: number } | undefined> {
   const { plan, runners, selected, notes } = await source.plan(inputs, clock);
   if (o.verbose > 0) for (const message of notes ?? []) note(message);
   const managed = source.adHoc ? { dropped: [], save: () => {} } : trackManaged(o.varDir, source.target, plan.resources, o.forget);
@@ -198,6 +215,9 @@ async function runTree(
   };
   const entries = await session.execute(plan, { runners, selected, clock, ...listener });
   await session.close();
+  // Interrupted, the last calls may still have ended (failed, killed): the run's report is the
+  // interruption's, printed and recorded once, not this one as well.
+  if (interruptedBy() !== undefined) return undefined;
   const excluded = selected ? plan.resources.length - selected.size : 0;
   // The host's name is a fact: evaluated after the runners are done, never alongside them.
   const report = runReport(await meta(), { ...entries, excluded }, clock.timings(), sinceStart());

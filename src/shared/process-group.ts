@@ -5,14 +5,22 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** How long to wait for a killed group at most: past it, the watcher's own SIGKILL is the backstop. */
+/**
+ * How long to wait for a killed group at most: past it, the watcher's own SIGKILL is the backstop,
+ * so a group not gone by then must stay watched (the caller keeps it so; false says so).
+ */
 const GONE_WITHIN_MS = 1000;
 const POLL_MS = 5;
 
-export async function killGroupForGood(pgid: number): Promise<void> {
+/** True once nothing of the group runs; false when some of it still did at the deadline. */
+export async function killGroupForGood(pgid: number): Promise<boolean> {
   const deadline = Date.now() + GONE_WITHIN_MS;
   signal(pgid, 'SIGKILL');
-  while (!groupGone(pgid) && Date.now() < deadline) await sleep(POLL_MS);
+  for (;;) {
+    if (groupGone(pgid)) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(POLL_MS);
+  }
 }
 
 function signal(pgid: number, name: NodeJS.Signals | 0): boolean {

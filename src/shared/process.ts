@@ -37,11 +37,16 @@ export interface RunResult {
 }
 
 const live = new Set<ChildProcess>();
+/** Commands told to stop (govern's SIGTERM): what they leave in their group goes with them. */
+const told = new WeakSet<ChildProcess>();
 const DRAIN_MS = 200;
 /** Between SIGTERM and SIGKILL at a timeout: time for a runner to kill what it started itself. */
 export const KILL_GRACE_MS = 2000;
 
-/** Adds a process started elsewhere (a persistent runner) to those killAllChildren reaches; returns the undo. */
+/**
+ * Adds a process started elsewhere (a persistent runner) to those killAllChildren reaches; returns
+ * the undo, for once nothing of its group is left (not merely once the process itself has exited).
+ */
 export function trackChild(child: ChildProcess): () => void {
   live.add(child);
   watchGroup(child.pid);
@@ -69,7 +74,10 @@ export function childrenRunning(): number {
 
 /** Kills every process group still running: for govern's own SIGINT/SIGTERM handler. */
 export function killAllChildren(signal: NodeJS.Signals = 'SIGTERM'): void {
-  for (const child of live) killGroup(child, signal);
+  for (const child of live) {
+    told.add(child);
+    killGroup(child, signal);
+  }
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -156,10 +164,13 @@ export function runCommand(command: string, args: string[], options: RunOptions 
       if (finished) return;
       finished = true;
       if (timer) clearTimeout(timer);
-      // Whatever the command left running in its group goes with it, before the caller hears.
-      if ((timedOut || overflowed) && child.pid !== undefined) await killGroupForGood(child.pid);
-      live.delete(child);
-      unwatchGroup(child.pid);
+      // A command stopped (its time, its output, govern's SIGTERM) takes its group with it, before the
+      // caller hears; a group still there at the deadline stays watched, for the watcher to end.
+      const stopped = timedOut || overflowed || told.has(child);
+      if (!stopped || child.pid === undefined || (await killGroupForGood(child.pid))) {
+        live.delete(child);
+        unwatchGroup(child.pid);
+      }
       resolve({
         code: spawnError ? null : code,
         signal,

@@ -6,6 +6,9 @@ import { UserError } from './errors.js';
 export const CALL_ENV = ['GOVERN_STATE_DIR', 'GOVERN_NOOP', 'GOVERN_NOOP_PENDING', 'GOVERN_SIGNAL', 'GOVERN_MANAGED_CHILDREN'] as const;
 export type CallVariable = (typeof CALL_ENV)[number];
 
+/** govern's pid, given to every runner process: a runner not below it starts nothing (runners/kit/govern-gone.ts). */
+export const GOVERN_PID_ENV = 'GOVERN_PID';
+
 /**
  * Where, under GOVERN_RUN_DIR, a runner asks to be sent a signal at the end of the run: a file of two
  * lines, the RREF of a resource of its own and the signal (docs/runners.md, "At the end of the run").

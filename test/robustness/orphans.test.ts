@@ -7,29 +7,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { acquireRunLock } from '../../src/lock/run-lock.js';
-import { govern, GOVERN, RUNNERS_DIR, shRunner, TEST_VAR_DIR } from '../support/cli.js';
-import { busyCores, processesWithEnv } from '../support/proc.js';
+import { govern, GOVERN, runner, RUNNERS_DIR, shRunner, TEST_VAR_DIR } from '../support/cli.js';
+import { busyCores, commandLine, processesWithEnv, until } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const MARK = 'GOVERN_TEST_ORPHAN_MARK';
 
 const marked = (token: string): number[] => processesWithEnv(MARK, token);
-
-function commandLine(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
-  } catch {
-    return '?';
-  }
-}
-
-async function until(what: string, test: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
 
 /**
  * Starts govern with `args`, waits until a `sleep 4242` of the run is running, kills govern with
@@ -94,6 +78,28 @@ describe('no orphan when govern dies', function () {
     } finally {
       for (const pid of marked(token)) process.kill(pid, 'SIGKILL');
     }
+  });
+});
+
+describe('a runner whose govern died before it first looked', function () {
+  this.timeout(120_000);
+
+  it('starts nothing when it is not below GOVERN_PID, and runs its command when it is', async () => {
+    // govern killed before the runner read its parent: the runner's parent is init from the start,
+    // so a parent that changes tells nothing. GOVERN_PID names the govern; here, one that is gone.
+    const gone = spawn('/bin/true');
+    await new Promise((res) => gone.once('exit', res));
+    const dir = tempDir();
+    const ran = path.join(dir, 'ran');
+    const args = ['x', `command=echo ran > ${ran}`, 'provider=shell'];
+    const orphaned = await runner('exec', args, { env: { GOVERN_PID: String(gone.pid) } });
+    expect(fs.existsSync(ran), 'the command ran though govern was gone').to.equal(false);
+    expect(orphaned.code).to.equal(1);
+    expect(orphaned.stdout).to.contain('govern is gone');
+
+    const started = await runner('exec', args, { env: { GOVERN_PID: String(process.pid) } });
+    expect(started.code, started.stdout + started.stderr).to.equal(0);
+    expect(fs.readFileSync(ran, 'utf8')).to.equal('ran\n');
   });
 });
 

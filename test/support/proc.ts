@@ -33,3 +33,21 @@ export function busyCores(): () => void {
   const loops = [1, 2].map(() => spawn('/bin/sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
   return () => loops.forEach((loop) => loop.kill('SIGKILL'));
 }
+
+/** A process's command line, its arguments joined by spaces ("?" once it is gone). */
+export function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
+  } catch {
+    return '?';
+  }
+}
+
+/** Resolves once `test` holds, looking every 20 ms; rejects, naming `what`, after `ms`. */
+export async function until(what: string, test: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}

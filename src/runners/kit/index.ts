@@ -3,7 +3,6 @@
 // GOVERN_DESCRIBE question, its arguments checked and read by their types, signals checked, both
 // runner protocols, and errors turned into a message and a non-zero exit. The runner itself is a
 // function from a request to a result; it never touches process.argv, process.env or stdout.
-import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { checkArguments, refusedSignal } from '../../shared/arguments.js';
@@ -12,6 +11,7 @@ import { formatProblem, UserError } from '../../shared/errors.js';
 import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../../shared/persistent.js';
 import { CALL_ENV, decodeArgs, formatResult, oneLine, type AttrValue, type Params, type RunnerResult } from '../../shared/protocol.js';
 import { dismissWatcher, guardChildren } from '../../shared/child-guard.js';
+import { governGoneCheck } from './govern-gone.js';
 import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../../shared/process.js';
 import type { Value } from '../../shared/values.js';
 
@@ -178,10 +178,10 @@ let stopping = false;
  * of its own kills them should the runner itself be killed before it could.
  */
 function guardCommands(): void {
-  const parent = parentPid();
+  const governGone = governGoneCheck(process.env);
   startOnlyUnless(() => {
     if (stopping) return 'the runner is stopping';
-    return parent !== undefined && parentPid() !== parent ? 'govern is gone' : undefined;
+    return governGone() ? 'govern is gone' : undefined;
   });
   guardChildren(KILL_GRACE_MS / 2);
   process.once('beforeExit', () => void dismissWatcher(KILL_GRACE_MS)); // it leaves with the runner
@@ -208,9 +208,8 @@ function guardCommands(): void {
     }, STOP_CHECK_MS).unref();
   });
   // govern gone (killed, even with SIGKILL) means no one waits for this answer: stop as on SIGTERM.
-  if (parent === undefined) return;
   setInterval(() => {
-    if (parentPid() !== parent) process.kill(process.pid, 'SIGTERM');
+    if (governGone()) process.kill(process.pid, 'SIGTERM');
   }, ORPHAN_CHECK_MS).unref();
 }
 
@@ -218,16 +217,6 @@ function guardCommands(): void {
 const ORPHAN_CHECK_MS = 1000;
 /** Once stopping, how often a runner looks whether its commands are gone, to leave at once. */
 const STOP_CHECK_MS = 20;
-
-/** The parent's pid as it is now (process.ppid is read once, at start). */
-function parentPid(): number | undefined {
-  try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The request a persistent runner is working on. */
 let inFlight: { id: number; log: string[]; answered: boolean } | undefined;
