@@ -22,6 +22,18 @@ function handlebars(): typeof HandlebarsModule {
   return (loaded ??= require('handlebars') as typeof HandlebarsModule);
 }
 
+/**
+ * Handlebars' parser alone (a vendor file of its own in the bundle, scripts/bundle.js): a straight
+ * template renders by walking its parsed form, so a run whose templates all are (most state files)
+ * never loads Handlebars' compiler and runtime (bench/README.md, "Round four").
+ */
+let parser: { parse: (source: string) => hbs.AST.Program } | undefined;
+function parse(source: string): hbs.AST.Program {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  parser ??= require('handlebars/dist/cjs/handlebars/compiler/base') as { parse: (source: string) => hbs.AST.Program };
+  return parser.parse(source);
+}
+
 export class TemplateError extends UserError {}
 
 /** What `{{log ...}}` says, at a line of the template. */
@@ -102,7 +114,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
 /** The lines where a template reads one of the variables; none when it does not parse (compiling it says why). */
 export function variableLines(source: string, variables: ReadonlySet<string>): number[] {
   try {
-    return source.includes('{{') ? linesNaming(handlebars().parse(source), variables) : [];
+    return source.includes('{{') ? linesNaming(parse(source), variables) : [];
   } catch {
     return [];
   }
@@ -112,7 +124,7 @@ export function variableLines(source: string, variables: ReadonlySet<string>): n
 function compileChecked(file: string, source: string, helpers: Set<string>, options: CompileOptions, partials: PartialSet | undefined, inContext = false, shape?: CompiledShape): TemplateFn {
   let ast: hbs.AST.Program;
   try {
-    ast = handlebars().parse(source);
+    ast = parse(source);
     const use = partials && ((name: string, line: number | undefined, dynamic: boolean) => usePartial(partials, name, file, line, dynamic, helpers, options));
     const problems = checkNames(ast, file, helpers, options.variables ?? [], use, inContext);
     if (problems.length > 0) throw new TemplateError(problems);
@@ -127,6 +139,9 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
     const line = parseErrorLine(e);
     throw new TemplateError({ file, line, message: `template syntax error: ${closeBraceHint((e as Error).message, source, line) ?? firstLine(e)}` });
   }
+  // A template rendered by walking it is never given to Handlebars (its marked form, with a value
+  // that held a line break, is compiled apart).
+  if (shape?.direct) return () => '';
   return handlebars().compile(ast, { strict: true, noEscape: true }) as unknown as TemplateFn;
 }
 

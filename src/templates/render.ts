@@ -58,7 +58,8 @@ function compileAll(inputs: TemplateInput[]): { compiled: (CompiledTemplate | un
   const compiled: (CompiledTemplate | undefined)[] = [];
   for (const [i, input] of inputs.entries()) {
     try {
-      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false, straight: input.marks ?? false } : { partials: input.partials };
+      // A state file (no variables) is marked, and when straight, rendered without Handlebars' compiler.
+      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false, straight: input.marks ?? false } : { partials: input.partials, straight: true };
       const shape = input.vars ? `vars\0${input.marks ?? false}\0${Object.keys(input.vars).join('\0')}` : 'plain';
       const key = !input.partials ? `${input.file}\0${shape}` : undefined;
       const known = key !== undefined ? compiledOnce.get(key) : undefined;
