@@ -11,6 +11,7 @@ import { renderEach, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../shared/source-file.js';
 import { listStateFiles } from './files.js';
 import { instancePath, type InstanceDecl, type ModuleMembership } from './modules/declarations.js';
+import type { ParseCache } from './parse-cache.js';
 import type { Resource } from './resource.js';
 import { SourceLines } from './source-lines.js';
 import { taintInstances, taintResources } from './taint.js';
@@ -62,11 +63,20 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
  * The resources and module instances of rendered state files, numbered from firstIndex in
  * definition order. `secrets` learns every secret met on the way, also when a problem stops planning.
  */
-export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, firstIndex = 0): ParsedFiles {
+export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, firstIndex = 0, cache?: ParseCache): ParsedFiles {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
   const instances: InstanceDecl[] = [];
   for (const text of texts) {
+    // A module's file, or one that read a sensitive fact or data, is parsed every time (parse-cache.ts).
+    const keep = cache && text.module === undefined && (text.sensitiveFacts ?? []).length === 0 ? cache : undefined;
+    const kept = keep?.read(text, firstIndex + resources.length);
+    if (kept) {
+      kept.resources.forEach((r) => secrets?.addResource(r));
+      resources.push(...kept.resources);
+      instances.push(...kept.instances);
+      continue;
+    }
     const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
     secrets?.addFactValues((text.sensitiveFacts ?? []).map((use) => use.value));
     let parsed: HclFile;
@@ -79,6 +89,7 @@ export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, fi
       continue;
     }
     const result = toResources(text.file, parsed.items, lines, firstIndex + resources.length, { inModule: text.module !== undefined, templated: text.module !== undefined && text.source.includes('{{') });
+    if (keep && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) keep.parsed(text, result.resources, result.instances, firstIndex + resources.length);
     if (text.module) for (const r of result.resources) r.module = text.module;
     taintResources(result.resources, text.sensitiveFacts ?? []);
     result.resources.forEach((r) => secrets?.addResource(r));
