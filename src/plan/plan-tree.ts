@@ -108,7 +108,7 @@ export async function readResources(settings: PlanSettings, clock: PhaseClock, s
   };
   data?.warnings.forEach(warnOnce);
   // A file that does not render is left out, and its problems told with every other file's.
-  const rendered = await clock.time('render', () => renderStateFiles(settings.target, timed));
+  const rendered = await clock.time('render', () => renderStateFiles(settings.target, timed, settings.cache.area('template')));
   const parseCache = new ParseCache(settings.cache.area('plan'));
   const tree = await clock.time('parse', async () => parseFiles(rendered.texts, secrets, 0, parseCache));
   // Module instances become state files of their own, rendered with their parameters; the instances

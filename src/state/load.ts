@@ -7,6 +7,7 @@ import type { PlanningSecrets } from '../shared/planning-secrets.js';
 import { maskText } from '../shared/sensitive.js';
 import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
+import type { KeptTemplates } from '../templates/engine.js';
 import { renderEach, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../shared/source-file.js';
 import { listStateFiles } from './files.js';
@@ -37,14 +38,14 @@ export interface ParsedFiles {
 }
 
 /** Every state file rendered that can be; the problems of those that cannot, to report with the others'. */
-export async function renderStateFiles(target: string, facts: FactSources): Promise<{ texts: StateFileText[]; problems: Problem[] }> {
+export async function renderStateFiles(target: string, facts: FactSources, kept?: KeptTemplates): Promise<{ texts: StateFileText[]; problems: Problem[] }> {
   const inputs: TemplateInput[] = [];
   const problems: Problem[] = [];
   const root = treeRoot(target);
   for (const file of listStateFiles(target)) {
     try {
       // The file named on the command line is the user's choice; the files of a tree stay inside it.
-      inputs.push({ file, source: readSourceFile(file, file === target ? undefined : root) });
+      inputs.push({ file, source: readSourceFile(file, file === target ? undefined : root), kept });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(...e.problems);

@@ -1,15 +1,14 @@
 // Planning's reading of a state file kept between runs (bench/README.md, "Round four: a planning
-// cache"): its resources and module instances as parsed, by the SHA-256 of its rendered text, the
-// lines that text came from, the file's path and the code that parsed it (govern's version and the
-// identity of the running file). Each resource also keeps the hash of the runner description it was
+// cache"): its resources and module instances as parsed, one entry a file's path and the code that
+// parsed it (govern's version and the identity of the running file), used while the SHA-256 of its
+// rendered text and the lines that text came from are the same. Each resource also keeps the hash of the runner description it was
 // checked against: while that description is the same, its keys are not checked again. A run that
 // changes nothing then neither parses its state files nor checks their keys. The entries are the
 // runner cache's (`plan-HASH.json`, state/runner-cache.ts), under its rules: a private directory,
 // entries only the user running govern can have written. A file that used a sensitive fact or the
 // tree's data (which may be a decrypted secret), or that had a problem, is never kept.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { governVersion } from '../config/paths.js';
+import { codeIdentity } from '../config/code-identity.js';
 import type { RunnerDescription } from '../shared/description.js';
 import type { InstanceDecl } from './modules/declarations.js';
 import type { Resource } from './resource.js';
@@ -19,6 +18,8 @@ const FORMAT = 'govern-plan-1';
 
 /** What a state file parsed to, its resources numbered from 0, each with the description hash it was checked against. */
 interface Entry {
+  /** The SHA-256 of the rendered text and its source lines. */
+  digest: string;
   resources: Resource[];
   instances: InstanceDecl[];
   checked: (string | null)[];
@@ -29,16 +30,6 @@ export interface KeyedText {
   file: string;
   rendered: string;
   sourceLines: (number | undefined)[];
-}
-
-/** The code that parses: another build of govern parses anew. */
-function codeIdentity(): string {
-  try {
-    const st = fs.statSync(__filename);
-    return `${governVersion()}\0${__filename}\0${st.size}\0${st.mtimeMs}\0${st.ino}`;
-  } catch {
-    return `${governVersion()}\0${__filename}`;
-  }
 }
 
 function descriptionHash(description: RunnerDescription): string {
@@ -55,14 +46,19 @@ export class ParseCache {
 
   constructor(private readonly store: RunnerCache) {}
 
+  /** One entry a file (and build of govern): a file whose text changes every run (a fact of the time) replaces its entry, never adds one. */
   private key(text: KeyedText): string {
-    return `${FORMAT}\0${this.code}\0${text.file}\0${JSON.stringify(text.sourceLines)}\0${text.rendered}`;
+    return `${FORMAT}\0${this.code}\0${text.file}`;
+  }
+
+  private digest(text: KeyedText): string {
+    return crypto.createHash('sha256').update(JSON.stringify(text.sourceLines)).update('\0').update(text.rendered).digest('hex');
   }
 
   /** The file's resources (numbered from firstIndex) and instances as kept, or undefined. */
   read(text: KeyedText, firstIndex: number): { resources: Resource[]; instances: InstanceDecl[] } | undefined {
     const entry = this.store.get(this.key(text)) as unknown as Entry | undefined;
-    if (!entry || !Array.isArray(entry.resources) || !Array.isArray(entry.instances) || !Array.isArray(entry.checked) || entry.checked.length !== entry.resources.length) return undefined;
+    if (!entry || entry.digest !== this.digest(text) || !Array.isArray(entry.resources) || !Array.isArray(entry.instances) || !Array.isArray(entry.checked) || entry.checked.length !== entry.resources.length) return undefined;
     entry.resources.forEach((r, i) => {
       r.index = firstIndex + i;
       const hash = entry.checked[i];
@@ -77,7 +73,7 @@ export class ParseCache {
     // A key JSON cannot carry back as it was is parsed every time.
     if (JSON.stringify(copy).includes('"__proto__"')) return;
     copy.resources.forEach((r) => (r.index -= firstIndex));
-    this.pending.push({ key: this.key(text), entry: { ...copy, checked: resources.map(() => null) }, live: resources });
+    this.pending.push({ key: this.key(text), entry: { digest: this.digest(text), ...copy, checked: resources.map(() => null) }, live: resources });
   }
 
   /** Whether the resource's keys were checked against this description in an earlier run. */
