@@ -90,7 +90,7 @@ export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, fi
       continue;
     }
     const result = toResources(text.file, parsed.items, lines, firstIndex + resources.length, { inModule: text.module !== undefined, templated: text.module !== undefined && text.source.includes('{{') });
-    if (keep && result.problems.length === 0 && !result.resources.some((r) => r.sensitive)) keep.parsed(text, result.resources, result.instances, firstIndex + resources.length);
+    if (keep && result.problems.length === 0 && !result.resources.some((r) => r.sensitive || r.attrs.show_diff === false)) keep.parsed(text, result.resources, result.instances, firstIndex + resources.length);
     if (text.module) for (const r of result.resources) r.module = text.module;
     taintResources(result.resources, text.sensitiveFacts ?? []);
     result.resources.forEach((r) => secrets?.addResource(r));
