@@ -24,6 +24,8 @@ const VENDORED = {
   nats: ['@nats-io/transport-node', '@nats-io/jetstream', '@nats-io/kv', '@nats-io/nkeys'],
   yaml: ['yaml'],
   handlebars: ['handlebars'],
+  // Its parser alone: a straight template (most state files) is rendered without the compiler.
+  'handlebars-parser': ['handlebars/dist/cjs/handlebars/compiler/base'],
 };
 const vendorOf = new Map(Object.entries(VENDORED).flatMap(([file, packages]) => packages.map((p) => [p, file])));
 
@@ -84,8 +86,17 @@ const indexOnly = {
 
 /**
  * The report schema's validator as code (ajv's standalone output), beside record/report-check.js
- * which requires it: `govern status` then neither loads ajv nor compiles the schema.
+ * which requires it: `govern status` then neither loads ajv nor compiles the schema. In the bundles
+ * it is a file of its own, dist/bundle/report-validator.js, beside the core: only `govern status`
+ * reads it, so no other command compiles its 40 KB.
  */
+const validatorApart = {
+  name: 'validator-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/report-validator\.js$/ }, (a) => (a.namespace === 'file' ? { path: './report-validator.js', external: true } : undefined));
+  },
+};
+
 function reportValidator() {
   const Ajv = require('ajv').default;
   const standalone = require('ajv/dist/standalone').default;
@@ -99,7 +110,8 @@ async function bundle() {
   reportValidator();
   fs.rmSync(out, { recursive: true, force: true });
   await esbuild.build({ ...common, entryPoints: Object.fromEntries(Object.keys(VENDORED).map((f) => [`vendor-${f}`, `vendor:${f}`])), plugins: [vendorEntries] });
-  await esbuild.build({ ...common, entryPoints: entries, plugins: [vendorRequires] });
+  await esbuild.build({ ...common, entryPoints: entries, plugins: [vendorRequires, validatorApart] });
+  await esbuild.build({ ...common, entryPoints: { 'report-validator': path.join(built, 'record', 'report-validator.js') } });
   await esbuild.build({ ...common, entryPoints: { usage: path.join(built, 'cli', 'usage.js') }, plugins: [indexOnly] });
 }
 

@@ -26,6 +26,8 @@ export interface BuildGraphOptions {
   env?: NodeJS.ProcessEnv;
   /** The state tree's directory: a relative path a resource names (a `source`) stays inside it. */
   root?: string;
+  /** A resource whose keys passed this description in an earlier run (state/parse-cache.ts): not checked again. */
+  checkedBefore?: (r: Resource, description: RunnerDescription) => boolean;
 }
 
 export interface DescribedGraph {
@@ -52,7 +54,7 @@ export async function buildGraph(resources: Resource[], options: BuildGraphOptio
   markSecretKeys(resources, descriptionOf);
   const notes = dropAbsentOnlyKeys(resources, descriptionOf);
   problems.push(
-    ...checkResources(resources, descriptionOf),
+    ...checkResources(resources, descriptionOf, options.checkedBefore),
     ...checkRelativePaths(resources, descriptionOf, options.root),
     ...checkArgumentSizes(resources, runners),
     ...removedWhileNeeded(resources, descriptionOf),

@@ -7,11 +7,11 @@ import { paramsOf } from '../shared/protocol.js';
 import { masker } from '../shared/sensitive.js';
 import { keyLocation, type Resource } from '../state/resource.js';
 
-export function checkResources(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): Problem[] {
+export function checkResources(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined, checkedBefore?: (r: Resource, description: RunnerDescription) => boolean): Problem[] {
   const problems: Problem[] = [];
   for (const r of resources) {
     const description = descriptionOf(r.type);
-    if (!description) continue;
+    if (!description || checkedBefore?.(r, description)) continue;
     const found = checkArguments(r.type, description, r.name, paramsOf(r.attrs)).problems;
     if (found.length === 0) continue;
     const mask = masker(r); // a sensitive resource's values stay out of messages about it

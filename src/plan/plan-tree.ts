@@ -12,6 +12,7 @@ import type { PhaseClock } from '../report/timing.js';
 import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
 import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
+import { ParseCache } from '../state/parse-cache.js';
 import type { TreeData } from '../data/lookup.js';
 import { misplacedEncrypted } from '../secrets/misplaced.js';
 import { revealWith } from '../secrets/reveal.js';
@@ -45,7 +46,7 @@ export async function planTree(settings: PlanSettings, clock: PhaseClock): Promi
 }
 
 async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets): Promise<PlannedTree> {
-  const { root, data, timed, parsed, problems } = await readResources(settings, clock, secrets);
+  const { root, data, timed, parsed, problems, parseCache } = await readResources(settings, clock, secrets);
   if (problems.length > 0) throw new UserError(problems);
   const resources = await clock.time('render', () => renderResourceTemplates(parsed, settings.paths.templates, timed, root));
   const misplaced = misplacedEncrypted(resources);
@@ -53,7 +54,8 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
   resources.forEach((r) => secrets.addResource(r));
   return clock.time('plan', async () => {
-    const { plan, runners, notes } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache, root });
+    const { plan, runners, notes } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache, root, checkedBefore: (r, d) => parseCache.checkedBefore(r, d) });
+    parseCache.commit((type) => runners.get(type)?.description);
     const filter = { tags: settings.tags, skipTags: settings.skipTags };
     const unknown = unknownTags(plan.resources, filter).map((tag) => `no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
     const selected = selectResources(plan.resources, filter);
@@ -74,6 +76,8 @@ export interface ReadResources {
   timed: FactSources;
   parsed: Resource[];
   problems: Problem[];
+  /** The state files parsed this run, kept once the graph is built (state/parse-cache.ts). */
+  parseCache: ParseCache;
 }
 
 /** `goOn`: a problem of the data phase is one more problem, and state files render without data (govern check). */
@@ -104,8 +108,9 @@ export async function readResources(settings: PlanSettings, clock: PhaseClock, s
   };
   data?.warnings.forEach(warnOnce);
   // A file that does not render is left out, and its problems told with every other file's.
-  const rendered = await clock.time('render', () => renderStateFiles(settings.target, timed));
-  const tree = await clock.time('parse', async () => parseFiles(rendered.texts, secrets));
+  const rendered = await clock.time('render', () => renderStateFiles(settings.target, timed, settings.cache.area('template')));
+  const parseCache = new ParseCache(settings.cache.area('plan'));
+  const tree = await clock.time('parse', async () => parseFiles(rendered.texts, secrets, 0, parseCache));
   // Module instances become state files of their own, rendered with their parameters; the instances
   // those declare (modules in modules) in the next round, until none is left (docs/modules.md).
   const parsed = [...tree.resources];
@@ -121,5 +126,5 @@ export async function readResources(settings: PlanSettings, clock: PhaseClock, s
     expansion = await clock.time('render', () => expandModules(root, expanded.instances, data, timed, round.taken));
   }
   problems.push(...duplicates(parsed));
-  return { root, data, timed, parsed, problems };
+  return { root, data, timed, parsed, problems, parseCache };
 }

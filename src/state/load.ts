@@ -7,10 +7,12 @@ import type { PlanningSecrets } from '../shared/planning-secrets.js';
 import { maskText } from '../shared/sensitive.js';
 import type { FactUse } from '../templates/fact-helpers.js';
 import type { FactSources } from '../templates/fact-sources.js';
+import type { KeptTemplates } from '../templates/engine.js';
 import { renderEach, type TemplateInput } from '../templates/render.js';
 import { readSourceFile } from '../shared/source-file.js';
 import { listStateFiles } from './files.js';
 import { instancePath, type InstanceDecl, type ModuleMembership } from './modules/declarations.js';
+import type { ParseCache } from './parse-cache.js';
 import type { Resource } from './resource.js';
 import { SourceLines } from './source-lines.js';
 import { taintInstances, taintResources } from './taint.js';
@@ -36,14 +38,14 @@ export interface ParsedFiles {
 }
 
 /** Every state file rendered that can be; the problems of those that cannot, to report with the others'. */
-export async function renderStateFiles(target: string, facts: FactSources): Promise<{ texts: StateFileText[]; problems: Problem[] }> {
+export async function renderStateFiles(target: string, facts: FactSources, kept?: KeptTemplates): Promise<{ texts: StateFileText[]; problems: Problem[] }> {
   const inputs: TemplateInput[] = [];
   const problems: Problem[] = [];
   const root = treeRoot(target);
   for (const file of listStateFiles(target)) {
     try {
       // The file named on the command line is the user's choice; the files of a tree stay inside it.
-      inputs.push({ file, source: readSourceFile(file, file === target ? undefined : root) });
+      inputs.push({ file, source: readSourceFile(file, file === target ? undefined : root), kept });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       problems.push(...e.problems);
@@ -62,11 +64,20 @@ export async function renderStateFiles(target: string, facts: FactSources): Prom
  * The resources and module instances of rendered state files, numbered from firstIndex in
  * definition order. `secrets` learns every secret met on the way, also when a problem stops planning.
  */
-export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, firstIndex = 0): ParsedFiles {
+export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, firstIndex = 0, cache?: ParseCache): ParsedFiles {
   const problems: Problem[] = [];
   const resources: Resource[] = [];
   const instances: InstanceDecl[] = [];
   for (const text of texts) {
+    // A module's file, or one that read a sensitive fact or data, is parsed every time (parse-cache.ts).
+    const keep = cache && text.module === undefined && (text.sensitiveFacts ?? []).length === 0 ? cache : undefined;
+    const kept = keep?.read(text, firstIndex + resources.length);
+    if (kept) {
+      kept.resources.forEach((r) => secrets?.addResource(r));
+      resources.push(...kept.resources);
+      instances.push(...kept.instances);
+      continue;
+    }
     const lines = new SourceLines(text.file, text.source, text.rendered, text.sourceLines);
     secrets?.addFactValues((text.sensitiveFacts ?? []).map((use) => use.value));
     let parsed: HclFile;
@@ -79,6 +90,7 @@ export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, fi
       continue;
     }
     const result = toResources(text.file, parsed.items, lines, firstIndex + resources.length, { inModule: text.module !== undefined, templated: text.module !== undefined && text.source.includes('{{') });
+    if (keep && result.problems.length === 0 && !result.resources.some((r) => r.sensitive || r.attrs.show_diff === false)) keep.parsed(text, result.resources, result.instances, firstIndex + resources.length);
     if (text.module) for (const r of result.resources) r.module = text.module;
     taintResources(result.resources, text.sensitiveFacts ?? []);
     result.resources.forEach((r) => secrets?.addResource(r));

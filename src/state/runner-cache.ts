@@ -1,6 +1,6 @@
-// What planning keeps between runs, by the SHA-256 of what it was found from: runners' descriptions
-// and the runners a tree used (each kind an area, `kind-HASH.json`). State files are no longer kept
-// here: govern's own parser reads them faster than the cache would (docs/hcl.md). The cache decides
+// What planning keeps between runs, by the SHA-256 of what it was found from: runners' descriptions,
+// the runners a tree used and state files parsed and checked (each kind an area, `kind-HASH.json`;
+// state/parse-cache.ts). The cache decides
 // what runs as root, so it is used only when its directory and entries belong to the user running
 // govern and no one else can write them, and every entry is reached through the directory checked (below).
 import crypto from 'node:crypto';
@@ -23,7 +23,7 @@ export const noCache: RunnerCache = { get: () => undefined, put: () => undefined
 
 export { defaultCacheDir } from '../shared/cache-dir.js';
 
-/** `kind` names the entries (`hcl-...json`), and only those are pruned. */
+/** `kind` names the entries (`plan-...json`), and only those are pruned. */
 export function openRunnerCache(dir: string, kind = 'hcl'): RunnerCache {
   const handle = openPrivateDirectory(dir);
   if (handle === undefined) return noCache;

@@ -7,9 +7,11 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { unclosedBlock } from './unclosed-block.js';
 import type HandlebarsModule from 'handlebars';
+import { codeIdentity } from '../config/code-identity.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { checkNames } from './check-names.js';
 import { HelperError, type HelperFn } from './helpers.js';
+import { fromKept, toKept } from './kept-form.js';
 import { markSourceLines, straightShape, type StraightShape } from './line-marks.js';
 import { straightRenderer, type StraightRender } from './straight-render.js';
 import { linesNaming, onlyUsed, usedNames } from './used-names.js';
@@ -20,6 +22,18 @@ let loaded: typeof HandlebarsModule | undefined;
 function handlebars(): typeof HandlebarsModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (loaded ??= require('handlebars') as typeof HandlebarsModule);
+}
+
+/**
+ * Handlebars' parser alone (a vendor file of its own in the bundle, scripts/bundle.js): a straight
+ * template renders by walking its parsed form, so a run whose templates all are (most state files)
+ * never loads Handlebars' compiler and runtime (bench/README.md, "Round four").
+ */
+let parser: { parse: (source: string) => hbs.AST.Program } | undefined;
+function parse(source: string): hbs.AST.Program {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  parser ??= require('handlebars/dist/cjs/handlebars/compiler/base') as { parse: (source: string) => hbs.AST.Program };
+  return parser.parse(source);
 }
 
 export class TemplateError extends UserError {}
@@ -40,7 +54,17 @@ export interface CompiledTemplate {
 /** A partial's text, or why there is none (`not found in ...`). */
 export type PartialLookup = (name: string) => { file: string; source: string } | { missing: string };
 
+/** Where a straight template's parsed form is kept between runs (the runner cache's `template` area). */
+export interface KeptTemplates {
+  get(key: string): Record<string, unknown> | undefined;
+  put(key: string, value: Record<string, unknown>): void;
+}
+
+const KEPT_FORMAT = 'govern-template-1';
+
 export interface CompileOptions {
+  /** Keeps a straight template's parsed form, so the next run neither parses nor checks it (a state file's). */
+  kept?: KeptTemplates;
   /** The variables the template is rendered with (its context); none for a state file. */
   variables?: readonly string[];
   /** Where `{{> name}}` is found; without it, partials are refused. */
@@ -102,7 +126,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
 /** The lines where a template reads one of the variables; none when it does not parse (compiling it says why). */
 export function variableLines(source: string, variables: ReadonlySet<string>): number[] {
   try {
-    return source.includes('{{') ? linesNaming(handlebars().parse(source), variables) : [];
+    return source.includes('{{') ? linesNaming(parse(source), variables) : [];
   } catch {
     return [];
   }
@@ -111,14 +135,26 @@ export function variableLines(source: string, variables: ReadonlySet<string>): n
 /** Parses, checks and compiles one template or partial; a partial's errors name its own file. */
 function compileChecked(file: string, source: string, helpers: Set<string>, options: CompileOptions, partials: PartialSet | undefined, inContext = false, shape?: CompiledShape): TemplateFn {
   let ast: hbs.AST.Program;
+  const keptKey = shape && options.kept && (options.marks ?? true) ? `${KEPT_FORMAT}\0${codeIdentity()}\0${[...helpers].sort().join(',')}\0${(options.variables ?? []).join(',')}\0${source}` : undefined;
+  const kept = keptKey !== undefined ? (options.kept!.get(keptKey) as { ast?: Record<string, unknown> } | undefined) : undefined;
+  if (shape && kept?.ast && (kept.ast as { type?: unknown }).type === 'Program' && Array.isArray((kept.ast as { body?: unknown }).body)) {
+    // Parsed and checked by an earlier run of this build, with the same helpers and variables.
+    const keptAst = fromKept(kept.ast, source);
+    shape.names = usedNames(keptAst);
+    shape.straight = straightShape(keptAst, source);
+    shape.direct = shape.straight && straightRenderer(keptAst);
+    if (shape.direct) return () => '';
+  }
   try {
-    ast = handlebars().parse(source);
+    ast = parse(source);
     const use = partials && ((name: string, line: number | undefined, dynamic: boolean) => usePartial(partials, name, file, line, dynamic, helpers, options));
     const problems = checkNames(ast, file, helpers, options.variables ?? [], use, inContext);
     if (problems.length > 0) throw new TemplateError(problems);
     if (shape) shape.names = usedNames(ast);
     if ((options.marks ?? true) && !(shape && (shape.straight = straightShape(ast, source)))) markSourceLines(ast, source);
     if (shape?.straight) shape.direct = straightRenderer(ast);
+    const keptForm = shape?.direct && keptKey !== undefined ? toKept(ast, source) : undefined;
+    if (keptForm) options.kept!.put(keptKey!, { ast: keptForm });
   } catch (e) {
     if (e instanceof TemplateError) throw e;
     if (e instanceof RangeError) throw tooDeep(file, source);
@@ -127,6 +163,9 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
     const line = parseErrorLine(e);
     throw new TemplateError({ file, line, message: `template syntax error: ${closeBraceHint((e as Error).message, source, line) ?? firstLine(e)}` });
   }
+  // A template rendered by walking it is never given to Handlebars (its marked form, with a value
+  // that held a line break, is compiled apart).
+  if (shape?.direct) return () => '';
   return handlebars().compile(ast, { strict: true, noEscape: true }) as unknown as TemplateFn;
 }
 

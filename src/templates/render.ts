@@ -4,7 +4,7 @@
 import { formatProblem, UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
 import { isSensitiveFact, maskText } from '../shared/sensitive.js';
-import { compileTemplate, TemplateError, withLine, type CompiledTemplate, type PartialLookup } from './engine.js';
+import { compileTemplate, TemplateError, withLine, type CompiledTemplate, type KeptTemplates, type PartialLookup } from './engine.js';
 import { dataHelpers } from './data-helpers.js';
 import { factHelpers, type FactUse } from './fact-helpers.js';
 import { PendingFacts, type FactSources } from './fact-sources.js';
@@ -24,6 +24,8 @@ export interface TemplateInput {
   describe?: (message: string) => string;
   /** Hides the values this input's `{{log}}` lines must not show (those of a sensitive resource). */
   mask?: (text: string) => string;
+  /** Where a straight state file's parsed form is kept between runs (engine.ts). */
+  kept?: KeptTemplates;
   /** Values of its variables that no message may show (a module's sensitive parameters), as a sensitive fact's. */
   secrets?: string[];
   /** The lines that read those variables: an error there may quote a value changed by a helper (upper, yesno, JSON). */
@@ -58,7 +60,8 @@ function compileAll(inputs: TemplateInput[]): { compiled: (CompiledTemplate | un
   const compiled: (CompiledTemplate | undefined)[] = [];
   for (const [i, input] of inputs.entries()) {
     try {
-      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false, straight: input.marks ?? false } : { partials: input.partials };
+      // A state file (no variables) is marked, and when straight, rendered without Handlebars' compiler.
+      const options = input.vars ? { variables: Object.keys(input.vars), partials: input.partials, marks: input.marks ?? false, straight: input.marks ?? false } : { partials: input.partials, straight: true, kept: input.kept };
       const shape = input.vars ? `vars\0${input.marks ?? false}\0${Object.keys(input.vars).join('\0')}` : 'plain';
       const key = !input.partials ? `${input.file}\0${shape}` : undefined;
       const known = key !== undefined ? compiledOnce.get(key) : undefined;

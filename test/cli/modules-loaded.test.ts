@@ -4,6 +4,7 @@
 // and in the bundles bin/govern runs (the vendor files scripts/bundle.js splits off).
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { GOVERN, ROOT, TEST_VAR_DIR } from '../support/cli.js';
 import { modulesLoaded } from '../support/modules-loaded.js';
@@ -96,8 +97,18 @@ describe('what each command loads', () => {
     const loaded = fromSource(['run', state], env);
     expect(loaded.map(shortName), 'the run itself was loaded').to.include.members(['cli/commands/run.js', 'apply/apply.js', 'templates/engine.js']);
     expect(heavyIn(loaded)).to.deep.equal([]);
-    const bundles = modulesLoaded(GOVERN, ['run', state], env).filter((m) => m.startsWith(BUNDLES + path.sep));
-    expect(bundles.map(shortName).sort()).to.deep.equal(['bundle/govern.js', 'bundle/start.js', 'bundle/usage.js', 'bundle/vendor-handlebars.js']);
+    // Its state file's values are straight (`{{fact "hostname"}}`): Handlebars' parser, not its
+    // compiler, and with the cache of the last run not even the parser.
+    const bundles = (args: string[]) => modulesLoaded(GOVERN, args, env).filter((m) => m.startsWith(BUNDLES + path.sep)).map(shortName).sort();
+    expect(bundles(['run', '--no-cache', state])).to.deep.equal(['bundle/govern.js', 'bundle/start.js', 'bundle/usage.js', 'bundle/vendor-handlebars-parser.js']);
+    expect(bundles(['run', state])).to.deep.equal(['bundle/govern.js', 'bundle/start.js', 'bundle/usage.js']);
+  });
+
+  it('a state file with a block loads Handlebars\' compiler', () => {
+    const state = plainTree();
+    writeFile(path.join(state, 'more.hcl'), `{{#if true}}\nexec "again" {\n  command = "/usr/bin/true"\n  creates = "${state}"\n}\n{{/if}}\n`);
+    const bundles = modulesLoaded(GOVERN, ['graph', state], { GOVERN_VAR_DIR: TEST_VAR_DIR }).filter((m) => m.startsWith(BUNDLES + path.sep));
+    expect(bundles.map(shortName)).to.include('bundle/vendor-handlebars.js');
   });
 
   it('govern status loads the report check made at build time, and no ajv, fleet client or yaml', () => {
@@ -111,6 +122,10 @@ describe('what each command loads', () => {
     // The validator made at build time needs a piece of ajv's runtime, not ajv.
     const ajv = files.filter((f) => f.includes(`${path.sep}node_modules${path.sep}ajv${path.sep}`));
     expect(ajv.map((f) => path.relative(path.join(ROOT, 'node_modules', 'ajv'), f))).to.deep.equal([path.join('dist', 'runtime', 'ucs2length.js')]);
+    // In the bundles, the validator is a file of its own that only status reads.
+    const bundles = modulesLoaded(GOVERN, ['status', '--var-dir', varDir]).filter((m) => m.startsWith(BUNDLES + path.sep));
+    expect(bundles.map(shortName)).to.include('bundle/report-validator.js');
+    expect(fs.readFileSync(path.join(BUNDLES, 'govern.js'), 'utf8'), 'the core holds no copy of the validator').not.to.contain('ucs2length');
   });
 
   it('a data file in YAML loads yaml, and only then', () => {

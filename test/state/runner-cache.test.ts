@@ -1,6 +1,7 @@
 // The cache planning keeps between runs (src/state/runner-cache.ts): private to its owner, trusted
 // only then, reached through the directory it checked. Its entries are runners' descriptions and
-// the runners a tree used; state files are parsed every run and never kept.
+// the runners a tree used, and state files as planned (their tests: parse-cache.test.ts); never the
+// entries of the HCL parse cache of old (`hcl-`).
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,0 +1,106 @@
+// Planning's reading of a state file kept between runs (bench/README.md, "Round four: a planning
+// cache"): its resources and module instances as parsed, one entry a file's path and the code that
+// parsed it (govern's version and the identity of the running file), used while the SHA-256 of its
+// rendered text and the lines that text came from are the same. Each resource also keeps the hash of the runner description it was
+// checked against: while that description is the same, its keys are not checked again. A run that
+// changes nothing then neither parses its state files nor checks their keys. The entries are the
+// runner cache's (`plan-HASH.json`, state/runner-cache.ts), under its rules: a private directory,
+// entries only the user running govern can have written. A file that used a sensitive fact or the
+// tree's data (which may be a decrypted secret), or that had a problem, is never kept.
+import crypto from 'node:crypto';
+import { codeIdentity } from '../config/code-identity.js';
+import type { RunnerDescription } from '../shared/description.js';
+import type { InstanceDecl } from './modules/declarations.js';
+import type { Resource } from './resource.js';
+import type { RunnerCache } from './runner-cache.js';
+
+const FORMAT = 'govern-plan-1';
+
+/** What a state file parsed to, its resources numbered from 0, each with the description hash it was checked against. */
+interface Entry {
+  /** The SHA-256 of the rendered text and its source lines. */
+  digest: string;
+  resources: Resource[];
+  instances: InstanceDecl[];
+  checked: (string | null)[];
+}
+
+/** What parseFiles reads of a rendered state file. */
+export interface KeyedText {
+  file: string;
+  rendered: string;
+  sourceLines: (number | undefined)[];
+}
+
+function descriptionHash(description: RunnerDescription): string {
+  return crypto.createHash('sha256').update(JSON.stringify(description)).digest('hex');
+}
+
+export class ParseCache {
+  private readonly code = codeIdentity();
+  /** Resources read from an entry: the description hash each was checked against. */
+  private readonly checkedAgainst = new WeakMap<Resource, string>();
+  /** Files parsed this run, to keep once the graph is built: their resources as parsed, before planning changes them. */
+  private readonly pending: { key: string; entry: Entry; live: Resource[] }[] = [];
+  private readonly hashes = new Map<RunnerDescription, string>();
+
+  constructor(private readonly store: RunnerCache) {}
+
+  /** One entry a file (and build of govern): a file whose text changes every run (a fact of the time) replaces its entry, never adds one. */
+  private key(text: KeyedText): string {
+    return `${FORMAT}\0${this.code}\0${text.file}`;
+  }
+
+  private digest(text: KeyedText): string {
+    return crypto.createHash('sha256').update(JSON.stringify(text.sourceLines)).update('\0').update(text.rendered).digest('hex');
+  }
+
+  /** The file's resources (numbered from firstIndex) and instances as kept, or undefined. */
+  read(text: KeyedText, firstIndex: number): { resources: Resource[]; instances: InstanceDecl[] } | undefined {
+    const entry = this.store.get(this.key(text)) as unknown as Entry | undefined;
+    if (!entry || entry.digest !== this.digest(text) || !Array.isArray(entry.resources) || !Array.isArray(entry.instances) || !Array.isArray(entry.checked) || entry.checked.length !== entry.resources.length) return undefined;
+    entry.resources.forEach((r, i) => {
+      r.index = firstIndex + i;
+      const hash = entry.checked[i];
+      if (typeof hash === 'string') this.checkedAgainst.set(r, hash);
+    });
+    return { resources: entry.resources, instances: entry.instances };
+  }
+
+  /** A file parsed without problems: kept when the graph is built (commit). */
+  parsed(text: KeyedText, resources: Resource[], instances: InstanceDecl[], firstIndex: number): void {
+    const copy = structuredClone({ resources, instances });
+    // A key JSON cannot carry back as it was is parsed every time.
+    if (JSON.stringify(copy).includes('"__proto__"')) return;
+    copy.resources.forEach((r) => (r.index -= firstIndex));
+    this.pending.push({ key: this.key(text), entry: { digest: this.digest(text), ...copy, checked: resources.map(() => null) }, live: resources });
+  }
+
+  /** Whether the resource's keys were checked against this description in an earlier run. */
+  checkedBefore(r: Resource, description: RunnerDescription): boolean {
+    const hash = this.checkedAgainst.get(r);
+    return hash !== undefined && hash === this.hashOf(description);
+  }
+
+  /**
+   * After a graph was built: each file parsed this run is kept, each resource with the description its
+   * keys passed. One whose contents came from a template (`template`) is checked every run: the
+   * template's file can change without its state file.
+   */
+  commit(descriptionOf: (type: string) => RunnerDescription | undefined): void {
+    for (const { key, entry, live } of this.pending) {
+      entry.checked = live.map((r, i) => {
+        const description = descriptionOf(r.type);
+        return description && !entry.resources[i]!.template ? this.hashOf(description) : null;
+      });
+      this.store.put(key, entry as unknown as Record<string, unknown>);
+    }
+    this.pending.length = 0;
+  }
+
+  private hashOf(description: RunnerDescription): string {
+    let hash = this.hashes.get(description);
+    if (hash === undefined) this.hashes.set(description, (hash = descriptionHash(description)));
+    return hash;
+  }
+}
