@@ -11,8 +11,21 @@ export const jsonFormat: DocFormat = {
   parse: parseJson,
   edit(text, before, path, value, after) {
     if (text.trim() === '') return `${JSON.stringify(after, null, 2)}\n`;
-    const edits = modify(text, jsonPath(before, path), value, { formattingOptions: formatting(text) });
-    return applyEdits(text, edits);
+    const keys = jsonPath(before, path);
+    const bare = modify(text, keys, value, {});
+    const formatted = applyEdits(text, modify(text, keys, value, { formattingOptions: formatting(text) }));
+    // The formatter may lay out again what shares a line with the edit (a list): then the edit unformatted.
+    if (bare.every((e) => keeps(text, formatted, e.offset, e.offset + e.length))) return formatted;
+    // A key added after the last one: on a line of its own, indented as the line it follows.
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    return applyEdits(
+      text,
+      bare.map((e) => {
+        const line = text.slice(text.lastIndexOf('\n', e.offset - 1) + 1, e.offset);
+        const indent = /^[ \t]*/.exec(line)![0];
+        return e.length === 0 && e.content.startsWith(',') && text.includes('\n') && indent !== line ? { ...e, content: `,${eol}${indent}${e.content.slice(1)}` } : e;
+      }),
+    );
   },
 };
 
@@ -26,6 +39,11 @@ function parseJson(text: string): Tree {
   } catch {
     throw new Error('JSON.parse refused it');
   }
+}
+
+/** Whether `edited` has every byte of `text` before `from` and after `to`. */
+function keeps(text: string, edited: string, from: number, to: number): boolean {
+  return edited.startsWith(text.slice(0, from)) && edited.endsWith(text.slice(to)) && edited.length >= from + text.length - to;
 }
 
 /** "line 3, column 5". */

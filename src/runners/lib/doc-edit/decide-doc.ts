@@ -47,6 +47,8 @@ function editDoc(format: DocFormat, d: DocDesired, content: Buffer): EditPlan {
 
   if (d.ensure === 'absent') {
     if (!now.found) return unchanged(`${d.key} absent`);
+    // The next item would take its index: removed again at every run.
+    if (Array.isArray(getAt(before, d.segments.slice(0, -1)).value)) throw new UserError(`${d.key} names a list item by its index: ensure = "absent" cannot remove one (the next item takes its index); set the list whole instead`);
   } else {
     if (now.found && sameTree(now.value, d.value)) return unchanged(`${d.key} up to date`);
     const refusal = format.refuse?.(d.value);
