@@ -28,7 +28,7 @@ function shortName(file: string): string {
 }
 
 /** What no command that does not use them may load. */
-const HEAVY = [/^@nats-io\//, /^yaml$/, /^ajv$/, /^tweetnacl$/, /^secrets\/age/, /^record\/report-check\.js$/];
+const HEAVY = [/^@nats-io\//, /^yaml$/, /^ajv$/, /^tweetnacl$/, /^secrets\/age/, /^record\/report-check\.js$/, /^jsonc-parser$/, /^@decimalturn\/toml-patch$/];
 
 function heavyIn(loaded: string[]): string[] {
   return [...new Set(loaded.map(shortName))].filter((m) => HEAVY.some((h) => h.test(m)));
@@ -111,6 +111,18 @@ describe('what each command loads', () => {
     // The validator made at build time needs a piece of ajv's runtime, not ajv.
     const ajv = files.filter((f) => f.includes(`${path.sep}node_modules${path.sep}ajv${path.sep}`));
     expect(ajv.map((f) => path.relative(path.join(ROOT, 'node_modules', 'ajv'), f))).to.deep.equal([path.join('dist', 'runtime', 'ucs2length.js')]);
+  });
+
+  it('the runner host loads a document library only for the runners that use it, and the TOML library only when a toml resource is applied', () => {
+    const host = path.join(BUNDLES, 'runner-host.js');
+    const vendors = (runners: string) =>
+      modulesLoaded(host, [], { GOVERN_HOST_RUNNERS: runners })
+        .filter((m) => m.startsWith(BUNDLES + path.sep) && path.basename(m).startsWith('vendor-'))
+        .map(shortName)
+        .sort();
+    expect(vendors('file,exec,ini,block,line,download')).to.deep.equal([]);
+    expect(vendors('json')).to.deep.equal(['bundle/vendor-jsonc.js']);
+    expect(vendors('yaml,toml')).to.deep.equal(['bundle/vendor-yaml.js']);
   });
 
   it('a data file in YAML loads yaml, and only then', () => {
