@@ -2,11 +2,11 @@
 // path and the typed value, then the edit runners' flow (text-edit/edit.ts: the target lock, the
 // diff under the content rule, validate, backup, the atomic write). The decision is loaded first:
 // a format whose library is an ES module (TOML's) is imported when a resource first needs it.
-import type { RunnerResult } from '../../../shared/protocol.js';
-import type { RunnerRequest } from '../../kit/index.js';
+import type { RunnerDescription } from '../../../shared/description.js';
+import type { RunnerDefinition, RunnerRequest, Values } from '../../kit/index.js';
 import type { EditCurrent, EditPlan } from '../text-edit/decide-edit.js';
-import { editApply } from '../text-edit/edit.js';
-import { editTarget } from '../text-edit/keys.js';
+import { editRunner } from '../text-edit/edit.js';
+import { editTarget, type EditTarget } from '../text-edit/keys.js';
 import type { DocDesired } from './decide-doc.js';
 import { keyPath, typedValue } from './keys.js';
 
@@ -31,13 +31,19 @@ export function docDesired(v: DocValues): DocDesired {
   return { path: v.path, key: v.key, segments: keyPath(v.key), ensure: v.ensure, value, create: v.create };
 }
 
-export function docApply<R extends RunnerRequest<DocValues>>(loadDecide: () => Promise<Decide>): (request: R) => Promise<RunnerResult> {
-  return async (request) => {
-    const decide = await loadDecide();
-    const desired = docDesired(request.values);
-    return editApply(
-      (r: R) => editTarget(r.values),
-      (r: R, current) => decide(desired, current, r.noop),
-    )(request);
+/** The runner: the edit runners' own (text-edit/edit.ts), once its decision is loaded. */
+export function docRunner<D extends RunnerDescription>(name: string, description: D, what: string, loadDecide: () => Promise<Decide>): RunnerDefinition<D> {
+  const properties = (r: RunnerRequest<Values<D>>): DocDesired & { target: EditTarget } => {
+    const v = r.values as unknown as DocValues;
+    return { ...docDesired(v), target: editTarget(v) };
   };
+  let loaded: RunnerDefinition<D> | undefined;
+  return {
+    name,
+    description,
+    async run(request) {
+      loaded ??= editRunner(name, description, what, properties, await loadDecide());
+      return loaded.run(request);
+    },
+  } as RunnerDefinition<D>;
 }
