@@ -5,7 +5,7 @@
 // with its source map. bin/govern and runners/* load
 // these: a process that reads one file instead of 30 to 110 modules starts faster and holds less
 // memory (bench/README.md, "Round two, the last levers"). The libraries only some commands use (the
-// NATS client, yaml, Handlebars) are files of their own, vendor-NAME.js, which a bundle reads
+// NATS client, yaml, Handlebars, jsonc-parser, the TOML library) are files of their own, vendor-NAME.js, which a bundle reads
 // when its code first requires the library: a command compiles only what it may run (bench/README.md,
 // "Start-up, round three"). dist/src stays: the runner kit (`govern/runner`) and the manual generator
 // are loaded from it.
@@ -26,6 +26,9 @@ const VENDORED = {
   handlebars: ['handlebars'],
   // Its parser alone: a straight template (most state files) is rendered without the compiler.
   'handlebars-parser': ['handlebars/dist/cjs/handlebars/compiler/base'],
+  // The structured-document runners' libraries: loaded by the json and toml runners alone.
+  jsonc: ['jsonc-parser'],
+  toml: ['@decimalturn/toml-patch'],
 };
 const vendorOf = new Map(Object.entries(VENDORED).flatMap(([file, packages]) => packages.map((p) => [p, file])));
 
@@ -109,7 +112,9 @@ function reportValidator() {
 async function bundle() {
   reportValidator();
   fs.rmSync(out, { recursive: true, force: true });
-  await esbuild.build({ ...common, entryPoints: Object.fromEntries(Object.keys(VENDORED).map((f) => [`vendor-${f}`, `vendor:${f}`])), plugins: [vendorEntries] });
+  // jsonc-parser's main is a UMD build whose requires a bundler cannot follow: its ES module build instead.
+  const alias = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
+  await esbuild.build({ ...common, alias, entryPoints: Object.fromEntries(Object.keys(VENDORED).map((f) => [`vendor-${f}`, `vendor:${f}`])), plugins: [vendorEntries] });
   await esbuild.build({ ...common, entryPoints: entries, plugins: [vendorRequires, validatorApart] });
   await esbuild.build({ ...common, entryPoints: { 'report-validator': path.join(built, 'record', 'report-validator.js') } });
   await esbuild.build({ ...common, entryPoints: { usage: path.join(built, 'cli', 'usage.js') }, plugins: [indexOnly] });

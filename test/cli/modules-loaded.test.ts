@@ -29,7 +29,7 @@ function shortName(file: string): string {
 }
 
 /** What no command that does not use them may load. */
-const HEAVY = [/^@nats-io\//, /^yaml$/, /^ajv$/, /^tweetnacl$/, /^secrets\/age/, /^record\/report-check\.js$/];
+const HEAVY = [/^@nats-io\//, /^yaml$/, /^ajv$/, /^tweetnacl$/, /^secrets\/age/, /^record\/report-check\.js$/, /^jsonc-parser$/, /^@decimalturn\/toml-patch$/];
 
 function heavyIn(loaded: string[]): string[] {
   return [...new Set(loaded.map(shortName))].filter((m) => HEAVY.some((h) => h.test(m)));
@@ -126,6 +126,18 @@ describe('what each command loads', () => {
     const bundles = modulesLoaded(GOVERN, ['status', '--var-dir', varDir]).filter((m) => m.startsWith(BUNDLES + path.sep));
     expect(bundles.map(shortName)).to.include('bundle/report-validator.js');
     expect(fs.readFileSync(path.join(BUNDLES, 'govern.js'), 'utf8'), 'the core holds no copy of the validator').not.to.contain('ucs2length');
+  });
+
+  it('the runner host loads a document library only for the runners that use it, and the TOML library only when a toml resource is applied', () => {
+    const host = path.join(BUNDLES, 'runner-host.js');
+    const vendors = (runners: string) =>
+      modulesLoaded(host, [], { GOVERN_HOST_RUNNERS: runners })
+        .filter((m) => m.startsWith(BUNDLES + path.sep) && path.basename(m).startsWith('vendor-'))
+        .map(shortName)
+        .sort();
+    expect(vendors('file,exec,ini,block,line,download')).to.deep.equal([]);
+    expect(vendors('json')).to.deep.equal(['bundle/vendor-jsonc.js']);
+    expect(vendors('yaml,toml')).to.deep.equal(['bundle/vendor-yaml.js']);
   });
 
   it('a data file in YAML loads yaml, and only then', () => {

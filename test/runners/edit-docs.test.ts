@@ -1,4 +1,4 @@
-// The first example of docs/ini.md and docs/block.md, as written, through `govern run`: its paths
+// The first example of docs/ini.md, docs/block.md, docs/json.md, docs/yaml.md and docs/toml.md, as written, through `govern run`: its paths
 // moved under a temporary directory and its `notify` lines left out (the services are not in the
 // tree), on files like the ones it names; sshd itself validates the sshd_config block. And bad
 // resources of both refused at planning, every problem at its line.
@@ -51,6 +51,46 @@ describe('the edit runners\' docs examples, through govern run', function () {
     );
     expect(fs.readFileSync(profile, 'utf8')).to.equal('# BEGIN govern proxy\nexport http_proxy=http://proxy:3128\n# END govern proxy\nPATH=/usr/bin:/bin\n');
     expect(fs.readFileSync(hosts, 'utf8')).to.equal('127.0.0.1 localhost\n');
+    const second = await run(path.dirname(states));
+    expect(second.report.summary).to.include({ changed: 0, failed: 0 });
+  });
+
+  it('docs/json.md: daemon.json\'s nested key added, a number set, a key removed, the rest byte for byte', async () => {
+    const root = tempDir('govern-json-doc-');
+    const docker = writeFile(path.join(root, 'etc/docker/daemon.json'), '{\n  "log-driver": "json-file",\n  "log-opts": {\n    "max-file": "3"\n  }\n}\n');
+    const app = writeFile(path.join(root, 'etc/app/config.json'), '{\n  "debug": true,\n  "server": {\n    "port": 80\n  }\n}\n');
+    const states = writeFile(path.join(root, 'states', 'json.hcl'), example('json.md', root));
+    const first = await run(path.dirname(states));
+    expect(first.code, first.stderr).to.equal(0);
+    expect(fs.readFileSync(docker, 'utf8')).to.equal('{\n  "log-driver": "json-file",\n  "log-opts": {\n    "max-file": "3",\n    "max-size": "10m"\n  }\n}\n');
+    expect(fs.readFileSync(app, 'utf8')).to.equal('{\n  "server": {\n    "port": 8080\n  }\n}\n');
+    const second = await run(path.dirname(states));
+    expect(second.report.summary).to.include({ changed: 0, failed: 0 });
+  });
+
+  it('docs/yaml.md: a value replaced and a map made, comments kept', async () => {
+    const root = tempDir('govern-yaml-doc-');
+    const config = writeFile(path.join(root, 'etc/app/config.yaml'), '# app\nserver:\n  port: 80  # public\n  host: 0.0.0.0\nlevel: info\n');
+    const states = writeFile(path.join(root, 'states', 'yaml.hcl'), example('yaml.md', root));
+    const first = await run(path.dirname(states));
+    expect(first.code, first.stderr).to.equal(0);
+    expect(fs.readFileSync(config, 'utf8')).to.equal(`# app\nserver:\n  port: 8080  # public\n  host: 0.0.0.0\n  tls:\n    cert: ${root}/etc/ssl/app.pem\nlevel: info\n`);
+    const second = await run(path.dirname(states));
+    expect(second.report.summary).to.include({ changed: 0, failed: 0 });
+  });
+
+  it('docs/toml.md: containerd\'s SystemdCgroup under a quoted dotted table, gitlab-runner\'s concurrent, comments kept', async () => {
+    const root = tempDir('govern-toml-doc-');
+    const containerd = writeFile(
+      path.join(root, 'etc/containerd/config.toml'),
+      'version = 2\n\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n  # the kubelet wants systemd\n  SystemdCgroup = false\n',
+    );
+    const runner = writeFile(path.join(root, 'etc/gitlab-runner/config.toml'), 'concurrent = 1  # jobs at once\ncheck_interval = 0\n\n[[runners]]\n  name = "host"\n');
+    const states = writeFile(path.join(root, 'states', 'toml.hcl'), example('toml.md', root));
+    const first = await run(path.dirname(states));
+    expect(first.code, first.stderr).to.equal(0);
+    expect(fs.readFileSync(containerd, 'utf8')).to.equal('version = 2\n\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\n  # the kubelet wants systemd\n  SystemdCgroup = true\n');
+    expect(fs.readFileSync(runner, 'utf8')).to.equal('concurrent = 4  # jobs at once\ncheck_interval = 0\n\n[[runners]]\n  name = "host"\n');
     const second = await run(path.dirname(states));
     expect(second.report.summary).to.include({ changed: 0, failed: 0 });
   });
