@@ -3,9 +3,10 @@
 import { defaultStateTree } from '../../config/paths.js';
 import { formatHostPreview } from '../../preview/plan-text.js';
 import { pulledTree } from '../../pull/store.js';
+import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
 import { defineCommand, treeOperand } from '../command.js';
-import { out } from '../../output/writers.js';
+import { out, printError } from '../../output/writers.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 import { explainForHost } from '../../plan/explain.js';
@@ -41,8 +42,10 @@ export const planCommand = defineCommand({
     }
     const plans = await planPreviews(settings, hosts);
     if (o.json) await out(JSON.stringify({ hosts: plans }, null, 2) + '\n');
-    // A problem is part of the plan, under its host: told once, on stdout.
-    else await out(plans.map(formatHostPreview).join('\n'));
+    else {
+      await out(plans.map(formatHostPreview).join('\n'));
+      for (const p of plans) for (const e of p.errors ?? []) printError(new UserError(plans.length > 1 ? `${p.host}: ${e}` : e));
+    }
     return plans.some((p) => p.errors) ? 1 : 0;
   },
 });
