@@ -14,10 +14,11 @@ import { renderCommand } from './commands/render.js';
 import { resourceCommand } from './commands/resource.js';
 import { runCommand } from './commands/run.js';
 import { secretCommand } from './commands/secret.js';
+import { backupsCommand } from './commands/backups.js';
 import { statusCommand } from './commands/status.js';
 import { checkCommand } from './commands/check.js';
 import { fmtCommand } from './commands/fmt.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, resourceCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, fmtCommand, checkCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, resourceCommand, statusCommand, backupsCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, fmtCommand, checkCommand, versioncmpCommand];

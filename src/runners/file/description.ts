@@ -35,7 +35,7 @@ export const description = {
     mode: { shown: true, type: 'mode', max: 0o777, help: 'octal permissions (0644, 644, 0o755), at most 0777' },
     force: { shown: true, type: 'boolean', default: false, help: 'allow removing a non-empty directory (for absent, or to replace it with a file), and replacing a file or directory with a link' },
     validate: VALIDATE_KEY,
-    backup: { shown: true, type: 'boolean', default: false, help: 'keep the content a change replaces, in /var/lib/govern/backup/PATH/TIME (root only; the newest 5 per file)' },
+    backup: { shown: true, type: 'boolean', default: false, help: 'keep the content a change replaces, in VAR_DIR/backup/PATH/TIME (VAR_DIR: the run\'s --var-dir, /var/lib/govern; root only; the newest 5 per file; govern backups lists and restores them)' },
     recurse: {
       shown: true,
       type: 'boolean',
