@@ -34,9 +34,9 @@ check-deps: node_modules/.package-lock.json
 	npx depcruise --config .dependency-cruiser.cjs src
 
 # The suite in two passes (docs/testing.md): every test with the defaults (persistent runners, one
-# job), then, with one-shot runners and four jobs, the tests that start govern: those whose title
-# has no `#once` (a test only calls runners or govern's code in-process, which never read
-# GOVERN_RUNNER_MODE or GOVERN_JOBS, so a second pass would repeat it exactly). The Debian packages
+# job), then, with one-shot runners and four jobs, the tests that start a run: those whose title
+# has no `#once` (a test that only calls runners, govern's code in-process or a command that never
+# applies reads neither GOVERN_RUNNER_MODE nor GOVERN_JOBS, so a second pass would repeat it exactly). The Debian packages
 # the tests drive are installed first, when missing. The second pass runs on Debian 12's own
 # Node.js 18, the oldest govern supports, so the first is the host's Node and the second the floor.
 MODES_PASS  = GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4

@@ -30,6 +30,8 @@ const vendorOf = new Map(Object.entries(VENDORED).flatMap(([file, packages]) => 
 // The built-in runners from their registry (src/runners/registry.ts), and the host that serves them.
 const { BUILT_IN_RUNNERS } = require(path.join(built, 'runners', 'registry.js'));
 const entries = { govern: path.join(built, 'cli', 'main.js'), start: path.join(built, 'cli', 'start.js') };
+// The sandbox of govern test (src/test-run/sandbox-main.ts), started by unshare and then chroot.
+entries.sandbox = path.join(built, 'test-run', 'sandbox-main.js');
 for (const runner of [...BUILT_IN_RUNNERS, 'host']) entries[`runner-${runner}`] = path.join(built, 'runners', runner, 'main.js');
 
 const common = {

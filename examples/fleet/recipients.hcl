@@ -15,3 +15,10 @@ groups = {
   database = ["db1"]
   admins   = ["admin"]
 }
+# Whom each value of data/ is for: the first rule, in this order, whose glob matches the value's file
+# (relative to data/) decides; {NAME} matches one name and gives it to the list. A value's to= label
+# is a copy `govern secret rekey` checks and corrects, never a reason to add a reader.
+values = {
+  "hosts/{host}.hcl" = ["{host}", "admins"]
+  "roles/{role}.hcl" = ["{role}", "admins"]
+}

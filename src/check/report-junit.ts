@@ -3,6 +3,7 @@
 // case "tree".
 import type { CheckReport } from './check-tree.js';
 import type { CheckProblem } from './locate.js';
+import { xml } from '../shared/xml.js';
 
 export function checkJunit(report: CheckReport): string {
   const byFile = new Map<string, CheckProblem[]>(report.files.map((f) => [f, []]));
@@ -29,16 +30,4 @@ export function checkJunit(report: CheckReport): string {
     '</testsuites>',
     '',
   ].join('\n');
-}
-
-/** Text as XML character data or an attribute value; characters XML 1.0 cannot hold become U+FFFD. */
-function xml(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\n/g, '&#10;');
 }

@@ -27,6 +27,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   diff: async () => (await import('./commands/diff.js')).diffCommand,
   fmt: async () => (await import('./commands/fmt.js')).fmtCommand,
   check: async () => (await import('./commands/check.js')).checkCommand,
+  test: async () => (await import('./commands/test.js')).testCommand,
   versioncmp: async () => (await import('./commands/versioncmp.js')).versioncmpCommand,
 };
 

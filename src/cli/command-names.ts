@@ -54,8 +54,8 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
   },
   {
     name: 'modules',
-    usage: 'govern modules [OPTIONS] [NAME] [PATH]',
-    summary: "list a tree's modules and their parameters; with NAME, where it is instantiated",
+    usage: 'govern modules [OPTIONS] [NAME | fetch | update | outdated] [PATH]',
+    summary: "list a tree's modules and where one is instantiated; fetch, update, outdated: modules from git (modules.hcl)",
   },
   {
     name: 'fleet',
@@ -91,6 +91,11 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
     name: 'check',
     usage: 'govern check [OPTIONS] [PATH]',
     summary: 'every problem of a tree at once, without the host (--format text|json|sarif|junit for CI)',
+  },
+  {
+    name: 'test',
+    usage: 'govern test [OPTIONS] [PATH]',
+    summary: 'run a tree twice in a throwaway sandbox of this host, with a noop first and its checks after: idempotence, noop fidelity',
   },
   {
     name: 'versioncmp',

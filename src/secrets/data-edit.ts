@@ -112,3 +112,12 @@ export function stringLeaves(values: AttrValue, prefix = ''): [string, string][]
   if (isDataMap(values)) return Object.entries(values).flatMap(([k, v]) => stringLeaves(v, prefix === '' ? k : `${prefix}/${k}`));
   return [];
 }
+
+/** Each encrypted string of a data file's values -> its key path (a list's own key for its items). */
+export function encryptedKeys(values: AttrValue, prefix = '', into = new Map<string, string>()): Map<string, string> {
+  if (typeof values === 'string') {
+    if (values.startsWith('ENC[')) into.set(values, prefix);
+  } else if (Array.isArray(values)) for (const item of values) encryptedKeys(item, prefix, into);
+  else if (isDataMap(values)) for (const [k, v] of Object.entries(values)) encryptedKeys(v, prefix === '' ? k : `${prefix}/${k}`, into);
+  return into;
+}

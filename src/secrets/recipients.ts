@@ -1,5 +1,6 @@
-// recipients.hcl at a tree's root: hosts by their SSH host key, people by an age or SSH key, and
-// groups of them (docs/secrets.md). Every problem of the file is reported at once, at its line.
+// recipients.hcl at a tree's root: hosts by their SSH host key, people by an age or SSH key, groups
+// of them, and the rules that say whom each value of data/ is for (docs/secrets.md). Every problem
+// of the file is reported at once, at its line.
 import path from 'node:path';
 import { parseHcl } from '../hcl/parse.js';
 import { UserError, type Problem } from '../shared/errors.js';
@@ -7,15 +8,18 @@ import type { AttrValue } from '../shared/protocol.js';
 import { readSourceFile } from '../shared/source-file.js';
 import { didYouMean } from '../shared/suggest.js';
 import { RECIPIENT_NAME } from './format.js';
+import { readValueRules, type ValueRule } from './value-rules.js';
 
 export const RECIPIENTS_FILE = 'recipients.hcl';
-const SECTIONS = ['hosts', 'people', 'groups'] as const;
+const SECTIONS = ['hosts', 'people', 'groups', 'values'] as const;
 
 export interface Recipients {
   file: string;
   /** Hosts and people: name -> public key. */
   keys: Map<string, { key: string; kind: 'host' | 'person' }>;
   groups: Map<string, string[]>;
+  /** The `values` rules, in the order written (none: each value is for the names of its label). */
+  rules: ValueRule[];
 }
 
 /** "age1" and 58 bech32 characters: an X25519 recipient as age-keygen prints it. */
@@ -45,19 +49,24 @@ export function readRecipients(file: string): Recipients {
   const text = readSourceFile(file, path.dirname(file));
   const lines = text.split('\n');
   const problems: Problem[] = [];
-  const recipients: Recipients = { file, keys: new Map(), groups: new Map() };
+  const recipients: Recipients = { file, keys: new Map(), groups: new Map(), rules: [] };
   const groupItems: [string, AttrValue, number][] = [];
+  let rulesItem: { value: AttrValue; at: number } | undefined;
   /** Hosts and people written, even with a bad key: a group naming one is not reported again. */
   const declared = new Set<string>();
   for (const item of parseHcl(file, text).items) {
     const at = item.at.line;
     if (item.kind === 'block' || !(SECTIONS as readonly string[]).includes(item.name)) {
       const name = item.kind === 'block' ? item.type : item.name;
-      problems.push({ file, line: at, message: `unknown ${item.kind} "${name}"${didYouMean(name, SECTIONS)}: ${RECIPIENTS_FILE} holds hosts = { ... }, people = { ... } and groups = { ... }` });
+      problems.push({ file, line: at, message: `unknown ${item.kind} "${name}"${didYouMean(name, SECTIONS)}: ${RECIPIENTS_FILE} holds hosts = { ... }, people = { ... }, groups = { ... } and values = { ... }` });
       continue;
     }
     if (item.value === null || typeof item.value !== 'object' || Array.isArray(item.value)) {
       problems.push({ file, line: at, message: `${item.name} must be a map of names, such as ${item.name} = { web1 = ... }` });
+      continue;
+    }
+    if (item.name === 'values') {
+      rulesItem = { value: item.value, at };
       continue;
     }
     for (const [name, value] of Object.entries(item.value)) {
@@ -81,6 +90,10 @@ export function readRecipients(file: string): Recipients {
       for (const m of unknown) problems.push({ file, line, message: `groups.${name}: no host or person "${m}"${didYouMean(m, declared)}` });
       recipients.groups.set(name, members as string[]);
     }
+  }
+  if (rulesItem) {
+    const known = new Set([...declared, ...recipients.groups.keys()]);
+    recipients.rules = readValueRules(file, rulesItem.value, (name) => entryLine(lines, rulesItem!.at, name), known, problems);
   }
   if (problems.length > 0) throw new UserError(problems);
   return recipients;

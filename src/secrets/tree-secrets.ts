@@ -1,19 +1,19 @@
 // What `govern secret` does with a tree's files: find the tree's recipients.hcl (at its root, the
-// directory holding data/), set one value, tell who can read each value, and encrypt again the
-// values whose names' members changed (docs/secrets.md).
+// directory holding data/), decide whom a value is for (its rule, else its label), set one value and
+// tell who can read each value (docs/secrets.md); rekey is rekey.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseDataText } from '../data/data-files.js';
 import { DATA_DIR, HIERARCHY_FILE } from '../data/hierarchy.js';
 import { findKey, keyLine } from '../data/lookup.js';
-import { writeFileAtomic } from '../shared/atomic-file.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { didYouMean } from '../shared/suggest.js';
-import { AgeError, decrypter, encrypt, ownAgeKeys } from './age.js';
+import { AgeError, decrypter, encrypt } from './age.js';
 import { setDataValue, stringLeaves } from './data-edit.js';
 import { formatEncrypted, isEncrypted, parseEncrypted } from './format.js';
 import { expandMembers, expandNames, readRecipients, RECIPIENTS_FILE, type Recipients } from './recipients.js';
-import { describeChange, headerRecipients, recipientChange, verifiedMembers } from './value-recipients.js';
+import { rekeyTree as rekeyWith, type RekeyResult } from './rekey.js';
+import { labelProblem, matchRule, sameNames, valueNames } from './value-rules.js';
 
 /** The root of the tree a data file belongs to: the directory holding the data/ it is under. */
 export function dataFileRoot(file: string): string {
@@ -37,6 +37,26 @@ export function rootRecipients(root: string): Recipients {
 
 export function treeRecipients(dataFile: string): Recipients {
   return rootRecipients(dataFileRoot(dataFile));
+}
+
+/** The data file's path relative to its tree's data/, with "/", as the rules of recipients.hcl match it. */
+function dataRelative(file: string): string {
+  return path.relative(path.join(dataFileRoot(file), DATA_DIR), path.resolve(file)).split(path.sep).join('/');
+}
+
+/**
+ * The names a value set at KEY is for: its rule's (`to`, when given, must name the same), else `to`,
+ * which is then needed. Checked before the value is asked for.
+ */
+export function namesToSet(file: string, key: string, to: readonly string[] | undefined): string[] {
+  const recipients = treeRecipients(file);
+  const rule = matchRule(recipients.rules, dataRelative(file), key);
+  if (rule && to && to.length > 0 && !sameNames(to, rule.names)) {
+    throw new UserError({ file: recipients.file, line: rule.rule.line, message: `"${rule.rule.pattern}" gives ${key} of ${file} to ${rule.names.join(', ')}, not ${to.join(', ')}: the rule decides whom a value is for; change the rule (or leave out --to)` });
+  }
+  if (rule) return rule.names;
+  if (!to || to.length === 0) throw new UserError(`secret set: no values rule of ${recipients.file} matches ${key} of ${file}: --to NAME[,NAME...] names who can read the value (hosts, people, groups of recipients.hcl), or write a rule for it (docs/secrets.md)`);
+  return [...to];
 }
 
 export function setSecret(file: string, key: string, plaintext: string, names: string[]): void {
@@ -73,78 +93,24 @@ export function showSecret(file: string, key: string, identity: string): string 
   }
 }
 
-/** Each encrypted value of a data file (or the one at KEY): its key, its names, their members now. */
-export function secretReaders(file: string, key?: string): { key: string; to: string[]; members: string[] }[] {
+/** Each encrypted value of a data file (or the one at KEY): its key, the names it is for, their members now. */
+export function secretReaders(file: string, key?: string): { key: string; to: string[]; members: string[]; problem?: Problem }[] {
   const recipients = treeRecipients(file);
+  const relative = dataRelative(file);
   const data = parseDataText(file, fs.readFileSync(file, 'utf8'));
   const leaves = key === undefined ? stringLeaves(data.values) : [[key, encryptedAt(file, key).value] as [string, string]];
   return leaves.filter(([, value]) => isEncrypted(value)).map(([k, value]) => {
     const { to } = parseEncrypted(value);
-    return { key: k, to, members: expandMembers(recipients, to) };
+    const decided = valueNames(recipients, relative, k, to);
+    const mismatch = labelProblem(recipients, decided, to);
+    const line = keyLine(data, k, findKey(data, k)?.top ?? k);
+    return { key: k, to: decided.names, members: expandMembers(recipients, decided.names), ...(mismatch ? { problem: { file, ...(line !== undefined ? { line } : {}), message: `${k}: ${mismatch}` } } : {}) };
   });
 }
 
-const ENCRYPTED_TEXT = /ENC\[age,[^\]\s"']*\]/g;
+export type { RekeyResult };
 
-export interface RekeyResult {
-  /** "FILE:LINE: KEY: encrypted again (adds ..., removes ...)", one per value written. */
-  rekeyed: string[];
-  /** Values whose recipients should change but that were left as they were, with the reason. */
-  unread: Problem[];
-  /** Encrypted values looked at. */
-  values: number;
-}
-
-/** Every data file under dir (recursively). */
-function dataFiles(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && /\.(hcl|json|ya?ml)$/.test(e.name))
-    .map((e) => path.join(e.path, e.name))
-    .sort();
-}
-
-/**
- * Encrypts again each value of the tree's data files whose names' members of today are not the
- * keys its header holds (all of them with `all`). Only what was decrypted and encrypted again changes.
- */
+/** rekey.ts for the tree at root, with recipients.hcl read where every command reads it. */
 export function rekeyTree(root: string, identity: string, all = false): RekeyResult {
-  const recipients = rootRecipients(root);
-  const result: RekeyResult = { rekeyed: [], unread: [], values: 0 };
-  const open = decrypter(identity);
-  const own = ownAgeKeys(identity);
-  for (const file of dataFiles(path.join(root, DATA_DIR))) {
-    const before = fs.readFileSync(file, 'utf8');
-    const keyOf = new Map(stringLeaves(parseDataText(file, before).values).map(([k, v]) => [v, k]));
-    let count = 0;
-    const after = before.replace(ENCRYPTED_TEXT, (text, offset: number) => {
-      result.values++;
-      const line = before.slice(0, offset).split('\n').length;
-      const key = keyOf.get(text) ?? 'a value in a list';
-      try {
-        const { to, ciphertext } = parseEncrypted(text);
-        const wanted = expandNames(recipients, to);
-        const header = headerRecipients(ciphertext);
-        const change = recipientChange(header, wanted, recipients);
-        if (change === undefined && !all) return text;
-        const plaintext = open(ciphertext);
-        // The label is not authenticated: a name none of whose members the value is verifiably
-        // encrypted to today may have been added by hand, to give the value to someone new.
-        const verified = verifiedMembers(header, recipients, own);
-        const unverified = to.filter((name) => !expandMembers(recipients, [name]).some((member) => verified.has(member)));
-        if (unverified.length > 0) throw new Error(`to=${to.join('+')}: the value is not encrypted today to any member of ${unverified.join(', ')}, as its header shows (a name written into the label by hand is not trusted): give it to them with govern secret set --to`);
-        count++;
-        result.rekeyed.push(`${file}:${line}: ${key}: encrypted again${change ? ` (${describeChange(change)})` : ''}`);
-        return formatEncrypted({ to, ciphertext: encrypt(plaintext, wanted) });
-      } catch (e) {
-        if (!(e instanceof Error)) throw e;
-        result.unread.push({ file, line, message: `${key}: left as it was: ${e.message}` });
-        return text;
-      }
-    });
-    if (count === 0) continue;
-    parseDataText(file, after); // it still reads
-    writeFileAtomic(file, after, fs.statSync(file).mode & 0o777);
-  }
-  return result;
+  return rekeyWith(rootRecipients(root), root, identity, all);
 }

@@ -137,7 +137,7 @@ function makeTree(): { tree: string; facts: string } {
   return { tree, facts: path.dirname(facts) };
 }
 
-describe('govern check', () => {
+describe('govern check #once', () => {
   let tree = '';
   let facts = '';
   beforeEach(() => ({ tree, facts } = makeTree()));

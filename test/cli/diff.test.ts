@@ -11,7 +11,7 @@ const NGINX_V1 = `file "/etc/nginx/nginx.conf" {\n  contents = <<-EOT\n    worke
 const NGINX_V2 = NGINX_V1.replace('worker_processes 2', 'worker_processes 4');
 const DB = `{{#if (eq (fact "role") "db")}}pkg "redis" {\n  version = "7"\n}\n{{/if}}`;
 
-describe('govern diff', () => {
+describe('govern diff #once', () => {
   /** Three hosts' snapshots and recording runners, made for each test (temporary directories go after each). */
   function diff(repo: string, args: string[]) {
     const hosts = snapshots({

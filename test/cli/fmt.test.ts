@@ -27,7 +27,7 @@ async function plans(dir: string, snapshot: string): Promise<string[]> {
   return out;
 }
 
-describe('govern fmt', () => {
+describe('govern fmt #once', () => {
   it('finds every example already in the canonical layout (--check exits 0, prints nothing)', async () => {
     const r = await govern(['fmt', '--check', EXAMPLES]);
     expect(r.stderr).to.equal('');

@@ -20,7 +20,7 @@ describe('govern help and suggestions', () => {
     expect((await govern(['help'])).stdout).to.match(/^ {2}govern help COMMAND/m);
   });
 
-  it('lists every command from the index, and loads no command module for govern --help', async () => {
+  it('lists every command from the index, and loads no command module for govern --help #once', async () => {
     expect(commands.map((c) => c.name)).to.deep.equal(COMMANDS.map((c) => c.name));
     for (const entry of COMMANDS) expect(await entry.load(), entry.name).to.equal(commands.find((c) => c.name === entry.name));
     const help = (await govern(['--help'])).stdout;

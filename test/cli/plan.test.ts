@@ -25,7 +25,7 @@ exec "hidden" {
 `,
 };
 
-describe('govern plan', () => {
+describe('govern plan #once', () => {
   it('plans each snapshot of a directory without calling a runner, hidden values masked', async () => {
     const t = tree(STATES);
     const facts = snapshots({
@@ -112,7 +112,7 @@ describe('govern plan', () => {
   });
 });
 
-describe('govern plan --explain', () => {
+describe('govern plan --explain #once', () => {
   it('names the state file and line of each value, the facts it read and the snapshots they came from', async () => {
     const t = tree({ ...STATES, 'b.hcl': 'file "/etc/t" {\n  template = "./t.hbs"\n  vars     = { who = "x" }\n}\n', 't.hbs': '# a template\nhello {{who}} on {{fact "os/family"}}\n' });
     const facts = snapshots({ web2: { 'os/family': 'redhat' }, db1: { ip: '10.0.0.5' } });
@@ -150,7 +150,7 @@ describe('govern plan --explain', () => {
   });
 });
 
-describe('govern plan --explain through data and modules', () => {
+describe('govern plan --explain through data and modules #once', () => {
   const COMPOSED = {
     'hierarchy.hcl': 'levels = ["roles/{{fact "role"}}", "common"]\nmerge = { "ntp/servers" = "unique" }\n',
     'data/common.hcl': 'motd = "hello"\nntp = { servers = ["a.example.org"] }\nmodules = ["tools"]\nsite = { port = 8080 }\n',

@@ -5,7 +5,7 @@ import { remoteFactOptions, remoteFacts as fromOptions } from '../../src/cli/rem
 const parse = (argv: string[]) => parseCommandLine(argv, remoteFactOptions, 'run');
 const remoteFacts = (line: ReturnType<typeof parse>, env: NodeJS.ProcessEnv) => fromOptions(resolveOptions(remoteFactOptions, line, env), env);
 
-describe('remote fact options', () => {
+describe('remote fact options #once', () => {
   it('has defaults: plain ssh (so ~/.ssh/config applies), govern facts --json, 8 hosts at once, 10s to connect, 60s per host', () => {
     expect(remoteFacts(parse([]), {}).options).to.deep.include({
       ssh: ['ssh'],

@@ -12,7 +12,7 @@ async function dpkgSays(a: string, b: string): Promise<number> {
   throw new Error(`dpkg could not compare ${a} and ${b}`);
 }
 
-describe('govern versioncmp', () => {
+describe('govern versioncmp #once', () => {
   it('agrees with dpkg --compare-versions on the Debian vectors', async () => {
     for (const { a, b, expected } of DEBIAN_VECTORS) {
       const r = await govern(['versioncmp', '--scheme', 'debian', a, b]);

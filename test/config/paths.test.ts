@@ -5,7 +5,7 @@ import { UserError } from '../../src/shared/errors.js';
 import { ROOT } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
-describe('default directories follow the install prefix', () => {
+describe('default directories follow the install prefix #once', () => {
   it('the Debian package (PREFIX=/usr, SYSCONFDIR=/etc): shipped under /usr/lib/govern, the user\'s under /etc/govern', () => {
     const lib = path.join(tempDir(), 'usr', 'lib', 'govern');
     writeFile(path.join(lib, 'layout.json'), '{"sysconfdir": "/etc"}\n');

@@ -14,7 +14,7 @@ function treeWith(common: string): string {
   return dir;
 }
 
-describe('YAML data files', () => {
+describe('YAML data files #once', () => {
   it('refuse tags outside the core schema, each at its line, and keep the core ones', async () => {
     const tree = treeWith('motd: !!str hello\nn: !!int "5"\nf: !!js/function "function () {}"\nv: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\nc: !custom x\nb: !!binary aGk=\n');
     const r = await govern(['plan', '--no-cache', tree]);

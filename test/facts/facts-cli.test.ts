@@ -10,7 +10,7 @@ const script = (body: string) => `#!/bin/sh\n${body}\n`;
 /** `govern facts` with exactly these facts directories (GOVERN_FACTS_PATH is the whole search path). */
 const factsIn = (dirs: string[], args: string[] = []) => govern(['facts', ...args], { env: { GOVERN_FACTS_PATH: dirs.join(':') } });
 
-describe('govern facts', () => {
+describe('govern facts #once', () => {
   it('names facts by their path, reads plain files, runs executables, and trims whitespace', async () => {
     const dir = tempDir();
     writeFile(path.join(dir, 'os/name'), '  My Awesome OS \n\n');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
-describe('govern facts PATH', () => {
+describe('govern facts PATH #once', () => {
   it("reads the tree's facts.d first, given the tree or one of its files, with or without names", async () => {
     const tree = tempDir('govern-facts-tree-');
     writeFile(path.join(tree, 'facts.d', 'os', 'name'), 'TreeOS\n');

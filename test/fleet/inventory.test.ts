@@ -13,7 +13,7 @@ import { Kvm } from '@nats-io/kv';
 
 const BACKENDS = '{{#each (hosts "role=web" "env=production")}}server {{this.name}} {{lookup this.facts "network/primary/ip"}};\n{{/each}}';
 
-describe('fleet: the inventory in templates', () => {
+describe('fleet: the inventory in templates #once', () => {
   let nats: NatsServer;
   let dir: string;
   const render = (template: string, extra: string[] = []) => {

@@ -14,7 +14,7 @@ const SITE = (workers: number) =>
   `pkg "nginx" {\n  version = {{quote (fact "os/family")}}\n}\n` +
   `file "/etc/motd" {\n  contents = {{quote (concat "db " (hostfact "db1.example.org" "ip") " workers ${workers}")}}\n}\n`;
 
-describe('plan and diff from the fleet inventory', () => {
+describe('plan and diff from the fleet inventory #once', () => {
   let nats: NatsServer;
   let inventory: string;
   before(async () => {

@@ -3,6 +3,7 @@
 // three simulated hosts (hosts.ts: private namespaces, each with its own /etc, facts and SSH host key)
 // that run it for real and publish to a real nats-server, `govern fleet`, `govern fleet run --batch`
 // through each host's `govern listen`, a rotated secret, a host removed from a group and rekeyed,
+// a value's label edited to give it to another group (caught by the preview, corrected by rekey),
 // and a misspelt role. Real age, git and nats-server; pkg and service are recorded, not installed
 // (nginx and postgresql would be).
 import { expect } from 'chai';
@@ -134,8 +135,9 @@ describe('the fleet journey: examples/fleet from a git repository to three hosts
   });
 
   it('rotates a secret: the preview says the encrypted value changed, and the host gets the new one', async () => {
-    const set = await runCommand(path.join(ROOT, 'bin', 'govern'), ['secret', 'set', 'data/hosts/db1.hcl', 'database/password', '--to', 'db1,admins'], { cwd: repo, input: 'db1-password-ROTATED-TEST' });
-    expect(set.code, set.stderr).to.equal(0);
+    const set = await runCommand(path.join(ROOT, 'bin', 'govern'), ['secret', 'set', 'data/hosts/db1.hcl', 'database/password'], { cwd: repo, input: 'db1-password-ROTATED-TEST' });
+    expect(set.code, set.stderr).to.equal(0); // no --to: recipients.hcl's rule "hosts/{host}.hcl" decides
+    expect(fs.readFileSync(path.join(repo, 'data/hosts/db1.hcl'), 'utf8')).to.contain('"ENC[age,to=db1+admins,');
     const shown = await govern(['secret', 'show', 'data/hosts/db1.hcl', 'database/password', '--identity', admin()], { cwd: repo });
     expect(shown.stdout, shown.stderr).to.equal('db1-password-ROTATED-TEST');
     await git('commit', '-q', '-am', 'db1: a new database password');
@@ -168,6 +170,23 @@ describe('the fleet journey: examples/fleet from a git repository to three hosts
     const f = await govern(['fleet', '--fleet-url', nats.url]);
     expect(f.code).to.equal(2);
     expect(f.stdout).to.match(/^GOVERN FLEET CRITICAL - 1 of 3 hosts failed their last run \(web2\)/);
+  });
+
+  it('a value\'s label edited to add a group: the preview names it, rekey corrects it, and the group cannot read the value', async () => {
+    edit('data/roles/web.hcl', 'to=web+admins,', 'to=web+admins+database,');
+    await git('commit', '-q', '-am', 'web: tidy');
+    const d = await ci();
+    expect(d.code, d.stdout + d.stderr).to.equal(0);
+    expect(d.stdout).to.contain('label of web/session_secret disagrees with its rule (data/roles/web.hcl:7): its label to=web+admins+database names database, which its rule does not (recipients.hcl:23: "roles/{role}.hcl" = web, admins)');
+    const rekey = await govern(['secret', 'rekey', '--identity', admin(), '.'], { cwd: repo });
+    expect(rekey.code, rekey.stdout + rekey.stderr).to.equal(0);
+    expect(rekey.stderr).to.contain('data/roles/web.hcl:7: web/session_secret: its label to=web+admins+database names database');
+    expect(rekey.stdout).to.equal('data/roles/web.hcl:7: web/session_secret: label to=web+admins+database -> to=web+admins (the readers were already these)\n1 value of 4 encrypted again\n');
+    const db1 = path.join(repo, 'test-keys', 'db1.TEST-ONLY.ssh_host_ed25519_key');
+    const shown = await govern(['secret', 'show', 'data/roles/web.hcl', 'web/session_secret', '--identity', db1], { cwd: repo });
+    expect(shown.code).to.equal(1);
+    expect(shown.stderr).to.contain('no identity matched any of the recipients');
+    await git('commit', '-q', '-am', 'rekey: the label as its rule says');
   });
 
   it('catches a misspelt role before any host runs it, and in a selection of the fleet', async () => {

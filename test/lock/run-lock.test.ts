@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { govern, GOVERN, shRunner } from '../support/cli.js';
+import { busyCores } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 interface Span {
@@ -16,16 +17,23 @@ interface Span {
   end?: number;
 }
 
-/** A state tree whose one resource sleeps `seconds` (not in noop mode), logging start and end with nanosecond times. */
-function slowTree(seconds: number) {
+/**
+ * A state tree whose one resource sleeps `seconds` (not in noop mode), logging start and end with
+ * nanosecond times; with seconds = 'held', it holds the lock until `release()` is called, however
+ * slowly a loaded machine starts the runs that must find it held.
+ */
+function slowTree(seconds: number | 'held') {
   const dir = tempDir('govern-fleet-lock-');
   const log = path.join(dir, 'spans.log');
+  const released = path.join(dir, 'released');
   const runners = path.join(dir, 'runners');
+  const wait = seconds === 'held' ? `while [ ! -e ${released} ]; do sleep 0.05; done` : `sleep ${seconds}`;
   shRunner(
     runners,
     'slow',
-    `[ -z "\${GOVERN_NOOP:-}" ] || exit 0\necho "start $PPID $$ $(date +%s%N)" >> ${log}\nsleep ${seconds}\necho "end $PPID $$ $(date +%s%N)" >> ${log}\necho changed=true`,
+    `[ -z "\${GOVERN_NOOP:-}" ] || exit 0\necho "start $PPID $$ $(date +%s%N)" >> ${log}\n${wait}\necho "end $PPID $$ $(date +%s%N)" >> ${log}\necho changed=true`,
   );
+  const release = () => fs.writeFileSync(released, '');
   const states = path.join(dir, 'states');
   writeFile(path.join(states, 'a.hcl'), 'slow "nap" {}\n');
   const varDir = path.join(dir, 'var');
@@ -51,7 +59,7 @@ function slowTree(seconds: number) {
     }
     return spans()[0];
   };
-  return { dir, run, spans, started, varDir };
+  return { dir, run, spans, started, varDir, release };
 }
 
 describe('the run lock (one govern run at a time)', function () {
@@ -73,14 +81,18 @@ describe('the run lock (one govern run at a time)', function () {
   });
 
   it('--lock-timeout 0 fails at once, exit 1, naming the pid of the run under way; --noop too', async () => {
-    const t = slowTree(3);
+    const t = slowTree('held');
     const first = t.run();
     const holder = await t.started();
-    for (const extra of [[], ['--noop']]) {
-      const r = await t.run(['--lock-timeout', '0', ...extra]);
-      expect(r.code, extra.join(' ')).to.equal(1);
-      expect(r.stderr).to.match(new RegExp(`the run of pid ${holder.governPid} started at .* is under way; not waiting \\(--lock-timeout 0\\)`));
-      expect(r.stdout).to.equal('');
+    try {
+      for (const extra of [[], ['--noop']]) {
+        const r = await t.run(['--lock-timeout', '0', ...extra]);
+        expect(r.code, extra.join(' ')).to.equal(1);
+        expect(r.stderr).to.match(new RegExp(`the run of pid ${holder.governPid} started at .* is under way; not waiting \\(--lock-timeout 0\\)`));
+        expect(r.stdout).to.equal('');
+      }
+    } finally {
+      t.release();
     }
     expect((await first).code).to.equal(0);
     expect(t.spans(), 'only the first run applied anything').to.have.length(1);
@@ -98,8 +110,18 @@ describe('the run lock (one govern run at a time)', function () {
     expect(t.spans()).to.have.length(1);
   });
 
-  it('SIGTERM while a run waits for the lock: exit 143 and a line naming the run it waited for; nothing applied, nothing recorded', async () => {
-    const t = slowTree(6);
+  it('SIGTERM while a run waits for the lock, cores busy: exit 143 and a line naming the run it waited for; nothing applied, nothing recorded', async () => {
+    const stopBusy = busyCores();
+    const t = slowTree('held');
+    try {
+      await sigtermWhileWaiting(t);
+    } finally {
+      t.release();
+      stopBusy();
+    }
+  });
+
+  async function sigtermWhileWaiting(t: ReturnType<typeof slowTree>): Promise<void> {
     const first = t.run();
     const holder = await t.started();
     const waiting = spawn(GOVERN, ['run', path.join(t.dir, 'states'), '--runners-dir', path.join(t.dir, 'runners'), '--var-dir', path.join(t.dir, 'var-second')], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -113,13 +135,15 @@ describe('the run lock (one govern run at a time)', function () {
       }),
     );
     waiting.kill('SIGTERM');
-    expect(await exited, stderr).to.equal(143);
+    const code = await exited;
+    t.release();
+    expect(code, stderr).to.equal(143);
     expect(stderr).to.include(`govern: interrupted by SIGTERM while waiting for the run of pid ${holder.governPid}`);
     expect(stderr).to.include('nothing was applied, and the record of the last run is unchanged');
     expect(fs.existsSync(path.join(t.dir, 'var-second', 'last-run.json'))).to.equal(false);
     expect((await first).code).to.equal(0);
     expect(t.spans()).to.have.length(1);
-  });
+  }
 
   it('a run killed while holding the lock does not block the next one', async () => {
     const t = slowTree(30);

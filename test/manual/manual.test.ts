@@ -35,7 +35,7 @@ async function helpOptions(): Promise<Map<string, string[]>> {
   return options;
 }
 
-describe('man page (govern.1)', () => {
+describe('man page (govern.1) #once', () => {
   let text: string;
   let page: string;
   before(async () => {
@@ -71,7 +71,7 @@ describe('man page (govern.1)', () => {
   });
 });
 
-describe('bash completion', () => {
+describe('bash completion #once', () => {
   let script: string;
   before(async () => {
     script = await generate('bash-completion');

@@ -24,7 +24,7 @@ async function checkCopy(plant: Record<string, string>): Promise<RunResult> {
   return runCommand(DEPCRUISE, ['--config', '.dependency-cruiser.cjs', 'src'], { cwd: dir, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' }, timeoutMs: 120_000 });
 }
 
-describe('the dependency check (make check-deps)', () => {
+describe('the dependency check (make check-deps) #once', () => {
   it('passes on src/ as it is: no import against the flow, no cycle', async () => {
     const r = await checkCopy({});
     expect(r.code, r.stdout + r.stderr).to.equal(0);

@@ -11,7 +11,7 @@ const TREE_RUNNER = '#!/bin/sh\n[ "${GOVERN_DESCRIBE:-}" = 1 ] && { echo \'{"key
 
 const FILE = (name: string, body: string) => `file "${name}" {\n  ensure = "present"\n  owner  = "root"\n  group  = "root"\n  mode   = "0644"\n${body}}\n`;
 
-describe('govern diff of a revision nobody reviewed yet', () => {
+describe('govern diff of a revision nobody reviewed yet #once', () => {
   const hosts = () => snapshots({ web1: { role: 'web' } });
 
   it('reads no file outside the tree: no link out, no .. out, for each kind of file planning reads', async () => {

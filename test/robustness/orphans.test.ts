@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { acquireRunLock } from '../../src/lock/run-lock.js';
 import { govern, GOVERN, RUNNERS_DIR, shRunner, TEST_VAR_DIR } from '../support/cli.js';
-import { processesWithEnv } from '../support/proc.js';
+import { busyCores, processesWithEnv } from '../support/proc.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const MARK = 'GOVERN_TEST_ORPHAN_MARK';
@@ -159,12 +159,6 @@ describe('nothing left when govern ends by itself', function () {
     expect(left.map((pid) => `${pid} ${commandLine(pid)}`)).to.deep.equal([]);
   });
 });
-
-/** Two processes that keep both cores busy until stopped. */
-function busyCores(): () => void {
-  const loops = [1, 2].map(() => spawn('/bin/sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
-  return () => loops.forEach((loop) => loop.kill('SIGKILL'));
-}
 
 /**
  * govern's watcher (shared/child-guard.ts) or its `sleep`: it may stay up to its grace (2 s) after

@@ -24,7 +24,7 @@ function examples(): Map<string, string> {
 }
 
 describe('the runners\' documentation', () => {
-  it('the built-in runners of the registry are the ones in runners/, README and docs/runners.md', () => {
+  it('the built-in runners of the registry are the ones in runners/, README and docs/runners.md #once', () => {
     expect(fs.readdirSync(RUNNERS_DIR).sort()).to.deep.equal(BUILT_IN);
     const readme = [...read('README.md').matchAll(/^\| `(\w+)` \| .* \| \[docs\/\w+\.md\]/gm)].map((m) => m[1]).sort();
     expect(readme).to.deep.equal(BUILT_IN);
@@ -33,7 +33,7 @@ describe('the runners\' documentation', () => {
   });
 
   for (const runner of BUILT_IN) {
-    it(`docs/${runner}.md documents exactly the keys, values, rules and signals its description gives (make docs writes them)`, async () => {
+    it(`docs/${runner}.md documents exactly the keys, values, rules and signals its description gives (make docs writes them) #once`, async () => {
       const answer = await describeRunner(path.join(RUNNERS_DIR, runner), process.env);
       if (answer.kind !== 'described') throw new Error(`${runner} does not describe itself`);
       const doc = read(`docs/${runner}.md`);
@@ -45,7 +45,7 @@ describe('the runners\' documentation', () => {
     });
   }
 
-  it('docs/runners.md documents every field of a description, every value type and every rule', () => {
+  it('docs/runners.md documents every field of a description, every value type and every rule #once', () => {
     const doc = read('docs/runners.md');
     for (const field of [...TOP_FIELDS, ...KEY_FIELDS, ...AUTOREQUIRE_FIELDS, ...WRITES_FIELDS, ...PLACEHOLDER_FILTERS, ...VALUE_TYPES, 'exclusive', 'requires', 'when', 'require', 'only_when', 'relative_paths']) {
       expect(doc.includes(`\`${field}\``) || doc.includes(`{"${field}"`), field).to.equal(true);

@@ -34,7 +34,7 @@ export function strayImports(runnersDir: string): string[] {
   return found;
 }
 
-describe('runners side by side', () => {
+describe('runners side by side #once', () => {
   it('no runner imports another runner; the kit and the library import no runner', () => {
     expect(strayImports(RUNNERS)).to.deep.equal([]);
   });

@@ -7,11 +7,13 @@ import path from 'node:path';
 import type { RunReport } from '../../src/report/types.js';
 import { govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
+import { hostExclusive } from '../support/host-lock.js';
 
 const USER = `govern-nnu-${process.pid}`;
 const KEY = 'AAAAC3NzaC1lZDI1NTE5AAAAIGovZXJuLW5vb3AtbmV3LXVzZXItdGVzdC1rZXktMDA=';
 
 describe('noop on a new host: the keys and the private group of a user the run creates', function () {
+  hostExclusive();
   this.timeout(120_000);
 
   it('the key would be added and the file would get the group, each naming the user, after it', async () => {

@@ -38,7 +38,7 @@ function set(args: string[], value: string): { code: number; stderr: string } {
   }
 }
 
-describe('govern secret', () => {
+describe('govern secret #once', () => {
   it('set encrypts stdin to the names given, changing only that line; show, recipients and the age program read it', async () => {
     const { dir, common, k } = setup();
     expect(set([common, 'db/password', '--to', 'web,admins'], 'N3w-pass\n')).to.deep.equal({ code: 0, stderr: '' });

@@ -45,7 +45,7 @@ describe('secrets: recipients.hcl #once', () => {
       `${file}:2: hosts.web1: the key is not a valid ssh-ed25519 public key (the base64 part does not decode to one)`,
       `${file}:3: hosts.web2: the key is an SSH key of type ssh-rsa: age takes ssh-ed25519 (and ssh-rsa, which govern does not use) keys`,
       `${file}:5: people.alice: the key is neither an age key ("age1...", from age-keygen) nor an SSH ed25519 key ("ssh-ed25519 AAAA...")`,
-      `${file}:9: unknown attribute "hots" (did you mean "hosts"?): recipients.hcl holds hosts = { ... }, people = { ... } and groups = { ... }`,
+      `${file}:9: unknown attribute "hots" (did you mean "hosts"?): recipients.hcl holds hosts = { ... }, people = { ... }, groups = { ... } and values = { ... }`,
       `${file}:7: groups.web: no host or person "web3" (did you mean "web1"?)`,
     ]);
   });

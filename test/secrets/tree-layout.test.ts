@@ -240,7 +240,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     repo.commit({}, 'harmless-looking');
     const r = await govern(['diff', '--no-cache', '--facts', facts, '--identity', path.join(t.dir, 'none'), first, 'HEAD', '.'], { cwd: t.tree });
     expect(r.code).to.equal(2);
-    expect(r.stdout).to.equal('recipients of db/password changed (data/roles/db.hcl:3): db+admins -> db+admins+web on 1 host: db1\nreaders of db/password changed (data/roles/db.hcl:3): adds web1 on 1 host: db1\n');
+    expect(r.stdout).to.equal('recipients of db/password changed (data/roles/db.hcl:3): +web (db+admins -> db+admins+web, by its label) on 1 host: db1\nreaders of db/password changed (data/roles/db.hcl:3): adds web1 on 1 host: db1\n');
   });
 
   it('an encrypted value outside data/ (inline, in a template, as a module default) is an error where it is written', async () => {

@@ -11,7 +11,7 @@ const FILE = 'file "/etc/x-{{p}}" {\n  ensure   = "present"\n  owner    = "root"
 /** Each planning here ends in well under a second; the limit only stops a run that would not end. */
 const plan = (tree: string) => govern(['plan', '--no-cache', tree], { timeoutMs: 60_000 });
 
-describe('planning bounds', () => {
+describe('planning bounds #once', () => {
   it('refuses a tree whose modules fan out past the bound, naming the chain', async () => {
     const dir = tempDir();
     const blocks = (module: string, prefix: string) =>

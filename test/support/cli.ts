@@ -18,11 +18,20 @@ export interface CliOptions {
 /** Where the tests' runs record themselves (suite-dirs.ts: the suite's own lock, cache and var directories). */
 export { TEST_VAR_DIR } from './suite-dirs.js';
 
-/** Tests whose title says `#once` run in one pass only (docs/testing.md): starting govern, a test depends on the pass's runner mode and jobs. */
+/** Tests whose title says `#once` run in one pass only (docs/testing.md): starting a run, a test depends on the pass's runner mode and jobs. */
 export const ONCE_TAG = '#once';
 
+/**
+ * The commands that read GOVERN_RUNNER_MODE or GOVERN_JOBS: a run, and those that start one (a pull,
+ * a listener, the fleet's). The others (render, plan, check, fmt, data, facts...) never apply.
+ */
+const RUN_COMMANDS = new Set(['run', 'resource', 'pull', 'listen', 'fleet']);
+
 export function govern(args: string[], options: CliOptions = {}): Promise<RunResult> {
-  if (currentTestTitle()?.includes(ONCE_TAG)) return Promise.reject(new Error(`"${currentTestTitle()}" starts govern, so it depends on the runner mode and jobs: remove ${ONCE_TAG} from its title`));
+  const command = args.find((a) => !a.startsWith('-'));
+  if (command !== undefined && RUN_COMMANDS.has(command) && currentTestTitle()?.includes(ONCE_TAG)) {
+    return Promise.reject(new Error(`"${currentTestTitle()}" starts govern ${command}, so it depends on the runner mode and jobs: remove ${ONCE_TAG} from its title`));
+  }
   const env = { ...process.env, ...options.env };
   return runCommand(GOVERN, args, { env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
 }

@@ -1,5 +1,6 @@
 // Process checks for tests. A killed process whose parent is gone may stay a zombie here (PID 1
 // of these machines does not always reap), so "alive" means present and not a zombie.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
 export function processAlive(pid: number): boolean {
@@ -25,4 +26,10 @@ export function processesWithEnv(name: string, value: string): number[] {
     }
   }
   return found;
+}
+
+/** Two processes that keep both cores busy until the function returned is called (call it in a finally). */
+export function busyCores(): () => void {
+  const loops = [1, 2].map(() => spawn('/bin/sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+  return () => loops.forEach((loop) => loop.kill('SIGKILL'));
 }

@@ -4,7 +4,7 @@ import { tree } from '../support/state-tree.js';
 
 // A template error in one state file does not hide the others' problems, and Handlebars' own words
 // become the key's name and what to write (docs/templates.md, "Errors").
-describe('template errors: every file at once, in words that name the key and the fix', () => {
+describe('template errors: every file at once, in words that name the key and the fix #once', () => {
   const FILES = {
     'hierarchy.hcl': 'levels = ["common"]\n',
     'data/common.hcl': 'users = { alice = { uid = 1000 } }\nports = { http = 80 }\n',

@@ -209,7 +209,7 @@ describe('file templates (template, vars)', () => {
   });
 });
 
-describe('govern render with variables', () => {
+describe('govern render with variables #once', () => {
   it('renders a template with --var and --vars-json, and its partials', async () => {
     const dir = tempDir('govern-tmpl-');
     writeFile(path.join(dir, 'templates.d/nginx/vhost.conf'), VHOST);

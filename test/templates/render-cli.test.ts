@@ -20,7 +20,7 @@ function factsDir(facts: Record<string, string>): string {
 }
 
 describe('govern render', () => {
-  it('renders the README emacs example for Arch Linux and OpenBSD', async () => {
+  it('renders the README emacs example for Arch Linux and OpenBSD #once', async () => {
     const dir = tempDir();
     const template = writeFile(path.join(dir, 'emacs.hcl'), readmeEmacsExample());
     const arch = await govern(['render', template, '--facts-dir', factsDir({ 'os/name': 'Linux', 'os/distribution': 'Arch Linux' })]);
@@ -32,7 +32,7 @@ describe('govern render', () => {
     expect(debian.stdout.trim()).to.equal('');
   });
 
-  it('finds a template by name in the templates directories, first one first', async () => {
+  it('finds a template by name in the templates directories, first one first #once', async () => {
     const mine = tempDir();
     const shipped = tempDir();
     writeFile(path.join(shipped, 'motd'), 'shipped {{fact "hostname"}}\n');
@@ -47,20 +47,20 @@ describe('govern render', () => {
     expect(missing.stderr).to.contain('template nope: not found in');
   });
 
-  it('renders the shipped example templates', async () => {
+  it('renders the shipped example templates #once', async () => {
     const r = await govern(['render', 'motd', '--templates-dir', path.join(ROOT, 'templates.d'), '--facts-dir', path.join(ROOT, 'facts.d')]);
     expect(r.stderr).to.equal('');
     expect(r.stdout).to.contain(fs.readFileSync('/etc/hostname', 'utf8').trim().split('.')[0]);
   });
 
-  it('does not HTML-escape values', async () => {
+  it('does not HTML-escape values #once', async () => {
     const dir = tempDir();
     const t = writeFile(path.join(dir, 't'), '{{fact "x"}}\n');
     const r = await govern(['render', t, '--facts-dir', factsDir({ x: `<a href="x">&'` })]);
     expect(r.stdout).to.equal(`<a href="x">&'\n`);
   });
 
-  describe('errors name the template and line', () => {
+  describe('errors name the template and line #once', () => {
     const cases: [string, string, RegExp][] = [
       ['a missing fact', 'line one\n{{fact "no/such"}}\n', /t\.tmpl:2: fact "no\/such": no such fact/],
       ['an unknown variable', 'x\ny\n{{hostname}}\n', /t\.tmpl:3: unknown variable or helper "hostname"/],
@@ -87,7 +87,7 @@ describe('govern render', () => {
     }
   });
 
-  it('finds what lookup is given, from a list or a block parameter', async () => {
+  it('finds what lookup is given, from a list or a block parameter #once', async () => {
     const dir = tempDir();
     const t = writeFile(path.join(dir, 't'), '{{lookup (split "a,b" ",") 1}} {{#each (split "x,y" ",") as |v i|}}{{lookup (split "p,q" ",") i}}{{v}}{{/each}}\n');
     const r = await govern(['render', t, '--facts-dir', factsDir({})]);
@@ -108,7 +108,7 @@ describe('govern render', () => {
     expect(() => JSON.parse(json.stdout)).not.to.throw();
   });
 
-  it('refuses a template that is not UTF-8, with the line, and one that is not a regular file', async () => {
+  it('refuses a template that is not UTF-8, with the line, and one that is not a regular file #once', async () => {
     const dir = tempDir();
     const t = path.join(dir, 't');
     fs.writeFileSync(t, Buffer.from([0x61, 0x0a, 0x62, 0xff, 0x0a]));
@@ -122,7 +122,7 @@ describe('govern render', () => {
     expect(blocked.stderr).to.equal(`govern: ${fifo}: not a regular file (a FIFO): govern reads only regular files\n`);
   });
 
-  it('lets a fact name come from another fact', async () => {
+  it('lets a fact name come from another fact #once', async () => {
     const dir = tempDir();
     const t = writeFile(path.join(dir, 't'), '{{fact (concat "pkg/" (fact "role"))}}\n');
     const r = await govern(['render', t, '--facts-dir', factsDir({ role: 'web', 'pkg/web': 'nginx' })]);
@@ -130,7 +130,7 @@ describe('govern render', () => {
     expect(r.stdout).to.equal('nginx\n');
   });
 
-  it('evaluates only the facts a template uses', async () => {
+  it('evaluates only the facts a template uses #once', async () => {
     const dir = tempDir();
     const facts = tempDir();
     const marker = path.join(dir, 'ran');

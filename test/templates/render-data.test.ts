@@ -22,7 +22,7 @@ function fleetTree(): { root: string; facts: string } {
   return { root, facts };
 }
 
-describe('govern render: the data of the template\'s tree', () => {
+describe('govern render: the data of the template\'s tree #once', () => {
   it('renders a state file and a file template of a tree with hierarchy.hcl with its data', async () => {
     const t = fleetTree();
     const state = await govern(['render', '--facts-dir', t.facts, path.join(t.root, 'site.hcl')]);

@@ -5,7 +5,7 @@ import { unclosedBlock } from '../../src/templates/unclosed-block.js';
 import { govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
-describe('an unclosed template block', () => {
+describe('an unclosed template block #once', () => {
   it('finds the innermost block left open, past comments and closed blocks', () => {
     expect(unclosedBlock('a\n{{#if x}}\n{{#each y}}{{/each}}\n{{!-- {{/if}} --}}\nb\n')).to.deep.equal({ name: 'if', line: 2 });
     expect(unclosedBlock('{{#if x}}\n{{~#each y}}\n{{/if}}')).to.equal(undefined); // mismatched: Handlebars' own message

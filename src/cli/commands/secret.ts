@@ -7,7 +7,7 @@ import { utf8Text } from '../../secrets/age.js';
 import { didYouMean } from '../../shared/suggest.js';
 import { DEFAULT_IDENTITY } from '../../secrets/reveal.js';
 import { promptHidden } from '../../secrets/prompt.js';
-import { rekeyTree, secretReaders, setSecret, showSecret } from '../../secrets/tree-secrets.js';
+import { namesToSet, rekeyTree, secretReaders, setSecret, showSecret } from '../../secrets/tree-secrets.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
 import { out, warn } from '../../output/writers.js';
@@ -19,15 +19,16 @@ const ACTIONS = ['set', 'show', 'recipients', 'rekey'];
 export const secretCommand = defineCommand({
   ...described('secret'),
   details:
-    'govern secret set DATAFILE KEY --to NAME[,NAME...]   encrypt the value from stdin (or typed, unseen) to these names\n' +
+    'govern secret set DATAFILE KEY [--to NAMES]          encrypt the value from stdin (or typed, unseen) to whom it is for\n' +
     'govern secret show DATAFILE KEY [--identity FILE]    decrypt a value to stdout\n' +
     'govern secret recipients DATAFILE [KEY]              who can read each encrypted value\n' +
-    'govern secret rekey [--identity FILE] [--all] [ROOT] encrypt again the values whose names\' members changed\n' +
+    'govern secret rekey [--identity FILE] [--all] [ROOT] encrypt again the values whose readers changed\n' +
     'Names come from recipients.hcl at the tree\'s root (the directory holding data/; ROOT for rekey, . by\n' +
-    'default). One trailing newline of the value read by set is dropped; an empty value is refused\n' +
-    'unless --allow-empty is given.',
+    'default): its values rules say whom each value is for; --to is needed where no rule matches.\n' +
+    'One trailing newline of the value read by set is dropped; an empty value is refused unless\n' +
+    '--allow-empty is given.',
   options: optionTable([
-    { name: 'to', kind: 'list', placeholder: 'NAMES', help: 'set: the hosts, people and groups of recipients.hcl that can read the value' },
+    { name: 'to', kind: 'list', placeholder: 'NAMES', help: 'set: the hosts, people and groups of recipients.hcl that can read the value (where no values rule decides)' },
     { name: 'allow-empty', kind: 'flag', help: 'set: store an empty value (refused otherwise: a failed command before the pipe gives one)' },
     { name: 'all', kind: 'flag', help: 'rekey: encrypt every value it can read again, not only those whose recipients changed' },
     ...identityOptions,
@@ -41,11 +42,11 @@ export const secretCommand = defineCommand({
     const identity = o.identity ?? DEFAULT_IDENTITY;
     switch (action) {
       case 'set': {
-        arity(2, 2, 'set DATAFILE KEY --to NAME[,NAME...] < value');
-        if (!o.to || o.to.length === 0) throw new UserError('secret set: --to NAME[,NAME...] names who can read the value (hosts, people, groups of recipients.hcl)');
+        arity(2, 2, 'set DATAFILE KEY [--to NAME[,NAME...]] < value');
+        const names = namesToSet(args[0], args[1], o.to);
         const value = process.stdin.isTTY ? await promptHidden(`Value of ${args[1]} (not shown): `) : readValue();
         if (value === '' && !o.allowEmpty) throw new UserError(`secret set: the value of ${args[1]} is empty (did the command before the pipe fail?): nothing was written; give --allow-empty to store an empty value`);
-        setSecret(args[0], args[1], value, o.to);
+        setSecret(args[0], args[1], value, names);
         return 0;
       }
       case 'show':
@@ -54,14 +55,16 @@ export const secretCommand = defineCommand({
         return 0;
       case 'recipients': {
         arity(1, 2, 'recipients DATAFILE [KEY]');
-        const lines = secretReaders(args[0], args[1]).map((r) => `${r.key}\t${r.to.join(',')}\t${r.members.join(',')}\n`);
+        const readers = secretReaders(args[0], args[1]);
+        for (const r of readers) if (r.problem) warn(formatProblem(r.problem));
+        const lines = readers.map((r) => `${r.key}\t${r.to.join(',')}\t${r.members.join(',')}\n`);
         await out(lines.join(''));
         return 0;
       }
       case 'rekey': {
         arity(0, 1, 'rekey [--identity FILE] [--all] [ROOT]');
         const result = rekeyTree(args[0] ?? '.', identity, o.all === true);
-        for (const problem of result.unread) warn(formatProblem(problem));
+        for (const problem of [...result.warnings, ...result.unread]) warn(formatProblem(problem));
         const plural = (n: number) => `${n} value${n === 1 ? '' : 's'}`;
         const summary = result.values === 0 ? 'no encrypted values under data/: nothing to encrypt again'
           : result.rekeyed.length === 0 && result.unread.length === 0 ? `nothing to encrypt again: ${plural(result.values)} under data/, each encrypted to its names' members of today`

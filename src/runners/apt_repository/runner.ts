@@ -6,15 +6,13 @@ import { providerContext } from '../../shared/command-runner.js';
 import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
-import { repositoryChanged } from '../lib/package-index.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
 import type { WholeFileCurrent, WholeFileDesired } from '../lib/whole-file/decide.js';
-import { aptPaths } from './apt-paths.js';
 import { decideRepository, REPOSITORY_FILE_MODE, repositoryMessage } from '../lib/repository.js';
 import { applyOrder } from './decide.js';
 import { description } from './description.js';
 import { aptRepositoryProperties, sourcesContent } from './properties.js';
-import { signingKey } from './signing-key.js';
+import { aptProvider } from './provider-apt.js';
 
 export function aptRepositoryRunner(): RunnerDefinition<typeof description> {
   // A repository can subscribe like any resource; a changed one has its index refreshed without a signal.
@@ -23,8 +21,8 @@ export function aptRepositoryRunner(): RunnerDefinition<typeof description> {
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = aptRepositoryProperties(request);
-  const context = providerContext(request.env, request.log);
-  const { sourcesDir, keyringsDir } = await aptPaths(context);
+  const provider = aptProvider(providerContext(request.env, request.log));
+  const { sourcesDir, keyringsDir } = await provider.paths();
   const sourcesFile = path.join(sourcesDir, `${props.name}.sources`);
   const keyFiles = { asc: path.join(keyringsDir, `${props.name}.asc`), gpg: path.join(keyringsDir, `${props.name}.gpg`) };
   const current = {
@@ -34,7 +32,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   };
 
   const present = props.ensure === 'present';
-  const key = present && props.key !== undefined ? await signingKey(props, written(current.asc) ?? written(current.gpg), request.log) : undefined;
+  const key = present && props.key !== undefined ? await provider.signingKey(props, written(current.asc) ?? written(current.gpg)) : undefined;
   const keyFile = key === undefined ? undefined : key.armored ? keyFiles.asc : keyFiles.gpg;
   const file = (at: string, content: Buffer | undefined): WholeFileDesired => ({
     path: at,
@@ -57,7 +55,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   if (request.noop || !plan.changed) return { changed: plan.changed, message: repositoryMessage(plan, request.noop, 'apt-get update'), ...diff };
 
   for (const f of applyOrder(keys, sources)) await applyWholeFile(f.desired, f.plan, f.current);
-  const refresh = await repositoryChanged(request.env.GOVERN_RUN_DIR, 'apt', context);
+  const refresh = await provider.indexChanged(request.env.GOVERN_RUN_DIR);
   return { changed: true, message: repositoryMessage(plan, false, 'apt-get update', refresh), ...diff };
 }
 

@@ -5,17 +5,16 @@ import path from 'node:path';
 import { providerContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
 import type { RunnerResult } from '../../shared/protocol.js';
-import { passwdEntryOf } from '../lib/accounts/database.js';
 import { applyOnlyRunner } from '../kit/apply-only.js';
 import { pendingNote, pendingResource } from '../kit/noop-pending.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { symlinkError } from '../lib/file/errors.js';
-import { posixProvider } from '../lib/file/posix.js';
-import { readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
+import { wholeFileDiff } from '../lib/whole-file/provider-posix.js';
 import { lockingTargets } from '../lib/target-lock.js';
 import { decideKeys, keyOfLine, keysMessage } from './decide.js';
 import { description, KEY_TYPES } from './description.js';
 import { authorizedKeyProperties } from './properties.js';
+import { posixKeysProvider } from './provider-posix.js';
 import { homeProblem, strictAttributes } from './strict-modes.js';
 
 export function authorizedKeyRunner(): RunnerDefinition<typeof description> {
@@ -24,13 +23,14 @@ export function authorizedKeyRunner(): RunnerDefinition<typeof description> {
 
 /** The user's authorized_keys, which every key of that user rewrites: none for an unknown user (nothing is written). */
 async function keysFile(request: RunnerRequest<Values<typeof description>>): Promise<string[]> {
-  const user = await passwdEntryOf(providerContext(request.env, request.log), authorizedKeyProperties(request).user);
+  const user = await posixKeysProvider(providerContext(request.env, request.log)).user(authorizedKeyProperties(request).user);
   return user ? [path.join(user.home, '.ssh', 'authorized_keys')] : [];
 }
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = authorizedKeyProperties(request);
-  const user = await passwdEntryOf(providerContext(request.env, request.log), props.user);
+  const provider = posixKeysProvider(providerContext(request.env, request.log));
+  const user = await provider.user(props.user);
   if (!user) {
     if (props.ensure === 'absent') return { changed: false, message: `user ${props.user} does not exist: key absent` };
     // In noop, a user an earlier resource would create has no keys yet: the key would be added.
@@ -42,14 +42,14 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   }
   const sshDir = path.join(user.home, '.ssh');
   const file = path.join(sshDir, 'authorized_keys');
-  const home = await posixProvider.status(user.home, { checkEmpty: false, keepContentUpTo: 0 });
+  const home = await provider.status(user.home);
   const warning = homeProblem(user.home, home.type === 'directory' ? home.attrs : undefined);
   if (warning) request.log(`warning: ${warning}`);
 
-  const dir = await posixProvider.status(sshDir, { checkEmpty: false, keepContentUpTo: 0 });
+  const dir = await provider.status(sshDir);
   if (dir.type === 'symlink') throw symlinkError(sshDir, dir.target);
   if (dir.type === 'file' || dir.type === 'other') throw new UserError(`${sshDir} is not a directory`);
-  const current = dir.type === 'absent' ? ({ type: 'absent' } as const) : await readWholeFile(file);
+  const current = dir.type === 'absent' ? ({ type: 'absent' } as const) : await provider.keys(file);
   if (current.type === 'symlink') throw symlinkError(file, current.target);
   if (current.type === 'other') throw new UserError(`${file} is ${current.kind}, not a regular file`);
   const text = current.type === 'file' ? current.content.toString('utf8') : '';
@@ -72,10 +72,10 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const diff = diffText !== undefined ? { diff: diffText } : {};
   if (request.noop || !changed) return { changed, message, ...diff };
 
-  if (dir.type === 'absent') await posixProvider.createDirectory(sshDir, { ...owner, mode: 0o700 }, 'nothing');
-  else if (dirFix.set) await posixProvider.updateDirectory(sshDir, dirFix.set);
+  if (dir.type === 'absent') await provider.createDirectory(sshDir, { ...owner, mode: 0o700 });
+  else if (dirFix.set) await provider.updateDirectory(sshDir, dirFix.set);
   const attrs = current.type === 'file' ? (fileFix.set ?? { uid: current.uid, gid: current.gid, mode: current.mode }) : { ...owner, mode: 0o600 };
-  if (content) await posixProvider.store(file, content, attrs, current.type === 'file' ? 'file' : 'nothing', false);
-  else if (fileFix.set) await posixProvider.store(file, 'keep-current', fileFix.set, 'file', false);
+  if (content) await provider.store(file, content, attrs, current.type === 'file');
+  else if (fileFix.set) await provider.store(file, 'keep-current', fileFix.set, true);
   return { changed: true, message, ...diff };
 }

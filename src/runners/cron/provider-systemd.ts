@@ -1,96 +1,41 @@
-// The cron runner's systemd form (provider = "systemd"): NAME.service and NAME.timer written whole,
-// one daemon-reload after a change (the unit runner's, so a reload an earlier unit left pending in
-// the run is the same one), and the timer enabled and started with systemctl.
-import fs from 'node:fs';
-import path from 'node:path';
-import { providerContext } from '../../shared/command-runner.js';
-import type { RunnerResult } from '../../shared/protocol.js';
-import type { RunnerRequest } from '../kit/index.js';
+// The cron runner's systemd provider (provider = "systemd"): the timer's state and its changes with
+// systemctl, and one daemon-reload after its units changed (the unit runner's, so a reload an
+// earlier unit left pending in the run is the same one). The units are written whole through
+// lib/whole-file, as every runner's file (timer.ts).
+import type { ProviderContext } from '../../shared/command-runner.js';
 import { ServiceNotFound } from '../lib/init-system.js';
-import { SystemdProvider } from '../lib/systemd/systemctl.js';
-import { withSbinPath } from '../../shared/find-program.js';
 import { reloadIfPending, unitChanged, unitWouldChange } from '../lib/systemd/daemon-reload.js';
-import { unitDirectory } from '../lib/systemd/unit-directory.js';
-import { decideWholeFile, wholeFileMessage, type WholeFileDesired } from '../lib/whole-file/decide.js';
-import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
-import { CRON_DIR, cronHeader, type CronJob } from './decide.js';
-import { timerUnits } from './timer-units.js';
+import { SystemdProvider } from '../lib/systemd/systemctl.js';
+import type { SystemdScope } from '../lib/systemd/unit-directory.js';
 
-/** systemd's own units are 0644, owned by the manager's user. */
-const UNIT_MODE = 0o644;
+export type TimerAction = 'enable' | 'start' | 'restart' | 'stop' | 'disable';
 
-export async function applyTimer(request: RunnerRequest<unknown>, job: CronJob): Promise<RunnerResult> {
-  const dir = unitDirectory(job.scope, request.env);
-  const context = providerContext(withSbinPath(request.env), request.log);
-  const systemd = new SystemdProvider(context, job.scope);
-  const timer = `${job.name}.timer`;
-  const units = job.ensure === 'present' ? timerUnits(job) : undefined;
-  const owner = { mode: UNIT_MODE, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
-  const wanted: WholeFileDesired[] = [
-    { path: path.join(dir, `${job.name}.service`), ensure: job.ensure, content: units && Buffer.from(units.service), ...owner },
-    { path: path.join(dir, timer), ensure: job.ensure, content: units && Buffer.from(units.timer), ...owner },
-  ];
-  // The job's cron.d file, when govern wrote it: a job moved to a timer would otherwise run twice.
-  const cronFile = path.join(CRON_DIR, job.name);
-  if (job.scope === 'system' && writtenByGovern(cronFile, job.name)) wanted.push({ path: cronFile, ensure: 'absent', mode: 0o644, uid: 0, gid: 0 });
-
-  const files = await Promise.all(wanted.map(async (desired) => ({ desired, current: await readWholeFile(desired.path) })));
-  const plans = files.map(({ desired, current }) => ({ desired, current, plan: decideWholeFile(desired, current) }));
-  const diffs = plans.flatMap(({ desired, current, plan }) => (plan.contentChanged ? [wholeFileDiff(desired.path, current, desired.content, request.log)] : [])).filter((d) => d !== undefined);
-  const diff = diffs.length > 0 ? { diff: diffs.join('\n') } : {};
-  const filesChanged = plans.some(({ plan }) => plan.changed);
-  const timerChanged = plans[1].plan.changed;
-
-  const status = await timerStatus(systemd, timer);
-  const actions: ('enable' | 'start' | 'restart' | 'stop' | 'disable')[] = [];
-  if (job.ensure === 'present') {
-    if (!status.enabled) actions.push('enable');
-    // A timer reads its schedule when it starts: a changed one is restarted.
-    if (!status.running) actions.push('start');
-    else if (timerChanged) actions.push('restart');
-  } else {
-    if (status.running) actions.push('stop');
-    if (status.enabled) actions.push('disable');
-  }
-  const changed = filesChanged || actions.length > 0;
-  const fileParts = plans.filter(({ plan, desired }) => plan.changed || desired.path !== cronFile);
-  const timerPart = actions.length > 0 ? `${actions.map(past).join(' and ')} ${timer}` : job.ensure === 'present' ? `${timer} enabled and active` : `${timer} stopped`;
-  const message = (noop: boolean, reloaded = false) =>
-    [...fileParts.map(({ plan }) => wholeFileMessage(plan, noop)), ...(reloaded ? ['daemon-reload done'] : []), noop && actions.length > 0 ? `Would have ${timerPart}` : timerPart].join('; ');
-  if (request.noop && filesChanged) unitWouldChange(request.env.GOVERN_RUN_DIR, job.scope);
-  if (request.noop || !changed) return { changed, message: message(request.noop), ...diff };
-
-  // Stopped before its units go; started after they are read.
-  if (job.ensure === 'absent') for (const action of actions) await systemd[action](timer);
-  for (const { desired, current, plan } of plans) await applyWholeFile(desired, plan, current);
-  if (filesChanged) {
-    // Left pending in the run, then run at once: with the units an earlier resource changed, one reload.
-    await unitChanged(request.env.GOVERN_RUN_DIR, job.scope, context);
-    await reloadIfPending(request.env.GOVERN_RUN_DIR, job.scope, context);
-  }
-  if (job.ensure === 'present') for (const action of actions) await systemd[action](timer);
-  return { changed: true, message: message(false, filesChanged), ...diff };
+export interface CronTimerProvider {
+  /** Whether the timer is running and enabled; one systemd does not know (its unit not written or not read yet) is neither. */
+  status(timer: string): Promise<{ running: boolean; enabled: boolean }>;
+  change(action: TimerAction, timer: string): Promise<void>;
+  /** The units changed: left pending in the run (`runDir`), then run at once, so that with the units an earlier resource changed there is one reload. */
+  unitsChanged(runDir: string | undefined): Promise<void>;
+  /** In noop mode: the units would have changed (a service's status may not show it yet). */
+  unitsWouldChange(runDir: string | undefined): void;
 }
 
-function past(action: string): string {
-  return action === 'stop' ? 'stopped' : `${action}${action.endsWith('e') ? 'd' : 'ed'}`;
-}
-
-/** A timer systemd does not know (its unit not written or not read yet) is stopped and disabled. */
-async function timerStatus(systemd: SystemdProvider, timer: string): Promise<{ running: boolean; enabled: boolean }> {
-  try {
-    return await systemd.status(timer);
-  } catch (e) {
-    if (e instanceof ServiceNotFound) return { running: false, enabled: false };
-    throw e;
-  }
-}
-
-function writtenByGovern(file: string, name: string): boolean {
-  try {
-    const st = fs.lstatSync(file);
-    return st.isFile() && fs.readFileSync(file, 'utf8').startsWith(`${cronHeader(name)}\n`);
-  } catch {
-    return false;
-  }
+export function systemdTimerProvider(context: ProviderContext, scope: SystemdScope): CronTimerProvider {
+  const systemd = new SystemdProvider(context, scope);
+  return {
+    async status(timer) {
+      try {
+        return await systemd.status(timer);
+      } catch (e) {
+        if (e instanceof ServiceNotFound) return { running: false, enabled: false };
+        throw e;
+      }
+    },
+    change: (action, timer) => systemd[action](timer),
+    async unitsChanged(runDir) {
+      await unitChanged(runDir, scope, context);
+      await reloadIfPending(runDir, scope, context);
+    },
+    unitsWouldChange: (runDir) => unitWouldChange(runDir, scope),
+  };
 }

@@ -7,10 +7,10 @@ import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { decideRepository, REPOSITORY_FILE_MODE, repositoryMessage } from '../lib/repository.js';
-import { repositoryChanged } from '../lib/package-index.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
 import { description } from './description.js';
 import { dnfRepositoryProperties, repoContent, REPOS_DIR } from './properties.js';
+import { dnfProvider } from './provider-dnf.js';
 
 export function dnfRepositoryRunner(): RunnerDefinition<typeof description> {
   // A repository can subscribe like any resource; a changed one has its index refreshed without a signal.
@@ -19,6 +19,7 @@ export function dnfRepositoryRunner(): RunnerDefinition<typeof description> {
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = dnfRepositoryProperties(request);
+  const provider = dnfProvider(providerContext(request.env, request.log));
   const file = path.join(REPOS_DIR, `${props.name}.repo`);
   const content = props.ensure === 'present' ? Buffer.from(repoContent(props), 'utf8') : undefined;
   const desired = { path: file, ensure: props.ensure, content, mode: REPOSITORY_FILE_MODE, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
@@ -29,6 +30,6 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   if (request.noop || !plan.changed) return { changed: plan.changed, message: repositoryMessage(plan, request.noop, 'dnf makecache'), ...diff };
 
   await applyWholeFile(desired, plan.files[0].plan, current);
-  const refresh = await repositoryChanged(request.env.GOVERN_RUN_DIR, 'dnf', providerContext(request.env, request.log));
+  const refresh = await provider.indexChanged(request.env.GOVERN_RUN_DIR);
   return { changed: true, message: repositoryMessage(plan, false, 'dnf makecache', refresh), ...diff };
 }

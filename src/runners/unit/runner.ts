@@ -9,11 +9,11 @@ import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { asUserError } from '../../shared/errors.js';
 import { withSbinPath } from '../../shared/find-program.js';
 import { applyWholeFile, readWholeFile, wholeFileDiff } from '../lib/whole-file/provider-posix.js';
-import { reloadIfPending, unitChanged, unitWouldChange } from '../lib/systemd/daemon-reload.js';
 import { decideUnit, unitMessage } from './decide.js';
 import { description } from './description.js';
 import { unitDirectory } from '../lib/systemd/unit-directory.js';
 import { unitProperties } from './properties.js';
+import { systemdUnitProvider, type UnitProvider } from './provider-systemd.js';
 
 /** A unit file is read by all (systemd's own units are 0644) and written by its owner. */
 export const UNIT_FILE_MODE = 0o644;
@@ -23,13 +23,14 @@ export function unitRunner(): RunnerDefinition<typeof description> {
     name: 'unit',
     description,
     run(request) {
-      const run = request.signal !== undefined ? refresh(request) : apply(request);
+      const provider = systemdUnitProvider(providerContext(withSbinPath(request.env), request.log));
+      const run = request.signal !== undefined ? refresh(request, provider) : apply(request, provider);
       return run.catch((e: unknown) => Promise.reject(asUserError(e)));
     },
   };
 }
 
-async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+async function apply(request: RunnerRequest<Values<typeof description>>, provider: UnitProvider): Promise<RunnerResult> {
   const props = unitProperties(request);
   const file = path.join(unitDirectory(props.scope, request.env), props.name);
   const content = props.ensure === 'absent' ? undefined : props.source !== undefined ? readSource(props.source) : Buffer.from(props.content!, 'utf8');
@@ -38,12 +39,12 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
   const plan = decideUnit(desired, current);
   const diffText = plan.contentChanged && props.showDiff ? wholeFileDiff(file, current, content, request.log) : undefined;
   const diff = diffText !== undefined ? { diff: diffText } : {};
-  if (request.noop && plan.changed) unitWouldChange(request.env.GOVERN_RUN_DIR, props.scope);
+  if (request.noop && plan.changed) provider.wouldChange(request.env.GOVERN_RUN_DIR, props.scope);
   if (request.noop || !plan.changed) return { changed: plan.changed, message: unitMessage(plan, request.noop), ...diff };
 
   await applyWholeFile(desired, plan, current);
   if (plan.action === 'remove') removeEmptyDropInDirectory(file);
-  const reload = await unitChanged(request.env.GOVERN_RUN_DIR, props.scope, providerContext(withSbinPath(request.env), request.log), `unit:${request.name}`);
+  const reload = await provider.changed(request.env.GOVERN_RUN_DIR, props.scope, `unit:${request.name}`);
   return { changed: true, message: unitMessage(plan, false, reload), ...diff };
 }
 
@@ -51,9 +52,9 @@ async function apply(request: RunnerRequest<Values<typeof description>>): Promis
  * A refresh runs the daemon-reload a unit of its scope left pending, if no service ran it yet: govern
  * sends one at the end of a run whose changed units no service followed (docs/unit.md).
  */
-async function refresh(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
+async function refresh(request: RunnerRequest<Values<typeof description>>, provider: UnitProvider): Promise<RunnerResult> {
   const scope = request.values.scope;
-  const reloaded = await reloadIfPending(request.env.GOVERN_RUN_DIR, scope, providerContext(withSbinPath(request.env), request.log));
+  const reloaded = await provider.reloadIfPending(request.env.GOVERN_RUN_DIR, scope);
   return reloaded ? { changed: true, message: 'daemon-reload done (no service of its scope ran it in this run)' } : { changed: false, message: 'refresh: no daemon-reload pending' };
 }
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DEFAULT_REMOTE_COMMAND, DEFAULT_SSH, remoteCommandLine, splitCommandLine, sshArgv } from '../../../src/facts/remote/command-line.js';
 
-describe('the ssh command line', () => {
+describe('the ssh command line #once', () => {
   it('splits a command as a shell splits words, honouring quotes and backslashes', () => {
     expect(splitCommandLine('ssh -F /etc/govern/ssh_config', '--ssh')).to.deep.equal(['ssh', '-F', '/etc/govern/ssh_config']);
     expect(splitCommandLine(`ssh -o 'ProxyJump=bastion one' -i "/k/my key" a\\ b`, '--ssh')).to.deep.equal(['ssh', '-o', 'ProxyJump=bastion one', '-i', '/k/my key', 'a b']);

@@ -251,7 +251,7 @@ echo probed
     });
   });
 
-  describe('govern facts --host', () => {
+  describe('govern facts --host #once', () => {
     const remote = () => ['--ssh', lab.ssh, '--remote-command', REMOTE_GOVERN];
 
     it('prints a remote host\'s facts exactly as that host prints its own, as text and as JSON', async () => {

@@ -9,6 +9,7 @@ import { runCommand } from '../../../src/shared/process.js';
 import { govern } from '../../support/cli.js';
 import { callRunner, MODES } from '../../support/runner-modes.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const USER = `govern-ak-${process.pid}`;
 
@@ -26,6 +27,7 @@ async function newKey(): Promise<{ type: string; key: string }> {
 }
 
 describe('authorized_key runner (a real user, keys from ssh-keygen)', function () {
+  hostExclusive();
   this.timeout(120_000);
   let home: string;
   let uid: number;

@@ -102,7 +102,7 @@ function randomField(next: () => number, key: keyof Fields): string {
 
 const hasBaseTime = spawnSync('systemd-analyze', ['calendar', '--base-time=2026-01-01 00:00:00 UTC', 'daily'], { encoding: 'utf8' }).status === 0;
 
-describe('cron schedules in systemd form fire when cron would (systemd-analyze calendar --iterations)', function () {
+describe('cron schedules in systemd form fire when cron would (systemd-analyze calendar --iterations) #once', function () {
   before(function () {
     if (!hasBaseTime) this.skip(); // systemd-analyze missing, or older than 250 (no --base-time)
   });
@@ -151,7 +151,7 @@ describe('cron schedules in systemd form fire when cron would (systemd-analyze c
   });
 });
 
-describe("the time fields planning accepts are cron's (crontab(5), Debian's cron)", () => {
+describe("the time fields planning accepts are cron's (crontab(5), Debian's cron) #once", () => {
   const accepts = (key: keyof Fields, value: string) => new RegExp(`^(?:${FIELDS[key].pattern})$`).test(value);
   it('a step follows only * or a range: 5/10 is refused, */10 and 5-59/10 are taken', () => {
     expect(accepts('minute', '5/10')).to.equal(false);

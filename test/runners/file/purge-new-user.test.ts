@@ -10,11 +10,13 @@ import type { RunReport } from '../../../src/report/types.js';
 import { runCommand } from '../../../src/shared/process.js';
 import { govern } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const USER = `govern-pnu-${process.pid}`;
 const KEY = 'AAAAC3NzaC1lZDI1NTE5AAAAIGovZXJuLXB1cmdlLW5ldy11c2VyLXRlc3Qta2V5LTAw';
 
 describe('file runner: purge = true in the home of a user the same run creates', function () {
+  hostExclusive();
   this.timeout(120_000);
   // Not a tempDir: those are removed after each test, and the user is removed after.
   const home = path.join(os.tmpdir(), `${USER}-home`);

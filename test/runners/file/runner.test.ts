@@ -6,10 +6,12 @@ import { runCommand } from '../../../src/shared/process.js';
 import { installToTempPrefix, type TempInstall } from '../../support/install.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { fileRunner as file, leftovers, modeOf, ROOT_ATTRS, sha256, snapshot, TestAccount } from './support.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const ATTRS_0644 = [...ROOT_ATTRS, 'mode=0644'];
 
 describe('file runner (the real executable)', () => {
+  hostExclusive();
   let dir: string;
   beforeEach(() => {
     dir = tempDir('govern-file-');

@@ -8,7 +8,7 @@ function diff(before: Buffer | undefined, after: Buffer, modes: (number | undefi
   return { text: contentDiff('/etc/x', before, after, modes, (line) => log.push(line), limit), log };
 }
 
-describe('runner library: content diffs', () => {
+describe('runner library: content diffs #once', () => {
   it('a text change readable by all is a unified diff, and logs nothing', () => {
     const r = diff(Buffer.from('a\n'), Buffer.from('b\n'), [0o644, 0o644]);
     expect(r.text).to.contain('-a\n+b');

@@ -5,9 +5,9 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../../support/tmp.js';
-import { leftovers, sha256, snapshot } from '../file/support.js';
+import { sha256, snapshot } from '../file/support.js';
 import { callRunner, MODES } from '../../support/runner-modes.js';
-import type { Row } from '../edit-rows.js';
+import { rowTests, symlinkTest, type Row } from '../edit-rows.js';
 
 const SWAP = ['line=vm.swappiness = 10', 'match=^\\s*vm\\.swappiness\\s*='];
 
@@ -66,50 +66,8 @@ describe('line runner: the decision table, real files #once', function () {
 
   for (const mode of MODES) {
     describe(`${mode} runner`, () => {
-      for (const row of rows('F')) {
-        it(row.row, async () => {
-          const dir = tempDir('govern-line-');
-          const F = path.join(dir, 'f.conf');
-          const r = rows(F).find((x) => x.row === row.row)!;
-          if (r.before !== undefined) fs.writeFileSync(F, r.before);
-          const changes = !r.error && r.after !== undefined;
-
-          const before = snapshot(dir);
-          const noop = await callRunner('line', mode, 'x', [`path=${F}`, ...r.args], { GOVERN_NOOP: '1' });
-          const noopFails = r.error && r.noopMessage === undefined;
-          expect(noop, noop.log).to.include({ ok: !noopFails, changed: !noopFails && (changes || r.noopMessage !== undefined) });
-          expect(noop.message).to.equal(r.noopMessage ?? (changes ? `Would have ${r.message}` : r.message));
-          expect(snapshot(dir), 'noop changed nothing, not even an access time').to.deep.equal(before);
-
-          const real = await callRunner('line', mode, 'x', [`path=${F}`, ...r.args]);
-          expect(real, real.log).to.include({ ok: !r.error, changed: changes, message: r.message });
-          if (r.error || !changes) expect(snapshot(dir), 'nothing changed').to.deep.equal(before);
-          else expect(fs.readFileSync(F, 'utf8')).to.equal(r.after);
-          expect(leftovers(dir)).to.deep.equal([]);
-          if (changes && r.before !== undefined) expect(real.diff, 'a diff').to.be.a('string').and.equal(noop.diff);
-
-          if (!r.error) {
-            const settled = snapshot(dir);
-            const again = await callRunner('line', mode, 'x', [`path=${F}`, ...r.args]);
-            expect(again, again.log).to.include({ ok: true, changed: false });
-            expect(snapshot(dir), 'the second run changed nothing').to.deep.equal(settled);
-          }
-        });
-      }
-
-      it('a symbolic link at the path is refused and neither it nor its target changes', async () => {
-        const dir = tempDir('govern-line-');
-        const target = path.join(dir, 'real.conf');
-        fs.writeFileSync(target, 'a\n');
-        const link = path.join(dir, 'link.conf');
-        fs.symlinkSync(target, link);
-        const before = snapshot(dir);
-        for (const env of [{ GOVERN_NOOP: '1' }, {}] as Record<string, string>[]) {
-          const r = await callRunner('line', mode, 'x', [`path=${link}`, 'line=b'], env);
-          expect(r).to.include({ ok: false, changed: false, message: `${link} is a symbolic link (to ${target}); govern does not follow or replace a symbolic link at a managed path` });
-        }
-        expect(snapshot(dir)).to.deep.equal(before);
-      });
+      rowTests('line', 'x', mode, rows, { newFileDiff: false });
+      symlinkTest('line', mode, ['line=b']);
 
       it('a parent directory reached through a link an unprivileged user owns is refused, as the file runner refuses it', async () => {
         const dir = tempDir('govern-line-');

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { withKey } from '../../../src/runners/sysctl/drop-in.js';
 
-describe('sysctl drop-in composition', () => {
+describe('sysctl drop-in composition #once', () => {
   const router = '# Managed by govern: sysctl "net.ipv4.ip_forward"\nnet.ipv4.ip_forward = 1\n';
 
   it('a new file holds govern\'s header and the key', () => {

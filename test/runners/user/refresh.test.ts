@@ -7,11 +7,13 @@ import path from 'node:path';
 import { callRunner, MODES } from '../../support/runner-modes.js';
 import { tempDir } from '../../support/tmp.js';
 import { accountChecksums, entry, removeAccounts, runState } from './support.js';
+import { hostExclusive } from '../../support/host-lock.js';
 
 const USER = 'govtest17-refresh';
 const GROUP = 'govtest17-refreshg';
 
 describe('user and group runners: the refresh signal', function () {
+  hostExclusive();
   this.timeout(120_000);
   const cleanup = () => removeAccounts([USER], [USER, GROUP]);
   before(cleanup);

@@ -1,0 +1,61 @@
+// `govern test [--facts FILE|DIR] [--host NAME] [--keep] [--junit FILE] [--json] [PATH]`: the tree run
+// as noop, for real and for real again in a throwaway sandbox of this host, and checked
+// (src/test-run/, docs/test.md).
+import { defaultStateTree } from '../../config/paths.js';
+import { out } from '../../output/writers.js';
+import { writeFileAtomic } from '../../shared/atomic-file.js';
+import { UserError } from '../../shared/errors.js';
+import { hostText, summaryText, testJson, testJunit } from '../../test-run/report.js';
+import { testHosts } from '../../test-run/test-hosts.js';
+import { described } from '../command-names.js';
+import { defineCommand, treeOperand } from '../command.js';
+import { helpOptions } from '../common-options.js';
+import { optionTable } from '../options.js';
+
+export const testCommand = defineCommand({
+  ...described('test'),
+  details:
+    'For each host, in a sandbox of this host (an overlay of its files in private mount, PID, IPC, UTS and\n' +
+    'network namespaces): a --noop run, a real run, a second real run, then the checks of tests/*.hcl.\n' +
+    'It fails, naming the resources, when a run fails, when the second run changes anything, when the noop\n' +
+    "predicted otherwise than the run did, or when a check fails. Nothing of the host changes.\n" +
+    'Exit status: 0 passed, 1 failed, 2 the sandbox could not be made (not root, no unshare).\n' +
+    `Without PATH, the state tree govern run applies without one: ${defaultStateTree()}.`,
+  options: optionTable([
+    { name: 'facts', kind: 'text', placeholder: 'FILE|DIR', help: 'test with the facts of a govern facts --json snapshot, or of each HOST.json of a directory' },
+    { name: 'host', kind: 'text', placeholder: 'NAME', help: 'test only the host whose snapshot is NAME.json in --facts DIR' },
+    { name: 'keep', kind: 'flag', help: 'keep the files each sandbox changed, and print where' },
+    { name: 'junit', kind: 'text', placeholder: 'FILE', help: 'also write the result as JUnit XML to FILE' },
+    {
+      name: 'network',
+      kind: 'choice',
+      placeholder: 'NET',
+      choices: ['loopback', 'host'],
+      default: 'loopback',
+      help: "loopback: the sandbox's own network, loopback only; host: the host's network (package installs from a mirror need it)",
+    },
+    { name: 'json', kind: 'flag', help: 'print the result as a JSON document' },
+    ...helpOptions,
+  ]),
+  async run(o, operands) {
+    const started = Date.now();
+    const outcome = await testHosts({
+      target: treeOperand(operands, this.usage),
+      facts: o.facts,
+      host: o.host,
+      keep: o.keep,
+      network: o.network as 'loopback' | 'host',
+      env: process.env,
+      onHost: o.json ? undefined : (v) => void out(hostText(v)),
+    });
+    await out(o.json ? testJson(outcome.hosts) : summaryText(outcome.hosts, (Date.now() - started) / 1000));
+    if (o.junit !== undefined) {
+      try {
+        writeFileAtomic(o.junit, testJunit(outcome.hosts));
+      } catch (e) {
+        throw new UserError(`cannot write the JUnit report ${o.junit}: ${(e as Error).message}`);
+      }
+    }
+    return outcome.exit;
+  },
+});
