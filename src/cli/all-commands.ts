@@ -14,6 +14,7 @@ import { renderCommand } from './commands/render.js';
 import { resourceCommand } from './commands/resource.js';
 import { runCommand } from './commands/run.js';
 import { secretCommand } from './commands/secret.js';
+import { backupsCommand } from './commands/backups.js';
 import { statusCommand } from './commands/status.js';
 import { checkCommand } from './commands/check.js';
 import { fmtCommand } from './commands/fmt.js';
@@ -21,4 +22,4 @@ import { testCommand } from './commands/test.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, resourceCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, fmtCommand, checkCommand, testCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, resourceCommand, statusCommand, backupsCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, fmtCommand, checkCommand, testCommand, versioncmpCommand];

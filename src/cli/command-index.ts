@@ -13,6 +13,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   run: async () => (await import('./commands/run.js')).runCommand,
   resource: async () => (await import('./commands/resource.js')).resourceCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
+  backups: async () => (await import('./commands/backups.js')).backupsCommand,
   pull: async () => (await import('./commands/pull.js')).pullCommand,
   facts: async () => (await import('./commands/facts.js')).factsCommand,
   render: async () => (await import('./commands/render.js')).renderCommand,

@@ -23,6 +23,11 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
     summary: 'one line about the last run, with the exit codes of a monitoring plugin',
   },
   {
+    name: 'backups',
+    usage: 'govern backups [OPTIONS] [list] [PATH] | restore PATH',
+    summary: 'list the copies backup = true kept of replaced files, or restore one',
+  },
+  {
     name: 'pull',
     usage: 'govern pull [OPTIONS] REPO [DIR]',
     summary: 'bring a state tree to the newest commit of a git repository, atomically',

@@ -40,8 +40,8 @@ export function keyPathProblem(key: string): string | undefined {
   return undefined;
 }
 
-/** where: the source location of a line of the rendered text. */
-export function readHierarchy(parsed: HclFile, where: (renderedLine: number) => Location): Hierarchy {
+/** where: the source location of a line of the rendered text; itemAt: of a list's item (`levels/2`), when known. */
+export function readHierarchy(parsed: HclFile, where: (renderedLine: number) => Location, itemAt?: (key: string) => Location | undefined): Hierarchy {
   const problems: Problem[] = [];
   const hierarchy: Hierarchy = { levels: [], merge: new Map([[MODULES_KEY, { strategy: 'unique' }]]) };
   let sawLevels = false;
@@ -52,7 +52,7 @@ export function readHierarchy(parsed: HclFile, where: (renderedLine: number) => 
       problem(`block "${item.type}": ${HIERARCHY_FILE} holds two attributes, levels = [...] and merge = { ... }`);
     } else if (item.name === 'levels') {
       sawLevels = true;
-      readLevels(item.value, at, hierarchy.levels, problem);
+      readLevels(item.value, (i) => itemAt?.(`levels/${i}`) ?? at, hierarchy.levels, (message, i) => problems.push({ ...(itemAt?.(`levels/${i}`) ?? at), message }));
     } else if (item.name === 'merge') {
       readMerge(item.value, at, hierarchy.merge, problem);
     } else {
@@ -64,18 +64,19 @@ export function readHierarchy(parsed: HclFile, where: (renderedLine: number) => 
   return hierarchy;
 }
 
-function readLevels(value: AttrValue, at: Location, levels: Level[], problem: (message: string) => void): void {
+/** Each level at its own line: a warning or an error about one points there. */
+function readLevels(value: AttrValue, at: (index: number) => Location, levels: Level[], problem: (message: string, index?: number) => void): void {
   if (!Array.isArray(value)) {
     problem(LEVELS_SHAPE);
     return;
   }
-  for (const entry of value) {
-    const level = levelEntry(entry, problem);
-    if (level === undefined) continue;
+  value.forEach((entry, i) => {
+    const level = levelEntry(entry, (message) => problem(message, i));
+    if (level === undefined) return;
     const why = levelProblem(level.name);
-    if (why) problem(why);
-    else levels.push({ ...level, at });
-  }
+    if (why) problem(why, i);
+    else levels.push({ ...level, at: at(i) });
+  });
 }
 
 const LEVELS_SHAPE = 'levels must be a list of data file names, most specific first, such as ["roles/{{fact "role"}}", "common"]; a level that must have a file is written { name = "roles/{{fact "role"}}", required = true }';

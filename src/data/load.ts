@@ -12,8 +12,8 @@ import { DATA_DIR, readHierarchy, type Level } from './hierarchy.js';
 import { TreeData, type LoadedLevel } from './lookup.js';
 
 /** written: hierarchy.hcl as written, before rendering: a level not in it literally is named from facts. */
-export function loadTreeData(root: string, hierarchy: HclFile, where: (renderedLine: number) => Location, written = ''): TreeData {
-  const parsed = readHierarchy(hierarchy, where);
+export function loadTreeData(root: string, hierarchy: HclFile, where: (renderedLine: number) => Location, written = '', itemAt?: (key: string) => Location | undefined): TreeData {
+  const parsed = readHierarchy(hierarchy, where, itemAt);
   const problems: Problem[] = [];
   const warnings: string[] = [];
   const loaded: LoadedLevel[] = [];

@@ -74,12 +74,14 @@ export async function buildGraph(resources: Resource[], options: BuildGraphOptio
   return { plan, runners, notes };
 }
 
-/** A key its runner describes as `sensitive` is hidden wherever govern would show it, and kept off command lines. */
+/** A key its runner describes as `sensitive` is hidden wherever govern would show it, and kept off command lines; one it describes as `shown` is not hidden by `sensitive = true`. */
 function markSecretKeys(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): void {
   for (const r of resources) {
     const keys = descriptionOf(r.type)?.keys ?? {};
     const secret = Object.keys(r.attrs).filter((key) => keys[key]?.sensitive === true);
     if (secret.length > 0) r.secretKeys = secret;
+    const shown = Object.keys(r.attrs).filter((key) => keys[key]?.shown === true);
+    if (r.sensitive && shown.length > 0) r.shownKeys = shown;
   }
 }
 

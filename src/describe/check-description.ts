@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 /** The fields of each part of a description (docs/runners.md documents each). */
 export const TOP_FIELDS = ['govern_runner', 'help', 'persistent', 'name', 'keys', 'rules', 'signals', 'autorequire', 'writes', 'sources'];
 export const VALUE_FIELDS = ['type', 'values', 'pattern', 'chars', 'what', 'min', 'max', 'clean', 'items'];
-export const KEY_FIELDS = [...VALUE_FIELDS, 'help', 'required', 'default', 'sensitive'];
+export const KEY_FIELDS = [...VALUE_FIELDS, 'help', 'required', 'default', 'sensitive', 'shown'];
 export const WRITES_FIELDS = ['path', 'when'];
 export const AUTOREQUIRE_FIELDS = ['runner', 'key', 'parent_of_name', 'name_or_parent', 'systemd_unit_of_name', 'same_key', 'every', 'reverse_when', 'reverse_when_other'];
 
@@ -34,7 +34,8 @@ export function checkDescription(doc: Json): string[] {
     if ((ORDERING_KEYS as readonly string[]).includes(key)) say(where, 'this key belongs to govern, not to a runner');
     if (!checkValueSpec(spec, where, KEY_FIELDS, say)) continue;
     const s = spec as Json;
-    for (const flag of ['required', 'sensitive']) optional(s, flag, 'boolean', `${where}.${flag}`, say);
+    for (const flag of ['required', 'sensitive', 'shown']) optional(s, flag, 'boolean', `${where}.${flag}`, say);
+    if (s.sensitive === true && s.shown === true) say(where, 'sensitive and shown at once: choose one');
     optional(s, 'help', 'string', `${where}.help`, say);
     if (s.default !== undefined) checkDefault(s, where, say);
   }

@@ -17,7 +17,7 @@ const OPERATORS = '+-*/%<>=!&|?:.[(';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const WHAT_A_VALUE_IS = 'a quoted string, a number, true, false, null, a list [...], an object { ... } or a heredoc <<EOT';
 
-/** Where each value of a top-level attribute, and of the objects inside it, was written (not inside lists). */
+/** Where each value of a top-level attribute, and of the objects and lists inside it, was written. */
 export interface ValueSpan {
   /** Offsets in the text: the value's first character, and just after its last. */
   start: number;
@@ -197,11 +197,12 @@ function list(cur: Cursor): AttrValue[] {
   cur.pos++;
   const items: AttrValue[] = [];
   const path = recording?.path;
-  if (recording) recording.path = [];
   for (;;) {
     cur.skipBlank(true);
     if (cur.peek() === ']') break;
-    items.push(value(cur));
+    // An item of a list under a key path is recorded as KEY/INDEX (hierarchy.hcl's levels/2).
+    if (recording) recording.path = path && path.length > 0 ? [...path, `${items.length}`] : [];
+    items.push(recorded(cur));
     cur.skipBlank(true);
     if (cur.peek() === ',') cur.pos++;
     else if (cur.peek() !== ']') {

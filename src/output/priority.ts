@@ -2,6 +2,7 @@
 // the device and inode of the stream it connected): each line then starts with sd-daemon's `<N>`
 // prefix, which journald strips and stores as the line's priority, so `journalctl -u govern -p
 // warning` shows failures only. Elsewhere (a terminal, a pipe, a file) lines are written as they are.
+import { pulledPaths } from '../shared/pulled-paths.js';
 import { maskSecrets } from '../shared/secret-texts.js';
 import fs from 'node:fs';
 import type { NotificationStatus, ResourceStatus, RunSummary } from '../report/types.js';
@@ -30,7 +31,7 @@ export function withPriority(text: string, priority: Priority): string {
 /** A writer for a stream: prefixes priorities when the stream is the journal. */
 export function priorityWriter(stream: { write(text: string): unknown }, fd: number, env: NodeJS.ProcessEnv): (text: string, priority: Priority) => void {
   const journal = isJournalStream(fd, env);
-  return (text, priority) => void stream.write(journal ? withPriority(maskSecrets(text), priority) : maskSecrets(text));
+  return (text, priority) => void stream.write(journal ? withPriority(pulledPaths(maskSecrets(text)), priority) : pulledPaths(maskSecrets(text)));
 }
 
 /** Failures are errors; changes, and what a failure skipped, notices; the rest information. */

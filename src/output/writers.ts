@@ -1,6 +1,7 @@
 // govern's own words on stdout and stderr: the output a command prints, and its warnings, notes and
 // errors, each line of stderr with its journald priority when stderr is the journal (priority.ts).
 import { UserError } from '../shared/errors.js';
+import { pulledPaths } from '../shared/pulled-paths.js';
 import { maskSecrets } from '../shared/secret-texts.js';
 import { terminalLine } from '../shared/terminal-text.js';
 import { priorityWriter, type Priority } from './priority.js';
@@ -8,7 +9,7 @@ import { priorityWriter, type Priority } from './priority.js';
 /** Writes to stdout and waits until it is flushed (large outputs to a pipe). */
 export function out(text: string): Promise<void> {
   return new Promise((resolve) => {
-    if (process.stdout.write(maskSecrets(text))) resolve();
+    if (process.stdout.write(pulledPaths(maskSecrets(text)))) resolve();
     else process.stdout.once('drain', () => resolve());
   });
 }
@@ -18,7 +19,7 @@ let stderrWriter: ((text: string, priority: Priority) => void) | undefined;
 /** A line on stderr, with its priority when stderr is the journal; control characters escaped. */
 function say(text: string, priority: Priority): void {
   stderrWriter ??= priorityWriter(process.stderr, 2, process.env);
-  stderrWriter(`govern: ${terminalLine(text)}\n`, priority);
+  stderrWriter(`govern: ${terminalLine(pulledPaths(text))}\n`, priority);
 }
 
 export function warn(text: string): void {

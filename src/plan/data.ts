@@ -6,7 +6,7 @@ import path from 'node:path';
 import { HIERARCHY_FILE } from '../data/hierarchy.js';
 import { loadTreeData } from '../data/load.js';
 import type { TreeData } from '../data/lookup.js';
-import { parseHcl } from '../hcl/parse.js';
+import { parseHcl, type ValueSpans } from '../hcl/parse.js';
 import { UserError } from '../shared/errors.js';
 import { readSourceFile } from '../shared/source-file.js';
 import { SourceLines } from '../state/source-lines.js';
@@ -27,11 +27,18 @@ export async function readTreeData(root: string | undefined, sources: FactSource
   const [rendered] = await renderWithLines([{ file, source }], { local: sources.local, remote: sources.remote });
   const lines = new SourceLines(file, source, rendered.text, rendered.sourceLines);
   let parsed;
+  const spans: ValueSpans = new Map();
   try {
-    parsed = parseHcl(file, rendered.text);
+    parsed = parseHcl(file, rendered.text, spans);
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     throw new UserError(e.problems.map((p) => lines.relocate(p)));
   }
-  return loadTreeData(root!, parsed, (line) => lines.where(line), source);
+  // A level is located at its own line of the list, where a warning about it points.
+  const lineOf = (offset: number) => rendered.text.slice(0, offset).split('\n').length;
+  const itemAt = (key: string) => {
+    const span = spans.get(key);
+    return span === undefined ? undefined : lines.where(lineOf(span.start));
+  };
+  return loadTreeData(root!, parsed, (line) => lines.where(line), source, itemAt);
 }

@@ -9,6 +9,7 @@ import { secretReads, type SecretRead } from '../preview/secret-changes.js';
 import { previewView, type ResourceView } from '../preview/view.js';
 import { PhaseClock } from '../report/timing.js';
 import { UserError } from '../shared/errors.js';
+import { pulledPaths } from '../shared/pulled-paths.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { planTree } from './plan-tree.js';
 import type { PlanSettings } from './settings.js';
@@ -50,7 +51,7 @@ export async function planHost(inputs: PlanSettings, host: string, facts?: strin
     return { host, facts, resources: previewView(plan, path.resolve(root), selected), secrets: secretReads(data, path.resolve(root), host) };
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
-    return { host, facts, errors: e.message.split('\n').map((line) => relativeTo(line, path.resolve(root))) };
+    return { host, facts, errors: e.message.split('\n').map((line) => relativeTo(pulledPaths(line), path.resolve(root))) };
   }
 }
 

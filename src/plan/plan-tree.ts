@@ -64,7 +64,7 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
     if (filter.tags.length > 0 && selected?.size === 0) {
       throw new UserError([...unknown, `--tags ${filter.tags.join(',')}${filter.skipTags.length > 0 ? ` --skip-tags ${filter.skipTags.join(',')}` : ''} selects no resource of the tree`].map((message) => ({ message })));
     }
-    for (const message of unknown) warn(message);
+    for (const message of unknown) (settings.warn ?? warn)(message);
     return { plan, runners, selected, data, notes };
   });
 }
@@ -103,7 +103,7 @@ export async function readResources(settings: PlanSettings, clock: PhaseClock, s
   // Warned of before anything can fail: a level named from a misspelt fact is often why a key is missing.
   const warned = new Set<string>();
   const warnOnce = (message: string) => {
-    if (!warned.has(message)) warn(message);
+    if (!warned.has(message)) (settings.warn ?? warn)(message);
     warned.add(message);
   };
   data?.warnings.forEach(warnOnce);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import { byName } from '../facts/inventory.js';
 import type { Snapshot } from '../facts/snapshot.js';
 import type { FleetInventory } from '../fleet/inventory.js';
+import { warn } from '../output/writers.js';
 import { UserError } from '../shared/errors.js';
 import type { FactSources } from '../templates/fact-sources.js';
 import { chooseSnapshots, planHost, snapshotSettings, type HostPreview } from './hosts.js';
@@ -62,13 +63,18 @@ export async function previewHosts(given: HostsGiven, host: string | undefined, 
 /** What planning reads for each host: this host's own facts when `hosts` is undefined, else each snapshot's. */
 export function hostSettings(settings: () => PlanSettings, hosts: PreviewHosts | undefined): { host: string; facts?: string; settings: PlanSettings }[] {
   if (hosts === undefined) return [{ host: os.hostname(), settings: settings() }];
-  return hosts.snapshots.map((s) => ({ host: s.host, facts: s.source, settings: snapshotSettings(settings(), s, hosts.others) }));
+  return hosts.snapshots.map((s) => ({ host: s.host, facts: s.source, settings: forHost(snapshotSettings(settings(), s, hosts.others), s.host, hosts.snapshots.length) }));
+}
+
+/** With several hosts, each warning says which host it is about (as each error does): told once per host, not the same line again. */
+function forHost(settings: PlanSettings, host: string, hosts: number): PlanSettings {
+  return hosts > 1 ? { ...settings, warn: (message) => warn(`${host}: ${message}`) } : settings;
 }
 
 /** `govern plan`: the tree planned for each host, one after the other. */
 export async function planPreviews(settings: () => PlanSettings, hosts: PreviewHosts | undefined): Promise<HostPreview[]> {
   if (hosts === undefined) return [await planHost(settings(), os.hostname())];
   const plans: HostPreview[] = [];
-  for (const s of hosts.snapshots) plans.push(await planHost(snapshotSettings(settings(), s, hosts.others), s.host, s.source));
+  for (const s of hosts.snapshots) plans.push(await planHost(forHost(snapshotSettings(settings(), s, hosts.others), s.host, hosts.snapshots.length), s.host, s.source));
   return plans;
 }

@@ -23,4 +23,6 @@ export interface PlanSettings {
   fleetUrl?: string;
   /** An encrypted value the identity cannot read: an error (a run), or `<sensitive>` (plan, diff). */
   unreadableSecrets: Unreadable;
+  /** Where planning's warnings go (stderr); a preview of several hosts says which host each is about. */
+  warn?: (message: string) => void;
 }

@@ -24,7 +24,11 @@ export function resourceLines(r: ResourceView, indent = '  '): string[] {
 
 export function formatHostPreview(p: HostPreviewText): string {
   const from = p.facts !== undefined ? ` (facts: ${p.facts})` : '';
-  if (!p.resources) return [`host ${p.host}${from}: planning failed`, ...(p.errors ?? []).map((e) => `  ${e}`)].join('\n') + '\n';
-  const count = `${p.resources.length} resource${p.resources.length === 1 ? '' : 's'}`;
-  return [`host ${p.host}${from}: ${count}`, ...p.resources.flatMap((r) => resourceLines(r))].join('\n') + '\n';
+  // The problems themselves are told once, on stderr, as every command tells its errors.
+  if (!p.resources) return `host ${p.host}${from}: planning failed: ${count(p.errors?.length ?? 0, 'problem')} (on stderr)\n`;
+  return [`host ${p.host}${from}: ${count(p.resources.length, 'resource')}`, ...p.resources.flatMap((r) => resourceLines(r))].join('\n') + '\n';
+}
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { syncDirectory } from '../shared/atomic-file.js';
 import { UserError } from '../shared/errors.js';
+import { showPulledTree } from '../shared/pulled-paths.js';
 
 export interface Store {
   root: string;
@@ -44,6 +45,7 @@ export function pulledTree(dir: string): PulledTree | undefined {
     const commit = path.basename(real);
     const trees = path.dirname(real);
     if (!COMMIT.test(commit) || path.basename(trees) !== 'trees' || !fs.statSync(path.join(path.dirname(trees), 'repo.git')).isDirectory()) return undefined;
+    showPulledTree(real, commit); // its messages name the repository's paths, not the cache's
     return { path: real, commit };
   } catch {
     return undefined;

@@ -32,15 +32,20 @@ export function resourceLines(r: ResourceReport, view: TextView, notified = fals
   const failed = r.status === 'failed';
   const lines = [head(status, failed ? `${r.ref} (${r.where})` : r.ref, r.message, r.duration_ms, view)];
   if (view.diffs && r.diff && (r.status === 'changed' || r.would_change === true)) lines.push(...diffLines(r.diff, view));
-  if (view.verbosity >= 1 || failed) lines.push(...logLines(failed ? r.log.filter((l) => l !== `error: ${r.message}` && l !== r.message) : r.log));
+  if (view.verbosity >= 1 || failed) lines.push(...logLines(failed ? withoutMessage(r.log, r.message) : r.log));
   return lines;
+}
+
+/** A failure's log without the line that repeats its message, already on the line above. */
+function withoutMessage(log: readonly string[], message: string): string[] {
+  return log.filter((l) => l !== `error: ${message}` && l !== message);
 }
 
 export function notificationLines(n: NotificationReport, view: TextView): string[] {
   if (view.verbosity < 0 && n.status !== 'failed') return [];
   const status = n.status === 'sent' ? 'notified' : n.status;
   const lines = [head(status, `${n.to} <- ${n.signal} from ${n.from.join(', ')}`, n.message, n.duration_ms, view)];
-  if (view.verbosity >= 1 || n.status === 'failed') lines.push(...logLines(n.log));
+  if (view.verbosity >= 1 || n.status === 'failed') lines.push(...logLines(n.status === 'failed' ? withoutMessage(n.log, n.message) : n.log));
   return lines;
 }
 

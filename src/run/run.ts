@@ -118,7 +118,8 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
     factsPath: inputs.paths.facts,
     noop: o.noop,
     timeoutMs: o.runnerTimeout,
-    baseEnv: process.env,
+    // The runners' backups (backup = true) go under the run's var dir.
+    baseEnv: o.varDir ? { ...process.env, GOVERN_VAR_DIR: o.varDir } : process.env,
     jobs: o.jobs,
     runnerMode: o.runnerMode,
   });

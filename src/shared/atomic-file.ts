@@ -5,7 +5,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export function writeFileAtomic(file: string, content: string, mode = 0o644): void {
+/** owner: the uid and gid the file gets (set on the descriptor before the rename); the writer's own without it. */
+export function writeFileAtomic(file: string, content: string | Buffer, mode = 0o644, owner?: { uid: number; gid: number }): void {
   const dir = path.dirname(file);
   // A hidden name without the target's extension: node_exporter reads *.prom, for one.
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
@@ -13,8 +14,9 @@ export function writeFileAtomic(file: string, content: string, mode = 0o644): vo
   let renamed = false;
   try {
     try {
-      fs.writeSync(fd, content);
-      fs.fchmodSync(fd, mode); // whatever the umask
+      fs.writeFileSync(fd, content);
+      if (owner) fs.fchownSync(fd, owner.uid, owner.gid);
+      fs.fchmodSync(fd, mode); // whatever the umask, after chown (which clears setuid)
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);

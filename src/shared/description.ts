@@ -42,6 +42,8 @@ export interface KeySpec extends ValueSpec {
   readonly default?: DefaultValue;
   /** The value is secret: govern never shows it, in messages or anywhere else. */
   readonly sensitive?: boolean;
+  /** Shown even for a `sensitive = true` resource: it says what the resource is (its kind, owner, permissions), not its value, as Puppet shows beside a Sensitive value. */
+  readonly shown?: boolean;
 }
 
 export interface NameSpec extends ValueSpec {

@@ -1,5 +1,6 @@
 // The one place that decides how a hidden value is shown: `<sensitive>`. A resource with
-// `sensitive = true` hides every value it has; one with `show_diff = false` hides its `contents`.
+// `sensitive = true` hides every value but those its runner describes as `shown` (what the resource
+// is, not its value: a file's mode and owner); one with `show_diff = false` hides its `contents`.
 // The report (messages, logs, diffs), the -vv invocation lines and the problems found while planning
 // all pass their text through here (docs/templates.md, "Secrets").
 import type { AttrValue, Attributes } from './protocol.js';
@@ -17,12 +18,15 @@ export interface Disclosing {
   sensitive?: boolean;
   /** Keys whose runner describes them as secret (`sensitive` in its description): only their values are hidden. */
   secretKeys?: readonly string[];
+  /** Keys of a sensitive resource whose runner describes them as `shown` (a file's ensure, owner, group, mode): only the others' values are hidden. */
+  shownKeys?: readonly string[];
   template?: { vars: { [key: string]: AttrValue } };
 }
 
 /** Whether the key's value is hidden (invocation lines show `key=<sensitive>`). */
 export function hiddenKey(resource: Disclosing, key: string): boolean {
-  return resource.sensitive === true || resource.secretKeys?.includes(key) === true || (key === 'contents' && resource.attrs.show_diff === false);
+  if (resource.secretKeys?.includes(key) === true || (key === 'contents' && resource.attrs.show_diff === false)) return true;
+  return resource.sensitive === true && resource.shownKeys?.includes(key) !== true;
 }
 
 /** The texts that must not appear in what govern shows about the resource, longest first. */

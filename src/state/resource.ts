@@ -43,6 +43,8 @@ export interface Resource {
   noop?: boolean;
   /** Keys given whose runner's description marks them `sensitive` (a password hash): their values are hidden. Set while planning. */
   secretKeys?: string[];
+  /** Of a sensitive resource: the keys its runner describes as `shown`, whose values are not hidden. */
+  shownKeys?: string[];
   /** `template` and `vars`, until planning renders them into `contents`. */
   template?: ResourceTemplate;
   /** The `tags` key as written (the runner name and the RREF are tags too: see graph/select.ts). */

@@ -104,7 +104,7 @@ describe('examples/fleet: one tree, three roles, two environments', () => {
   it('refuses a misspelt role, whose file the hierarchy requires, naming the role it likely means', async () => {
     const r = await govern(['graph', FLEET, '--facts-dir', facts({ hostname: 'web1', role: 'wbe', env: 'staging' })]);
     expect(r.code).to.equal(1);
-    expect(r.stderr).to.contain(`${FLEET}/hierarchy.hcl:4: level "roles/wbe" is required, and it has no file (data/roles/wbe.hcl, .json, .yaml or .yml) (did you mean "roles/web"?)`);
+    expect(r.stderr).to.contain(`${FLEET}/hierarchy.hcl:6: level "roles/wbe" is required, and it has no file (data/roles/wbe.hcl, .json, .yaml or .yml) (did you mean "roles/web"?)`);
   });
 
   it('applies the cache role for real (files by the real file runner; pkg and service fake, recording)', async () => {

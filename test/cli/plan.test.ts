@@ -78,7 +78,26 @@ describe('govern plan #once', () => {
     }
     const text = await govern(['plan', '--facts', path.join(facts, 'web1.json'), '--runners-dir', t.runners, '--no-cache', t.states]);
     expect(text.code).to.equal(1);
-    expect(text.stdout).to.match(/^host web1 \(facts: .*\): planning failed\n  a\.hcl:5: /);
+    expect(text.stdout).to.match(/^host web1 \(facts: .*\): planning failed: \d+ problems? \(on stderr\)\n$/);
+    expect(text.stderr).to.match(/^govern: a\.hcl:5: /m);
+  });
+
+  it('tells each problem once (on stderr) and each warning once per host, naming the host', async () => {
+    const t = tree({
+      'hierarchy.hcl': 'levels = [\n  "roles/{{fact "role"}}",\n  "common",\n]\n',
+      'data/common.hcl': 'x = 1\n',
+      'a.hcl': `pkg "a" {\n  version = {{quote (fact "os/missing")}}\n}\n`,
+    });
+    const facts = snapshots({ web1: { role: 'web' }, web2: { role: 'web' } });
+    const r = await govern(['plan', '--facts', facts, '--runners-dir', t.runners, '--no-cache', t.states]);
+    expect(r.code).to.equal(1);
+    const warning = 'hierarchy.hcl:2: roles/web: no file';
+    expect(r.stderr.split('\n').filter((l) => l.includes(warning)).map((l) => l.replace(/^govern: (\w+): .*/, '$1'))).to.deep.equal(['web1', 'web2']);
+    expect(r.stdout).not.to.contain('a.hcl:2');
+    expect(r.stderr.split('\n').filter((l) => l.includes('a.hcl:2: ')).map((l) => l.replace(/^govern: (\w+): a\.hcl:2: .*/, '$1'))).to.deep.equal(['web1', 'web2']);
+    const one = await govern(['plan', '--facts', path.join(facts, 'web1.json'), '--runners-dir', t.runners, '--no-cache', t.states]);
+    expect(one.stderr.split('\n').filter((l) => l.includes(warning))).to.deep.equal([`govern: ${t.states}/${warning} (data/roles/web.hcl, .json, .yaml or .yml); this level is named from facts: check them, or write it { name = "...", optional = true } when a host may have none`]);
+    expect(`${one.stdout}${one.stderr}`.split('a.hcl:2: ')).to.have.length(2);
   });
 
   it('refuses a snapshot that is not a JSON object of strings, naming the file', async () => {

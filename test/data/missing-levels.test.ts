@@ -30,7 +30,7 @@ describe('levels with no file, and data keys no module reads', () => {
     const t = hostTree(FROM_FACTS, { role: 'wbe' });
     const r = await t.run();
     expect(r.code, r.stderr).to.equal(0);
-    const warning = `${t.states}/hierarchy.hcl:1: roles/wbe: no file (data/roles/wbe.hcl, .json, .yaml or .yml) (did you mean "roles/web"?)`;
+    const warning = `${t.states}/hierarchy.hcl:2: roles/wbe: no file (data/roles/wbe.hcl, .json, .yaml or .yml) (did you mean "roles/web"?)`;
     expect(r.stderr).to.contain(`govern: ${warning}`);
     expect(readCalls(t.log).map((c) => c.name)).to.deep.equal(['base']);
     const explain = await govern(['data', '--explain', '--facts-dir', t.facts, 'modules', t.states]);
@@ -50,7 +50,7 @@ describe('levels with no file, and data keys no module reads', () => {
     const t = hostTree('levels = [\n  { name = "roles/{{fact "role"}}", required = true },\n  "common",\n]\n', { role: 'wbe' });
     const r = await t.run();
     expect(r.code).to.equal(1);
-    expect(r.stderr).to.contain(`${t.states}/hierarchy.hcl:1: level "roles/wbe" is required, and it has no file (data/roles/wbe.hcl, .json, .yaml or .yml) (did you mean "roles/web"?)`);
+    expect(r.stderr).to.contain(`${t.states}/hierarchy.hcl:2: level "roles/wbe" is required, and it has no file (data/roles/wbe.hcl, .json, .yaml or .yml) (did you mean "roles/web"?)`);
     expect(readCalls(t.log)).to.deep.equal([]);
     const renamed = hostTree('levels = [{ name = "roles/{{fact "role"}}", required = true }, "common"]\n', { role: 'db' }, { 'data/roles/db.hcl': '' });
     expect((await renamed.run()).code).to.equal(0);

@@ -194,7 +194,7 @@ describe('the fleet journey: examples/fleet from a git repository to three hosts
     writeFile(path.join(repo, 'snapshots', 'web3.json'), JSON.stringify({ ...snapshot, hostname: 'web3', fqdn: 'web3', role: 'wbe' }));
     const r = await govern(['plan', '--facts', 'snapshots/', '--host', 'web3', '.'], { cwd: repo });
     expect(r.code).to.equal(1);
-    expect(r.stderr).to.contain('hierarchy.hcl:4: level "roles/wbe" is required, and it has no file (data/roles/wbe.hcl, .json, .yaml or .yml) (did you mean "roles/web"?)');
+    expect(r.stderr).to.contain('hierarchy.hcl:6: level "roles/wbe" is required, and it has no file (data/roles/wbe.hcl, .json, .yaml or .yml) (did you mean "roles/web"?)');
     // And in a selection of the fleet.
     const f = await govern(['fleet', '--fleet-url', nats.url, '--where', 'role=wbe']);
     expect(f.code).to.equal(3);

@@ -74,7 +74,7 @@ describe('preview: a host\'s plan as text #once', () => {
     );
   });
 
-  it('says planning failed, with every error, when there are no resources', () => {
-    expect(formatHostPreview({ host: 'db1', errors: ['a.hcl:1: bad', 'b.hcl:2: worse'] })).to.equal('host db1: planning failed\n  a.hcl:1: bad\n  b.hcl:2: worse\n');
+  it('says planning failed, and how many problems stderr tells, when there are no resources', () => {
+    expect(formatHostPreview({ host: 'db1', errors: ['a.hcl:1: bad', 'b.hcl:2: worse'] })).to.equal('host db1: planning failed: 2 problems (on stderr)\n');
   });
 });

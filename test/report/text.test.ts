@@ -60,6 +60,11 @@ describe('the text report #once', () => {
     expect(resourceLines(failed, view())).to.deep.equal(['failed    file:/etc/motd (a.hcl:1)  unknown user "app"  (0.01s)', '          | getent passwd app']);
   });
 
+  it('a failed notification tells its message once (not again as the log\'s error: line)', () => {
+    const failed = { from: ['a:b'], to: 'c:d', signal: 'refresh', status: 'failed' as const, message: 'exit 2: bad', duration_ms: 1, log: ['stderr: bad', 'error: exit 2: bad'] };
+    expect(notificationLines(failed, view())).to.deep.equal(['failed    c:d <- refresh from a:b  exit 2: bad  (0.00s)', '          | stderr: bad']);
+  });
+
   it('sums up the whole run, with the resources tags left out', () => {
     const summary = { resources: 2, changed: 1, unchanged: 1, failed: 0, skipped: 0, excluded: 3, notifications_sent: 0, notifications_noop: 1, notifications_failed: 0, notifications_skipped: 0, duration_ms: 1234 };
     expect(summaryLine({ noop: true, summary } as RunReport)).to.equal(

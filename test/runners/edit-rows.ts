@@ -119,10 +119,10 @@ export function commonTests(runner: string, mode: RunnerMode, args: string[], sa
     const dir = tempDir(`govern-${runner}-`);
     const F = path.join(dir, 'f.conf');
     fs.writeFileSync(F, sample('old', '1'));
-    const backups = path.join(dir, 'backups');
-    const r = await callRunner(runner, mode, 'x', [`path=${F}`, ...args, 'backup=true'], { GOVERN_BACKUP_DIR: backups });
+    const backups = path.join(dir, 'backup');
+    const r = await callRunner(runner, mode, 'x', [`path=${F}`, ...args, 'backup=true'], { GOVERN_VAR_DIR: dir });
     expect(r, r.log).to.include({ ok: true, changed: true });
-    const copies = fs.readdirSync(path.join(backups, F));
+    const copies = fs.readdirSync(path.join(backups, F)).filter((name) => !name.endsWith('.json'));
     expect(copies).to.have.length(1);
     expect(fs.readFileSync(path.join(backups, F, copies[0]), 'utf8')).to.equal(sample('old', '1'));
     expect(r.log).to.include(`backed up the old content to ${path.join(backups, F, copies[0])}`);

@@ -62,7 +62,7 @@ describe('secrets while planning', () => {
         govern(['run', f.tree, '--runner-mode', mode, '--cache-dir', cache, '--var-dir', varDir, '--metrics-file', metrics, ...args], { env: { ...process.env, ...env } });
       const noop = await run(['-vv', '--noop', '--identity', f.web1.identity]);
       expect(noop.code, noop.stderr).to.equal(0);
-      expect(noop.stdout).to.match(/running .*\/db.conf ensure\\=\\<sensitive\\> contents\\=\\<sensitive\\>/);
+      expect(noop.stdout).to.match(/running .*\/db.conf ensure=present contents\\=\\<sensitive\\>/);
       expect(noop.stdout).to.include('Would have created the file');
       const first = await run(['-vv'], { GOVERN_IDENTITY: f.web1.identity });
       expect(first.code, first.stderr).to.equal(0);
@@ -96,7 +96,7 @@ describe('secrets while planning', () => {
     const first = await run(['-vv']);
     expect(first.code, first.stderr).to.equal(0);
     expect(fs.readFileSync(path.join(f.out, 'pw'), 'utf8')).to.equal(`${PASSWORD.toUpperCase()}\n`);
-    expect(first.stdout).to.match(/running .*\/pw ensure\\=\\<sensitive\\> contents\\=\\<sensitive\\>/);
+    expect(first.stdout).to.match(/running .*\/pw ensure=present contents\\=\\<sensitive\\>/);
     expect(first.stdout).to.match(/running .*\/plain ensure=present 'contents=no secret here/);
     const again = await run(['--json']);
     expect(again.code, again.stderr).to.equal(0);

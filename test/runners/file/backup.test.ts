@@ -13,9 +13,9 @@ describe('file runner: backup = true #once', () => {
   it('keeps each replaced content, the newest five, in a root-only directory', async () => {
     const dir = tempDir('govern-backup-');
     const backups = path.join(dir, 'backup');
-    const env = { GOVERN_BACKUP_DIR: backups };
+    const env = { GOVERN_VAR_DIR: dir };
     const live = writeFile(path.join(dir, 'app.conf'), 'v0\n');
-    const copies = () => (fs.existsSync(path.join(backups, live)) ? fs.readdirSync(path.join(backups, live)).sort() : []);
+    const copies = () => (fs.existsSync(path.join(backups, live)) ? fs.readdirSync(path.join(backups, live)).filter((name) => !name.endsWith('.json')).sort() : []);
 
     expect(await runnerOutcome('file', [live, 'ensure=present', 'contents=v0\n', ...OWNED, 'backup=true'], { env })).to.deep.include({ code: 0, changed: false });
     expect(copies()).to.deep.equal([]);

@@ -24,7 +24,7 @@ export const EDIT_KEYS = {
   group: { ...ACCOUNT, help: 'the group of a file the runner creates (a group name or a numeric gid; default: root); an existing file keeps its own' },
   mode: { type: 'mode', max: 0o777, help: 'the permissions of a file the runner creates (default 0644); an existing file keeps its own' },
   validate: VALIDATE_KEY,
-  backup: { type: 'boolean', default: false, help: 'keep the content a change replaces, in /var/lib/govern/backup/PATH/TIME (root only; the newest 5 per file)' },
+  backup: { type: 'boolean', default: false, help: 'keep the content a change replaces, in VAR_DIR/backup/PATH/TIME (VAR_DIR: the run\'s --var-dir, /var/lib/govern; root only; the newest 5 per file; govern backups lists and restores them)' },
 } as const;
 
 /** What edit.ts needs besides the decision. */

@@ -1,0 +1,21 @@
+// A tree from `govern pull` is read from its checkout in the pull cache
+// (VAR_DIR/pull/NAME-HASH/trees/COMMIT), but a user knows it as the repository: every message that
+// names a file of it says the file's path in the repository and the commit
+// (`site.hcl:4 (commit abc1234)`), at the same exits maskSecrets guards (writers.ts, priority.ts).
+const trees = new Map<string, string>();
+let pattern: RegExp | undefined;
+
+/** From now on, a path under `dir` (a pulled checkout of `commit`) is shown as the repository's. */
+export function showPulledTree(dir: string, commit: string): void {
+  if (trees.has(dir)) return;
+  trees.set(dir, commit.slice(0, 7));
+  const dirs = [...trees.keys()].sort((a, b) => b.length - a.length).map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  // The directory, then its file (up to a blank, a quote or a colon) and the line if there is one.
+  pattern = new RegExp(`(${dirs.join('|')})/([^\\s:"'()]+)((?::\\d+)?)`, 'g');
+}
+
+/** The text with each path of a pulled checkout as `FILE[:LINE] (commit abc1234)`. */
+export function pulledPaths(text: string): string {
+  if (pattern === undefined) return text;
+  return text.replace(pattern, (_, dir: string, file: string, line: string) => `${file}${line} (commit ${trees.get(dir)})`);
+}
