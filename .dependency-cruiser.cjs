@@ -16,6 +16,7 @@ const layers = [
   ['output'],
   ['plan'],
   ['run', 'check'],
+  ['lsp'],
   ['cli'],
   ['manual'],
 ];

@@ -24,6 +24,8 @@ const VENDORED = {
   nats: ['@nats-io/transport-node', '@nats-io/jetstream', '@nats-io/kv', '@nats-io/nkeys'],
   yaml: ['yaml'],
   handlebars: ['handlebars'],
+  // The language server's library: `govern lsp` alone loads it (src/lsp/server.ts).
+  lsp: ['vscode-languageserver/node', 'vscode-languageserver-textdocument'],
 };
 const vendorOf = new Map(Object.entries(VENDORED).flatMap(([file, packages]) => packages.map((p) => [p, file])));
 

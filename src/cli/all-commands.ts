@@ -17,7 +17,8 @@ import { secretCommand } from './commands/secret.js';
 import { statusCommand } from './commands/status.js';
 import { checkCommand } from './commands/check.js';
 import { fmtCommand } from './commands/fmt.js';
+import { lspCommand } from './commands/lsp.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, resourceCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, fmtCommand, checkCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, resourceCommand, statusCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, fmtCommand, checkCommand, lspCommand, versioncmpCommand];

@@ -26,6 +26,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   diff: async () => (await import('./commands/diff.js')).diffCommand,
   fmt: async () => (await import('./commands/fmt.js')).fmtCommand,
   check: async () => (await import('./commands/check.js')).checkCommand,
+  lsp: async () => (await import('./commands/lsp.js')).lspCommand,
   versioncmp: async () => (await import('./commands/versioncmp.js')).versioncmpCommand,
 };
 

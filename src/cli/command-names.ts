@@ -88,6 +88,11 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
     summary: 'every problem of a tree at once, without the host (--format text|json|sarif|junit for CI)',
   },
   {
+    name: 'lsp',
+    usage: 'govern lsp [OPTIONS]',
+    summary: 'a language server for editors over stdio: diagnostics, completion, hover, definition, formatting',
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',
