@@ -32,8 +32,15 @@ export interface CheckReport {
   needsFacts?: Record<string, string[]>;
 }
 
-/** `seen` is given the resources each planning read (`govern lsp` goes from an RREF to its block). */
-export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | undefined, seen?: (resources: Resource[]) => void): Promise<CheckReport> {
+export interface CheckOptions {
+  /** Given the resources each planning read (`govern lsp` goes from an RREF to its block). */
+  seen?: (resources: Resource[]) => void;
+  /** Without snapshots, tell which facts each file reads (default true; an editor has no use for it). */
+  needsFacts?: boolean;
+}
+
+export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | undefined, options: CheckOptions = {}): Promise<CheckReport> {
+  const { seen } = options;
   const root = path.resolve(treeRoot(settings.target) ?? path.dirname(settings.target));
   const locator = new Locator(root);
   const files = fmtFiles([settings.target]).map((f) => path.relative(root, path.resolve(f.file)));
@@ -53,7 +60,7 @@ export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | 
   } else for (const snapshot of snapshots) await checkOnce(snapshotSettings(settings, snapshot), (rule, problems) => add(snapshot.host, rule, problems), seen);
   const report: CheckReport = { root, files, problems: [...found.values()].sort(byPlace) };
   if (snapshots !== undefined) report.hosts = snapshots.map((s) => s.host);
-  else {
+  else if (options.needsFacts ?? true) {
     const needs = Object.fromEntries(files.map((f) => [f, neededFacts(path.join(root, f), root)] as const).filter(([, names]) => names.length > 0));
     report.needsFacts = needs;
   }

@@ -56,7 +56,7 @@ export class Diagnostics {
     const open = new Map(this.openIn(tree).map((d) => [d.uri, d.version]));
     let problems: CheckProblem[];
     try {
-      const report = await checkTree({ ...tree.settings, target: tree.root }, undefined, (resources) => tree.planned(resources));
+      const report = await checkTree({ ...tree.settings, target: tree.root }, undefined, { seen: (resources) => tree.planned(resources), needsFacts: false });
       problems = report.problems;
     } catch (e) {
       // A check that cannot run at all (the tree's directory gone, say): told on the open files.

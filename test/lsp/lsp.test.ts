@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { govern } from '../support/cli.js';
+import { GOVERN, govern } from '../support/cli.js';
 import { LspClient, positionOf, uri, type Diagnostic } from '../support/lsp-client.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
@@ -65,7 +65,7 @@ describe('govern lsp, driven by an LSP client', function () {
 
   async function started(): Promise<{ client: LspClient; root: string; site: string; text: string }> {
     const t = tree();
-    client = await LspClient.start(t.root);
+    client = await LspClient.start(GOVERN, t.root);
     const first = client.nextDiagnostics(t.site);
     await client.open(t.site, t.text);
     expect(await first, 'the tree as written has no problem').to.deep.equal([]);
@@ -74,7 +74,7 @@ describe('govern lsp, driven by an LSP client', function () {
 
   it('initializes with its capabilities, and exits 0 after shutdown', async () => {
     const t = tree();
-    client = await LspClient.start(t.root);
+    client = await LspClient.start(GOVERN, t.root);
     const result = client.initialized as { capabilities: Record<string, unknown>; serverInfo: { name: string } };
     expect(result.serverInfo.name).to.equal('govern');
     expect(result.capabilities).to.include.keys('completionProvider', 'hoverProvider', 'definitionProvider', 'documentFormattingProvider', 'documentSymbolProvider', 'textDocumentSync');

@@ -1,10 +1,10 @@
 // A real LSP client for the tests: `govern lsp` started as an editor starts it (bin/govern, stdio),
 // spoken to with vscode-jsonrpc, the protocol library VS Code's own client is built on. Every
-// publishDiagnostics the server sends is kept, and a test waits for the next one of a file.
+// publishDiagnostics the server sends is kept, and a test waits for the next one of a file. Also
+// bench/lsp-diagnostics.ts's client.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { GOVERN } from './cli.js';
 
 export interface Diagnostic {
   range: { start: { line: number; character: number }; end: { line: number; character: number } };
@@ -33,9 +33,9 @@ export class LspClient {
     this.connection.listen();
   }
 
-  /** `govern lsp ARGS`, initialized for the workspace folder `root`. */
-  static async start(root: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<LspClient> {
-    const child = spawn(GOVERN, ['lsp', ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `GOVERN lsp ARGS` (bin/govern of the checkout, say), initialized for the workspace folder `root`. */
+  static async start(govern: string, root: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<LspClient> {
+    const child = spawn(govern, ['lsp', ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     const client = new LspClient(child);
     const uri = pathToFileURL(root).href;
     client.initialized = await client.connection.sendRequest('initialize', { processId: process.pid, rootUri: uri, workspaceFolders: [{ uri, name: 'tree' }], capabilities: {} });
