@@ -5,7 +5,7 @@ const layers = [
   ['shared'],
   ['facts', 'hcl', 'config', 'lock', 'runners'],
   ['data', 'pull'],
-  ['templates', 'secrets'],
+  ['templates', 'secrets', 'module-sources'],
   ['state', 'fmt'],
   ['graph'],
   ['describe'],

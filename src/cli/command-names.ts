@@ -49,8 +49,8 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
   },
   {
     name: 'modules',
-    usage: 'govern modules [OPTIONS] [NAME] [PATH]',
-    summary: "list a tree's modules and their parameters; with NAME, where it is instantiated",
+    usage: 'govern modules [OPTIONS] [NAME | fetch | update | outdated] [PATH]',
+    summary: "list a tree's modules and where one is instantiated; fetch, update, outdated: modules from git (modules.hcl)",
   },
   {
     name: 'fleet',

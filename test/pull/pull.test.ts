@@ -5,9 +5,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { RUN_LOCK_NAME } from '../../src/lock/run-lock.js';
 import type { RunReport } from '../../src/report/types.js';
 import { govern } from '../support/cli.js';
 import { startSshLab } from '../support/sshd.js';
+import { TEST_LOCK_DIR } from '../support/suite-dirs.js';
 import { tempDir } from '../support/tmp.js';
 import { gitLab, type GitLab } from './git-lab.js';
 
@@ -133,8 +135,9 @@ describe('govern pull', function () {
     await lab.commit(pair('v2'), 'unsigned', 'v2');
     expect((await pull(['--ref', 'v1'])).code).to.equal(0);
     const stop = path.join(tempDir(), 'stop');
-    // A separate process, as a run would be: resolve DIR, then read every file of the tree.
-    const reader = spawn(process.execPath, ['-e', `
+    // A separate process, as a run would be: it holds the run lock (so a pull leaves the old trees
+    // in place, as for a run under way), resolves DIR, then reads every file of the tree.
+    const reader = spawn('flock', [path.join(TEST_LOCK_DIR, RUN_LOCK_NAME), process.execPath, '-e', `
       const fs = require('fs'), path = require('path');
       const seen = { v1: 0, v2: 0 }, bad = [];
       while (!fs.existsSync(${JSON.stringify(stop)})) {

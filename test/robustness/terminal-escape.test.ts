@@ -14,6 +14,13 @@ describe('terminal control characters in what runners print', () => {
     expect(terminalLine('café ✓')).to.equal('café ✓');
   });
 
+  it('bidirectional overrides, isolates, marks and the Unicode line separators are escaped', () => {
+    expect(terminalLine('ok\u202egnp.exe')).to.equal('ok\\u202egnp.exe');
+    expect(terminalLine('a\u2066b\u2069c\u200fd\u061ce')).to.equal('a\\u2066b\\u2069c\\u200fd\\u061ce');
+    expect(terminalText('one\u2028two\u2029')).to.equal('one\\u2028two\\u2029');
+    expect(terminalLine('שלום עולם')).to.equal('שלום עולם');
+  });
+
   it("a runner's message, log and diff are shown escaped in text, exact in --json", async () => {
       const dir = tempDir();
       const runners = path.join(dir, 'runners');

@@ -4,7 +4,7 @@
 import type { Location } from '../../shared/errors.js';
 import type { AttrValue } from '../../shared/protocol.js';
 
-export const MODULES_DIR = 'modules';
+export { MODULES_DIR } from '../../module-sources/lock-file.js';
 /** The block declaring an instance: `module "shop" { source = "nginx_site", port = 8080 }`. */
 export const MODULE_BLOCK = 'module';
 /** The block declaring a parameter of a module: `variable "port" { type = "number", default = 80 }`. */

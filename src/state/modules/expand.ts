@@ -2,6 +2,7 @@
 // its data key `modules` lists) become the rendered state files of their modules, each file rendered
 // once per instance with the instance's parameters as its variables (docs/modules.md). The resources
 // parsed from them remember their instance (Resource.module).
+import { notVendored } from '../../module-sources/verify.js';
 import type { TreeData } from '../../data/lookup.js';
 import { MODULES_KEY } from '../../data/hierarchy.js';
 import { UserError, formatLocation, type Location, type Problem } from '../../shared/errors.js';
@@ -64,7 +65,8 @@ export async function expandModules(root: string | undefined, declared: Instance
   for (const instance of instances) {
     if (!moduleDirs.includes(instance.source)) {
       const known = moduleDirs.length > 0 ? `the tree's modules: ${moduleDirs.join(', ')}` : 'the tree has no modules/ directory';
-      problems.push({ ...instance.at, message: `module "${instance.name}": "${instance.source}" is not a module of this tree${didYouMean(instance.source, moduleDirs)} (${known})` });
+      const pending = notVendored(root, instance.source);
+      problems.push({ ...instance.at, message: `module "${instance.name}": ${pending ?? `"${instance.source}" is not a module of this tree${didYouMean(instance.source, moduleDirs)} (${known})`}` });
       continue;
     }
     const first = !modules.has(instance.source);

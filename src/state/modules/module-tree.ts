@@ -6,6 +6,7 @@ import { TREE_DIRS } from '../../config/paths.js';
 import { parseHcl } from '../../hcl/parse.js';
 import { UserError, type Problem } from '../../shared/errors.js';
 import { readSourceFile } from '../../shared/source-file.js';
+import { checkVendored } from '../../module-sources/verify.js';
 import { listStateFiles } from '../files.js';
 import { misplacedVariable, MODULES_DIR, type VariableDecl } from './declarations.js';
 import { readVariables } from './variables.js';
@@ -44,6 +45,7 @@ export function moduleNames(root: string | undefined): string[] {
 /** Reads a module's files and its parameters; every problem at once. */
 export function readModule(root: string, name: string): ModuleSource {
   const dir = path.join(root, MODULES_DIR, name);
+  checkVendored(root, name);
   const problems: Problem[] = [];
   const files: ModuleSource['files'] = [];
   const variables: VariableDecl[] = [];
