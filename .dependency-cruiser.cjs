@@ -16,6 +16,7 @@ const layers = [
   ['output'],
   ['plan'],
   ['run', 'check', 'test-run'],
+  ['lsp'],
   ['cli'],
   ['manual'],
 ];

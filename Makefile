@@ -15,7 +15,9 @@ MANUAL      = node dist/src/manual/main.js --prefix $(PREFIX) --sysconfdir $(SYS
 # Debian 12's packages keep units in /lib/systemd/system (packaging/build-deb sets it).
 UNITDIR    ?= $(PREFIX)/lib/systemd/system
 
-.PHONY: all build check-deps test test-all test-modes test-node18 demo install uninstall deb bench bench-compare clean docs
+VSCODE      = editors/vscode
+
+.PHONY: all build check-deps vsix test test-all test-modes test-node18 demo install uninstall deb bench bench-compare clean docs
 
 all: build
 
@@ -62,6 +64,12 @@ test-node18: build
 # The keys tables of docs/{pkg,service,file,exec}.md, from the runners' descriptions.
 docs: build
 	scripts/update-runner-docs
+
+# The VS Code extension (docs/editors.md): its own dependencies (editors/vscode/package-lock.json,
+# never the main install's), the language client bundled, packaged by @vscode/vsce.
+vsix: $(VSCODE)/govern.vsix
+$(VSCODE)/govern.vsix: $(VSCODE)/package.json $(VSCODE)/package-lock.json $(VSCODE)/extension.js $(VSCODE)/language-configuration.json $(VSCODE)/syntaxes/govern.tmLanguage.json $(VSCODE)/README.md
+	cd $(VSCODE) && npm ci --no-audit --no-fund && npm run bundle && npm run package
 
 # The built-in example, applied twice: the second run reports no changes.
 demo: build
@@ -110,4 +118,4 @@ bench-compare: build
 	node dist/bench/revisions.js --rev '$(REV)' --pairs $(or $(PAIRS),11)
 
 clean:
-	rm -rf dist
+	rm -rf dist $(VSCODE)/dist $(VSCODE)/govern.vsix

@@ -29,6 +29,8 @@ const VENDORED = {
   // The structured-document runners' libraries: loaded by the json and toml runners alone.
   jsonc: ['jsonc-parser'],
   toml: ['@decimalturn/toml-patch'],
+  // The language server's library: `govern lsp` alone loads it (src/lsp/server.ts).
+  lsp: ['vscode-languageserver/node', 'vscode-languageserver-textdocument'],
 };
 const vendorOf = new Map(Object.entries(VENDORED).flatMap(([file, packages]) => packages.map((p) => [p, file])));
 

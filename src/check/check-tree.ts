@@ -14,6 +14,7 @@ import { misplacedEncrypted } from '../secrets/misplaced.js';
 import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { renderResourceTemplates } from '../state/resource-templates.js';
+import type { Resource } from '../state/resource.js';
 import { PhaseClock } from '../report/timing.js';
 import { Locator, type CheckProblem, type CheckRule } from './locate.js';
 import { neededFacts } from './needed-facts.js';
@@ -31,7 +32,15 @@ export interface CheckReport {
   needsFacts?: Record<string, string[]>;
 }
 
-export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | undefined): Promise<CheckReport> {
+export interface CheckOptions {
+  /** Given the resources each planning read (`govern lsp` goes from an RREF to its block). */
+  seen?: (resources: Resource[]) => void;
+  /** Without snapshots, tell which facts each file reads (default true; an editor has no use for it). */
+  needsFacts?: boolean;
+}
+
+export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | undefined, options: CheckOptions = {}): Promise<CheckReport> {
+  const { seen } = options;
   const root = path.resolve(treeRoot(settings.target) ?? path.dirname(settings.target));
   const locator = new Locator(root);
   const files = fmtFiles([settings.target]).map((f) => path.relative(root, path.resolve(f.file)));
@@ -47,11 +56,11 @@ export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | 
   };
   if (snapshots === undefined) {
     const placeholders = { ...settings, sources: { ...settings.sources, local: new PlaceholderFacts(), remote: new PlaceholderHostFacts() } };
-    await checkOnce(placeholders, (rule, problems) => add(undefined, rule, problems));
-  } else for (const snapshot of snapshots) await checkOnce(snapshotSettings(settings, snapshot), (rule, problems) => add(snapshot.host, rule, problems));
+    await checkOnce(placeholders, (rule, problems) => add(undefined, rule, problems), seen);
+  } else for (const snapshot of snapshots) await checkOnce(snapshotSettings(settings, snapshot), (rule, problems) => add(snapshot.host, rule, problems), seen);
   const report: CheckReport = { root, files, problems: [...found.values()].sort(byPlace) };
   if (snapshots !== undefined) report.hosts = snapshots.map((s) => s.host);
-  else {
+  else if (options.needsFacts ?? true) {
     const needs = Object.fromEntries(files.map((f) => [f, neededFacts(path.join(root, f), root)] as const).filter(([, names]) => names.length > 0));
     report.needsFacts = needs;
   }
@@ -59,7 +68,7 @@ export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | 
 }
 
 /** One planning of the tree, every phase's problems given to `found`, masked with every secret met. */
-async function checkOnce(settings: PlanSettings, found: (rule: CheckRule, problems: Problem[]) => void): Promise<void> {
+async function checkOnce(settings: PlanSettings, found: (rule: CheckRule, problems: Problem[]) => void, seen?: (resources: Resource[]) => void): Promise<void> {
   const secrets = new PlanningSecrets();
   const raw: [CheckRule, Problem[]][] = [];
   const clock = new PhaseClock();
@@ -79,6 +88,7 @@ async function checkOnce(settings: PlanSettings, found: (rule: CheckRule, proble
     const resources = (await step('templates', () => renderResourceTemplates(read.parsed, settings.paths.templates, read.timed, read.root))) ?? read.parsed;
     raw.push(['templates', misplacedEncrypted(resources)]);
     resources.forEach((r) => secrets.addResource(r));
+    seen?.(resources);
     await step('resources', () => buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache, root: read.root }));
   });
   for (const [rule, problems] of raw) if (problems.length > 0) found(rule, (secrets.masked(new UserError(problems)) as UserError).problems);

@@ -18,8 +18,9 @@ import { backupsCommand } from './commands/backups.js';
 import { statusCommand } from './commands/status.js';
 import { checkCommand } from './commands/check.js';
 import { fmtCommand } from './commands/fmt.js';
+import { lspCommand } from './commands/lsp.js';
 import { testCommand } from './commands/test.js';
 import { versioncmpCommand } from './commands/versioncmp.js';
 
 /** In the order of the command index, which a test checks. */
-export const commands: Command[] = [runCommand, resourceCommand, statusCommand, backupsCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, fmtCommand, checkCommand, testCommand, versioncmpCommand];
+export const commands: Command[] = [runCommand, resourceCommand, statusCommand, backupsCommand, pullCommand, factsCommand, renderCommand, graphCommand, dataCommand, modulesCommand, fleetCommand, listenCommand, secretCommand, planCommand, diffCommand, fmtCommand, checkCommand, testCommand, lspCommand, versioncmpCommand];

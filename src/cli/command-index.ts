@@ -28,6 +28,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   fmt: async () => (await import('./commands/fmt.js')).fmtCommand,
   check: async () => (await import('./commands/check.js')).checkCommand,
   test: async () => (await import('./commands/test.js')).testCommand,
+  lsp: async () => (await import('./commands/lsp.js')).lspCommand,
   versioncmp: async () => (await import('./commands/versioncmp.js')).versioncmpCommand,
 };
 

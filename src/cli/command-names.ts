@@ -98,6 +98,11 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
     summary: 'run a tree twice in a throwaway sandbox of this host, with a noop first and its checks after: idempotence, noop fidelity',
   },
   {
+    name: 'lsp',
+    usage: 'govern lsp [OPTIONS]',
+    summary: 'a language server for editors over stdio: diagnostics, completion, hover, definition, formatting',
+  },
+  {
     name: 'versioncmp',
     usage: 'govern versioncmp [OPTIONS] A B',
     summary: 'compare two versions: prints -1 (A older), 0 (same) or 1 (A newer)',

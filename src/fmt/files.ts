@@ -53,7 +53,7 @@ function walk(dir: string, found: FmtFile[], problems: Problem[]): void {
 }
 
 /** A data file is one under a data/ directory beside a hierarchy.hcl; recipients.hcl is read as it is. */
-function isTemplated(file: string): boolean {
+export function isTemplated(file: string): boolean {
   if (path.basename(file) === RECIPIENTS_FILE) return false;
   for (let dir = path.dirname(path.resolve(file)); ; dir = path.dirname(dir)) {
     if (path.basename(dir) === DATA_DIR && fs.existsSync(path.join(path.dirname(dir), HIERARCHY_FILE))) return false;

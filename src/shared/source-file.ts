@@ -11,6 +11,16 @@ import { describeFileKind } from './file-kind.js';
 export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 
 /**
+ * Texts that stand for files' contents on disk, by absolute path: the buffers an editor has open and
+ * not saved, which `govern lsp` checks as they are (src/lsp/). No other command sets any.
+ */
+let unsaved: ReadonlyMap<string, string> | undefined;
+
+export function setUnsavedTexts(texts: ReadonlyMap<string, string> | undefined): void {
+  unsaved = texts;
+}
+
+/**
  * The file's text. With `tree` (the state tree's directory, for a file of the tree: a state file, a
  * template or partial of its templates.d or given by path, a data file, hierarchy.hcl, a module's
  * file), the file opened must lie inside the tree: neither a link nor `..` leads out of it.
@@ -19,6 +29,8 @@ export function readSourceFile(file: string, tree?: string): string {
   if (tree !== undefined && !isInside(path.resolve(file), path.resolve(tree))) {
     throw new UserError({ file, message: "outside the state tree: govern reads a tree's files only inside the tree's directory" });
   }
+  const open = unsaved?.get(path.resolve(file));
+  if (open !== undefined) return open;
   let fd: number;
   try {
     // Non-blocking, so that opening a FIFO returns at once and is refused below.

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GOVERN, ROOT, TEST_VAR_DIR } from '../support/cli.js';
-import { modulesLoaded } from '../support/modules-loaded.js';
+import { modulesLoaded, modulesLoadedServing } from '../support/modules-loaded.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 const SRC = path.join(ROOT, 'dist', 'src');
@@ -28,8 +28,11 @@ function shortName(file: string): string {
   return pkg ? pkg[1] : file;
 }
 
+/** The language server and its library, which `govern lsp` alone loads. */
+const LANGUAGE_SERVER = [/^vscode-/, /^lsp\//, /^bundle\/vendor-lsp\.js$/];
+
 /** What no command that does not use them may load. */
-const HEAVY = [/^@nats-io\//, /^yaml$/, /^ajv$/, /^tweetnacl$/, /^secrets\/age/, /^record\/report-check\.js$/, /^jsonc-parser$/, /^@decimalturn\/toml-patch$/];
+const HEAVY = [/^@nats-io\//, /^yaml$/, /^ajv$/, /^tweetnacl$/, /^secrets\/age/, /^record\/report-check\.js$/, /^jsonc-parser$/, /^@decimalturn\/toml-patch$/, ...LANGUAGE_SERVER];
 
 function heavyIn(loaded: string[]): string[] {
   return [...new Set(loaded.map(shortName))].filter((m) => HEAVY.some((h) => h.test(m)));
@@ -147,5 +150,23 @@ describe('what each command loads', () => {
     writeFile(path.join(tree, 'site.hcl'), `file "${tree}/greeting" {\n  ensure = "present"\n  contents = "{{data "greeting"}}\\n"\n  owner = "root"\n  group = "root"\n  mode = "0644"\n}\n`);
     const loaded = fromSource(['run', '--noop', tree], { GOVERN_VAR_DIR: TEST_VAR_DIR }).map(shortName);
     expect(heavyIn(loaded)).to.deep.equal(['yaml']);
+  });
+
+  it('govern lsp loads the language server and its library; govern check and govern fmt do not', async () => {
+    const tree = plainTree();
+    const server = (loaded: string[]) => [...new Set(loaded.map(shortName))].filter((m) => LANGUAGE_SERVER.some((h) => h.test(m)));
+    for (const args of [['check', tree], ['fmt', tree]]) {
+      expect(server(fromSource(args)), args[0]).to.deep.equal([]);
+      expect(server(modulesLoaded(GOVERN, args)), `bin/govern ${args[0]}`).to.deep.equal([]);
+    }
+    // An editor's session: initialize, shutdown, exit (exit 0).
+    const session = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } },
+      { jsonrpc: '2.0', id: 2, method: 'shutdown' },
+      { jsonrpc: '2.0', method: 'exit' },
+    ].map((m) => `Content-Length: ${Buffer.byteLength(JSON.stringify(m))}\r\n\r\n${JSON.stringify(m)}`).join('');
+    expect(server(await modulesLoadedServing(GOVERN, ['lsp'], session))).to.include.members(['bundle/vendor-lsp.js']);
+    const script = writeFile(path.join(tempDir(), 'govern.js'), `require(${JSON.stringify(path.join(SRC, 'cli', 'main.js'))}).main(process.argv.slice(2));\n`);
+    expect(server(await modulesLoadedServing(script, ['lsp'], session))).to.include.members(['vscode-languageserver', 'lsp/server.js']);
   });
 });
