@@ -76,24 +76,35 @@ export class PersistentProcess {
     // The end is seen once the process has exited and its output has been read to the last line.
     let open = 2;
     let exitWhy: string | undefined;
+    /** Settled once the output has been read to its end after the exit (or given up on). */
+    let drained: () => void = () => undefined;
     const closed = () => {
-      if (--open === 0 && exitWhy !== undefined) this.end(exitWhy);
+      if (--open === 0 && exitWhy !== undefined) {
+        drained();
+        this.end(exitWhy);
+      }
     };
     this.child.stdout!.on('close', closed);
     this.child.stderr!.on('close', closed);
     this.child.on('error', (e) => this.end(`could not be started: ${e.message}`));
     this.child.on('exit', (code, signal) => {
-      // What it left in its group ends with it: the group is watched until nothing of it is left,
-      // so that a govern killed meanwhile still takes it down (the watcher), not merely the runner.
+      // What it left in its group ends with it, once what it left has written the output still
+      // coming (an answer written by a child a moment after the runner exited is read): the group is
+      // watched until nothing of it is left, so that a govern killed meanwhile still takes it down
+      // (the watcher), not merely the runner.
       const pid = this.child.pid!;
-      this.groupEnded = killGroupForGood(pid).then((gone) => void (gone && untrack()));
+      const outputRead = new Promise<void>((resolve) => (drained = resolve));
+      this.groupEnded = outputRead.then(() => killGroupForGood(pid)).then((gone) => void (gone && untrack()));
       exitWhy = signal ? `killed by ${signal}` : `exit ${code}`;
-      if (open === 0) this.end(exitWhy);
-      else {
+      if (open === 0) {
+        drained();
+        this.end(exitWhy);
+      } else {
         const why = exitWhy;
         setTimeout(() => {
           this.child.stdout!.destroy();
           this.child.stderr!.destroy();
+          drained();
           this.end(why);
         }, DRAIN_MS);
       }

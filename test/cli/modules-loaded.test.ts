@@ -71,6 +71,7 @@ describe('what each command loads', () => {
         'shared/interrupt.js',
         'shared/process-group.js',
         'shared/process.js',
+        'shared/pulled-paths.js',
         'shared/secret-texts.js',
         'shared/sensitive.js',
         'shared/shell-display.js',
