@@ -33,7 +33,9 @@ interface Oniguruma {
   OnigString: new (text: string) => unknown;
 }
 
-describe('the VS Code extension (editors/vscode)', function () {
+// #once: the extension does not depend on the runner mode or jobs, and @vscode/vsce needs a newer
+// Node than Debian 12's, on which the second pass runs.
+describe('the VS Code extension (editors/vscode) #once', function () {
   this.timeout(600_000);
 
   before(function () {
