@@ -27,6 +27,8 @@ export interface RolloutStage {
 
 export interface Rollout {
   file: string;
+  /** The line of `stages`. */
+  line: number;
   stages: RolloutStage[];
 }
 
@@ -43,6 +45,7 @@ export function readRollout(tree: string): Rollout | undefined {
   };
   const problems: Problem[] = [];
   let stages: RolloutStage[] | undefined;
+  let stagesLine = 1;
   for (const item of items) {
     const line = item.at.line;
     if (item.kind === 'block' || item.name !== 'stages') {
@@ -53,12 +56,13 @@ export function readRollout(tree: string): Rollout | undefined {
     } else if (item.value.length > MAX_STAGES) {
       problems.push({ file, line, message: `stages: ${item.value.length} stages, more than ${MAX_STAGES}` });
     } else {
+      stagesLine = line;
       stages = item.value.map((v, i) => readStage(file, v, i, (key) => lineOf(`stages/${i}${key}`, line), problems));
     }
   }
   if (problems.length === 0 && stages === undefined) problems.push({ file, line: 1, message: `no stages: ${ROLLOUT_FILE} holds stages = [{ where = "FACT=VALUE" }, ..., {}]` });
   if (problems.length > 0) throw new UserError(problems);
-  return { file, stages: stages! };
+  return { file, line: stagesLine, stages: stages! };
 }
 
 function readStage(file: string, v: AttrValue, i: number, lineOf: (key: string) => number, problems: Problem[]): RolloutStage {

@@ -2,6 +2,7 @@
 // in stages, decided from the fleet (fleet/stage-gate.ts, given by the command: pull/ sits below
 // fleet/). Without a fleet to ask, the tree's rollout.hcl is an error at its line, never ignored.
 import { UserError } from '../shared/errors.js';
+import { showPulledTree } from '../shared/pulled-paths.js';
 import { readRollout } from './rollout-file.js';
 
 export type GateVerdict = { kind: 'go' } | { kind: 'hold' | 'quarantined'; reason: string };
@@ -10,10 +11,11 @@ export type GateVerdict = { kind: 'go' } | { kind: 'hold' | 'quarantined'; reaso
 export type StageGate = (tree: string, commit: string, old: string | undefined) => Promise<GateVerdict>;
 
 export async function gatePull(gate: StageGate | undefined, tree: string, commit: string, old: string | undefined): Promise<GateVerdict> {
+  showPulledTree(tree, commit); // its messages name rollout.hcl as the repository's, not the cache's
   const rollout = readRollout(tree);
   if (rollout === undefined) return { kind: 'go' };
   if (gate === undefined) {
-    throw new UserError({ file: rollout.file, line: rollout.stages[0].line, message: 'a staged rollout needs the fleet: give govern pull --fleet-url (GOVERN_FLEET_URL), or remove rollout.hcl' });
+    throw new UserError({ file: rollout.file, line: rollout.line, message: 'a staged rollout needs the fleet: give govern pull --fleet-url (GOVERN_FLEET_URL), or remove rollout.hcl' });
   }
   return gate(tree, commit, old);
 }
