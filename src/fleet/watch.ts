@@ -21,8 +21,7 @@ export interface WatchGoal {
   timeoutMs?: number;
 }
 
-/** `hosts`: the selection at the end, sorted. */
-/** `reverted`: hosts that went back from the commit (health-checked runs): the rollout stopped there. */
+/** `hosts`: the selection at the end, sorted; `reverted`: those that went back from the commit (their health checks failed). */
 export type WatchEnd = { reached: boolean; hosts: string[]; missing: string[]; failed: string[]; reverted: string[] };
 
 export type WatchEvent = { kind: 'run'; run: HostRun } | { kind: 'selected' | 'unselected'; host: string } | { kind: 'invalid'; host: string; problem: string };
