@@ -5,9 +5,10 @@
 // without the server runs after each edit), the order alternating; the ratio of each pair is taken,
 // so that the machine's drift between pairs cancels. CPU time is counted beside wall time (the
 // server's from /proc, check's as a waited-for child), and the load average before and after.
-// --cpu-prof DIR has the server write a V8 CPU profile there when it exits (node --cpu-prof).
+// --cpu-prof DIR has the server write a V8 CPU profile there when it exits (node --cpu-prof);
+// --govern FILE measures another build (another checkout's bin/govern: the commit before a change).
 //
-//   node dist/bench/lsp-diagnostics.js [--resources 1000] [--rounds 21] [--root /tmp/govern-bench-lsp] [--cpu-prof DIR]
+//   node dist/bench/lsp-diagnostics.js [--resources 1000] [--rounds 21] [--root /tmp/govern-bench-lsp] [--cpu-prof DIR] [--govern FILE]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,8 @@ import { LspClient } from '../test/support/lsp-client.js';
 import { median, min, max } from './lib/stats.js';
 import { cpuSeconds, GOVERN } from './lib/system.js';
 
-const { values } = parseArgs({ options: { resources: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '21' }, root: { type: 'string', default: '/tmp/govern-bench-lsp' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({ options: { resources: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '21' }, root: { type: 'string', default: '/tmp/govern-bench-lsp' }, 'cpu-prof': { type: 'string' }, govern: { type: 'string', default: GOVERN } } });
+const govern = path.resolve(values.govern!);
 const resources = Number(values.resources);
 const rounds = Number(values.rounds);
 const FILES = 10;
@@ -44,7 +46,7 @@ function writeTree(root: string): string[] {
 /** govern started by node --cpu-prof (which NODE_OPTIONS may not carry), exec'd so that the pid stays the server's. */
 function profiled(dir: string): string {
   const wrapper = path.join(values.root!, 'govern-profiled');
-  fs.writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --cpu-prof --cpu-prof-dir=${JSON.stringify(path.resolve(dir))} ${JSON.stringify(GOVERN)} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --cpu-prof --cpu-prof-dir=${JSON.stringify(path.resolve(dir))} ${JSON.stringify(govern)} "$@"\n`, { mode: 0o755 });
   return wrapper;
 }
 
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
   const tree = path.dirname(files[0]);
   const env = { GOVERN_CACHE_DIR: path.join(values.root!, 'cache') };
   const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  const client = await LspClient.start(values['cpu-prof'] ? profiled(values['cpu-prof']) : GOVERN, tree, [], env);
+  const client = await LspClient.start(values['cpu-prof'] ? profiled(values['cpu-prof']) : govern, tree, [], env);
   const server = client.child.pid!;
   const file = files[FILES - 1];
   const text = fs.readFileSync(file, 'utf8');
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
   const runCheck = () => {
     const cpu = cpuSeconds('self');
     const start = process.hrtime.bigint();
-    const r = spawnSync(GOVERN, ['check', tree], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    const r = spawnSync(govern, ['check', tree], { env: { ...process.env, ...env }, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`govern check: exit ${r.status}: ${r.stdout}${r.stderr}`);
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     checkCpu.push((cpuSeconds('self') - cpu) * 1000);
