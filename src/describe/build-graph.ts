@@ -28,6 +28,8 @@ export interface BuildGraphOptions {
   root?: string;
   /** A resource whose keys passed this description in an earlier run (state/parse-cache.ts): not checked again. */
   checkedBefore?: (r: Resource, description: RunnerDescription) => boolean;
+  /** Told of each resource whose keys were checked now and passed (state/parse-cache.ts keeps it). */
+  passed?: (r: Resource, description: RunnerDescription) => void;
 }
 
 export interface DescribedGraph {
@@ -54,7 +56,7 @@ export async function buildGraph(resources: Resource[], options: BuildGraphOptio
   markSecretKeys(resources, descriptionOf);
   const notes = dropAbsentOnlyKeys(resources, descriptionOf);
   problems.push(
-    ...checkResources(resources, descriptionOf, options.checkedBefore),
+    ...checkResources(resources, descriptionOf, options.checkedBefore, options.passed),
     ...checkRelativePaths(resources, descriptionOf, options.root),
     ...checkArgumentSizes(resources, runners),
     ...removedWhileNeeded(resources, descriptionOf),

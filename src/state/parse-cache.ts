@@ -43,6 +43,8 @@ export class ParseCache {
   /** Files parsed this run, to keep once the graph is built: their resources as parsed, before planning changes them. */
   private readonly pending: { key: string; entry: Entry; live: Resource[] }[] = [];
   private readonly hashes = new Map<RunnerDescription, string>();
+  /** Resources parsed this run whose keys passed: the description hash they passed. */
+  private readonly passedAgainst = new WeakMap<Resource, string>();
 
   constructor(private readonly store: RunnerCache) {}
 
@@ -82,17 +84,20 @@ export class ParseCache {
     return hash !== undefined && hash === this.hashOf(description);
   }
 
+  /** The resource's keys passed this description (buildGraph's `passed`). */
+  passed(r: Resource, description: RunnerDescription): void {
+    this.passedAgainst.set(r, this.hashOf(description));
+  }
+
   /**
-   * After a graph was built: each file parsed this run is kept, each resource with the description its
-   * keys passed. One whose contents came from a template (`template`) is checked every run: the
-   * template's file can change without its state file.
+   * After a graph was built (or, for govern check, its resources checked): each file parsed this run
+   * is kept, each resource with the description its keys passed, or none (checked again next time).
+   * One whose contents came from a template (`template`) is checked every run: the template's file
+   * can change without its state file.
    */
-  commit(descriptionOf: (type: string) => RunnerDescription | undefined): void {
+  commit(): void {
     for (const { key, entry, live } of this.pending) {
-      entry.checked = live.map((r, i) => {
-        const description = descriptionOf(r.type);
-        return description && !entry.resources[i]!.template ? this.hashOf(description) : null;
-      });
+      entry.checked = live.map((r, i) => (entry.resources[i]!.template ? null : (this.passedAgainst.get(r) ?? null)));
       this.store.put(key, entry as unknown as Record<string, unknown>);
     }
     this.pending.length = 0;
