@@ -55,7 +55,7 @@ describe('govern fleet history', () => {
     expect(hosts[0].run.ended_at).to.equal(ended[2]);
   });
 
-  it('what a host published is untrusted: at most what the bucket keeps, invalid values said, text escaped, reverted shown #once', async () => {
+  it('what a host published is untrusted: at most what the bucket keeps, invalid values said, text escaped, reverted shown', async () => {
     await fleetHost('web1', nats.url).run(); // makes the buckets as govern does
     const run = (o: object) => JSON.stringify({ ...simulatedRun('evil'), ...o });
     const many = Array.from({ length: RUNS_HISTORY + 5 }, (_, i) => run({ commit: `c${String(i).padStart(3, '0')}` }));
@@ -77,7 +77,7 @@ describe('govern fleet history', () => {
     expect(limited.stdout.trimEnd().split('\n')).to.have.length(2);
   });
 
-  it('a host without runs, a name that cannot be a key, --limit elsewhere: exit 1, said #once', async () => {
+  it('a host without runs, a name that cannot be a key, --limit elsewhere: exit 1, said', async () => {
     await fleetHost('web1', nats.url).run();
     const none = await fleet(nats.url, ['history', 'db9']);
     expect(none.code).to.equal(1);
@@ -93,7 +93,7 @@ describe('govern fleet history', () => {
     expect(usage.stderr).to.include('usage: govern fleet history HOST');
   });
 
-  it('a bucket made with one value per key (before history): the last run, and kept 1 #once', async () => {
+  it('a bucket made with one value per key (before history): the last run, and kept 1', async () => {
     await putHosts(nats.url, [{ name: 'web1', facts: {}, run: simulatedRun('web1') }]);
     await putRuns(nats.url, 'web1', [JSON.stringify(simulatedRun('web1', { commit: 'second' }))]);
     const r = await fleet(nats.url, ['history', 'web1', '--json']);
@@ -110,7 +110,7 @@ describe('govern fleet --changed-since', () => {
   });
   afterEach(stopAllNats);
 
-  it("only the hosts whose last run changed something within the duration, with --where too #once", async () => {
+  it("only the hosts whose last run changed something within the duration, with --where too", async () => {
     await putHosts(nats.url, [
       { name: 'web1', facts: { role: 'web' }, run: simulatedRun('web1', { changed: 2, endedAgoMs: 10 * 60_000 }) },
       { name: 'web2', facts: { role: 'web' }, run: simulatedRun('web2', { changed: 0, endedAgoMs: 10 * 60_000 }) },
