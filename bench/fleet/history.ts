@@ -62,7 +62,7 @@ async function fill(nats: NatsServer, history: number): Promise<void> {
 async function timed(argv: string[]): Promise<number> {
   const start = process.hrtime.bigint();
   const r = await runCommand(argv[0], argv.slice(1), { timeoutMs: 120_000, maxOutputBytes: 64 * 1024 * 1024 });
-  if (r.code > 3) throw new Error(`${argv.join(' ')}: exit ${r.code}: ${r.stderr}`);
+  if (r.code === null || r.code > 3) throw new Error(`${argv.join(' ')}: exit ${r.code}: ${r.stderr}`);
   return ms(start);
 }
 
