@@ -19,15 +19,16 @@ export async function publishHost(settings: FleetSettings, run: HostRun, facts: 
   const start = Date.now();
   const values: RelayPut[] = [{ bucket: RUNS_BUCKET, key: run.host, value: maskSecrets(JSON.stringify(run)) }];
   if (facts !== undefined) values.push({ bucket: FACTS_BUCKET, key: run.host, value: JSON.stringify(facts) });
-  if ((await publishViaRelay(values, Math.min(RELAY_WAIT_MS, settings.timeoutMs / 2))) === 'relayed') return { ok: true, ms: Date.now() - start, via: 'listener' };
   let nc: NatsConnection | undefined;
-  const work = async () => {
+  const work = async (): Promise<'listener' | 'own'> => {
+    if ((await publishViaRelay(values, Math.min(RELAY_WAIT_MS, settings.timeoutMs / 2))) === 'relayed') return 'listener';
     nc = await connectFleet(settings, { clientName: `govern run ${run.host}`, inboxPrefix: hostInbox(run.host) });
     await Promise.all(values.map((v) => putMaking(nc!, v.bucket, v.key, v.value)));
+    return 'own';
   };
   try {
-    await within(settings.timeoutMs - (Date.now() - start), `publishing to the fleet at ${settings.url}`, work());
-    return { ok: true, ms: Date.now() - start, via: 'own' };
+    const via = await within(settings.timeoutMs, `publishing to the fleet at ${settings.url}`, work());
+    return { ok: true, ms: Date.now() - start, via };
   } catch (e) {
     return { ok: false, ms: Date.now() - start, error: reason(e) };
   } finally {
