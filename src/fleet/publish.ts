@@ -21,7 +21,7 @@ export async function publishHost(settings: FleetSettings, run: HostRun, facts: 
   if (facts !== undefined) values.push({ bucket: FACTS_BUCKET, key: run.host, value: JSON.stringify(facts) });
   let nc: NatsConnection | undefined;
   const work = async (): Promise<'listener' | 'own'> => {
-    if ((await publishViaRelay(values, Math.min(RELAY_WAIT_MS, settings.timeoutMs / 2))) === 'relayed') return 'listener';
+    if ((await publishViaRelay(settings.url, values, Math.min(RELAY_WAIT_MS, settings.timeoutMs / 2))) === 'relayed') return 'listener';
     nc = await connectFleet(settings, { clientName: `govern run ${run.host}`, inboxPrefix: hostInbox(run.host) });
     await Promise.all(values.map((v) => putMaking(nc!, v.bucket, v.key, v.value)));
     return 'own';

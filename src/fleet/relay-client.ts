@@ -10,7 +10,7 @@ import { relayPath, type RelayAnswer, type RelayPut } from './relay.js';
 /** A listener answers in milliseconds when connected; past this the run's own connection is quicker. */
 export const RELAY_WAIT_MS = 1_000;
 
-export async function publishViaRelay(puts: RelayPut[], waitMs: number, file = relayPath()): Promise<'relayed' | undefined> {
+export async function publishViaRelay(url: string, puts: RelayPut[], waitMs: number, file = relayPath()): Promise<'relayed' | undefined> {
   if (!trusted(file)) return undefined;
   return new Promise((resolve) => {
     let text = '';
@@ -34,7 +34,7 @@ export async function publishViaRelay(puts: RelayPut[], waitMs: number, file = r
         done(undefined);
       }
     });
-    socket.end(`${JSON.stringify({ puts })}\n`);
+    socket.end(`${JSON.stringify({ url, puts })}\n`);
   });
 }
 

@@ -27,14 +27,16 @@ export function relayPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(lockDir(env), RELAY_SOCKET);
 }
 
-/** Why a request cannot be relayed, or the puts it asks for. */
-export function parseRelayRequest(text: string, host: string): RelayPut[] | string {
+/** Why a request cannot be relayed, or the puts it asks for. `url`: the listener's --fleet-url, which the run's must be. */
+export function parseRelayRequest(text: string, host: string, url: string): RelayPut[] | string {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch {
     return 'not JSON';
   }
+  // A run told of another fleet (a test server, say) publishes there, not to the listener's.
+  if ((v as { url?: unknown })?.url !== url) return 'not the fleet this listener is connected to';
   const puts = (v as { puts?: unknown })?.puts;
   if (!Array.isArray(puts) || puts.length === 0 || puts.length > 2) return 'puts is not a list of one or two';
   for (const p of puts as RelayPut[]) {
@@ -49,8 +51,8 @@ export interface Relay {
   close(): void;
 }
 
-/** Serves the relay socket for `host` over `nc`; `connected()` says whether the connection is up now. */
-export function serveRelay(nc: NatsConnection, host: string, connected: () => boolean, warn: (text: string) => void): Relay {
+/** Serves the relay socket for the host and fleet of `nc`; `connected()` says whether the connection is up now. */
+export function serveRelay(nc: NatsConnection, fleet: { host: string; url: string }, connected: () => boolean, warn: (text: string) => void): Relay {
   const file = relayPath();
   ensureLockDir(path.dirname(file));
   fs.rmSync(file, { force: true }); // a socket a listener before this one left
@@ -72,7 +74,7 @@ export function serveRelay(nc: NatsConnection, host: string, connected: () => bo
     });
     socket.on('end', () => {
       if (size > MAX_RELAY_BYTES) return;
-      const puts = parseRelayRequest(text, host);
+      const puts = parseRelayRequest(text, fleet.host, fleet.url);
       if (typeof puts === 'string') answer({ ok: false, error: puts });
       else if (!connected()) answer({ ok: false, error: 'the listener is not connected' });
       else

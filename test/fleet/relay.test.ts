@@ -65,7 +65,7 @@ describe('publishing through the listener', function () {
     expect((await readKey<{ facts: Record<string, string> }>(nats.url, 'govern_facts', 'web1'))?.facts.role).to.equal('web');
   });
 
-  it("falls back to its own connection: no listener, or a listener that will not relay this host's keys", async () => {
+  it("falls back to its own connection: no listener, a listener that will not relay this host's keys, or of another fleet", async () => {
     const host = fleetHost('web1', nats.url);
     const port = await monitorPort(nats);
     let before = await totalConnections(port);
@@ -80,20 +80,29 @@ describe('publishing through the listener', function () {
     expect(via(host.varDir)).to.equal('own');
     expect(await totalConnections(port)).to.be.above(before);
     expect((await readKey<{ host: string }>(nats.url, 'govern_runs', 'web1'))?.host).to.equal('web1');
-  });
 
+    // The listener of web1 is connected to this server; a run told of another fleet publishes there itself.
+    await listenAs('web1');
+    const other = await startNats();
+    const elsewhere = fleetHost('web1', other.url);
+    expect((await elsewhere.run([], { GOVERN_LOCK_DIR: lockDir })).code).to.equal(0);
+    expect(via(elsewhere.varDir)).to.equal('own');
+    expect((await readKey<{ host: string }>(other.url, 'govern_runs', 'web1'))?.host).to.equal('web1');
+  });
 });
 
 describe('the relay socket: requests', () => {
-  it('what the relay takes: one or two puts, into the two buckets, under this host\'s key alone #once', () => {
-    const put = (o: object) => JSON.stringify({ puts: [{ bucket: 'govern_runs', key: 'web1', value: '{}', ...o }] });
-    expect(parseRelayRequest(put({}), 'web1')).to.deep.equal([{ bucket: 'govern_runs', key: 'web1', value: '{}' }]);
-    expect(parseRelayRequest(put({ key: 'db1' }), 'web1')).to.equal("not this host's key: db1");
-    expect(parseRelayRequest(put({ key: '>' }), 'web1')).to.equal("not this host's key: >");
-    expect(parseRelayRequest(put({ bucket: 'KV_other' }), 'web1')).to.equal('not a fleet bucket: KV_other');
-    expect(parseRelayRequest(put({ value: 3 }), 'web1')).to.equal('a put without a value');
-    expect(parseRelayRequest('{"puts": []}', 'web1')).to.equal('puts is not a list of one or two');
-    expect(parseRelayRequest('nope', 'web1')).to.equal('not JSON');
+  it('what the relay takes: one or two puts, into the two buckets, under this host\'s key alone, for the listener\'s fleet #once', () => {
+    const URL = 'tls://nats.example.org:4222';
+    const put = (o: object, url = URL) => JSON.stringify({ url, puts: [{ bucket: 'govern_runs', key: 'web1', value: '{}', ...o }] });
+    expect(parseRelayRequest(put({}), 'web1', URL)).to.deep.equal([{ bucket: 'govern_runs', key: 'web1', value: '{}' }]);
+    expect(parseRelayRequest(put({ key: 'db1' }), 'web1', URL)).to.equal("not this host's key: db1");
+    expect(parseRelayRequest(put({ key: '>' }), 'web1', URL)).to.equal("not this host's key: >");
+    expect(parseRelayRequest(put({ bucket: 'KV_other' }), 'web1', URL)).to.equal('not a fleet bucket: KV_other');
+    expect(parseRelayRequest(put({ value: 3 }), 'web1', URL)).to.equal('a put without a value');
+    expect(parseRelayRequest(put({}, 'nats://test:4222'), 'web1', URL)).to.equal('not the fleet this listener is connected to');
+    expect(parseRelayRequest(`{"url": "${URL}", "puts": []}`, 'web1', URL)).to.equal('puts is not a list of one or two');
+    expect(parseRelayRequest('nope', 'web1', URL)).to.equal('not JSON');
     expect(MAX_RELAY_BYTES).to.be.at.most(8 * 1024 * 1024);
   });
 });
