@@ -1,17 +1,18 @@
 // The two key-value buckets of the fleet: the last run of each host (govern_runs) and its facts
-// (govern_facts), one key per host, the newest value only. Bound without asking the server anything,
+// (govern_facts), one key per host, the newest value (and the last few runs: RUNS_HISTORY). Bound without asking the server anything,
 // so that a host's credentials need no more than publishing to its own keys and reading; a bucket
 // that does not exist yet is made by the first user allowed to make it (docs/fleet.md).
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { natsJetstream, natsKv } from './nats.js';
+import { RUNS_BUCKET, RUNS_HISTORY } from './settings.js';
 
 export function bindBucket(nc: NatsConnection, name: string): Promise<KV> {
   return new (natsKv().Kvm)(natsJetstream().jetstream(nc, { checkAPI: false })).open(name);
 }
 
 export function createBucket(nc: NatsConnection, name: string): Promise<KV> {
-  return new (natsKv().Kvm)(natsJetstream().jetstream(nc, { checkAPI: false })).create(name, { history: 1, description: 'govern: one key per host (docs/fleet.md)' });
+  return new (natsKv().Kvm)(natsJetstream().jetstream(nc, { checkAPI: false })).create(name, { history: name === RUNS_BUCKET ? RUNS_HISTORY : 1, description: 'govern: one key per host (docs/fleet.md)' });
 }
 
 /** Puts a value under a key, making the bucket first when it does not exist. */

@@ -15,6 +15,8 @@ export interface FleetStatusOptions {
   where: Condition[];
   json: boolean;
   maxAgeMs: number;
+  /** Only hosts whose last run changed something and ended within this. */
+  changedSinceMs?: number;
   watch: boolean;
   untilCommit?: string;
   timeoutMs?: number;
@@ -27,8 +29,8 @@ export function fleetStatus(settings: FleetSettings, o: FleetStatusOptions, out:
   return withFleet(settings, 'govern fleet', async (nc) => {
     const watching = o.watch ? await startFleetWatch(nc) : undefined;
     const { runs, facts } = await readFleet(nc, settings.timeoutMs);
-    const rows = fleetRows(runs, facts, o.where, Date.now(), o.maxAgeMs);
-    const answer = fleetAnswer(rows, o.maxAgeMs, rows.length === 0 ? selectionHint(facts, o.where, Date.now()) : '');
+    const rows = fleetRows(runs, facts, o.where, Date.now(), o.maxAgeMs, o.changedSinceMs);
+    const answer = fleetAnswer(rows, o.maxAgeMs, rows.length === 0 ? (o.changedSinceMs !== undefined ? ` whose last run changed something within ${formatDuration(o.changedSinceMs)}` : selectionHint(facts, o.where, Date.now())) : '');
     await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);
     if (watching === undefined) return answer.code;
     // Every host's valid last run, selected or not: a host's run may come just before the facts that select it.
