@@ -26,7 +26,7 @@ type Print = (text: string) => Promise<void>;
 export function fleetStatus(settings: FleetSettings, o: FleetStatusOptions, out: Print): Promise<number> {
   return withFleet(settings, 'govern fleet', async (nc) => {
     const watching = o.watch ? await startFleetWatch(nc) : undefined;
-    const { runs, facts } = await readFleet(nc, settings.timeoutMs);
+    const { runs, facts } = await readFleet(nc, settings);
     const rows = fleetRows(runs, facts, o.where, Date.now(), o.maxAgeMs);
     const answer = fleetAnswer(rows, o.maxAgeMs, rows.length === 0 ? selectionHint(facts, o.where, Date.now()) : '');
     await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);

@@ -5,6 +5,7 @@ import { maskSecrets } from '../shared/secret-texts.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { putMaking } from './buckets.js';
 import { connectFleet, within } from './connection.js';
+import { deadlineIn } from './transient.js';
 import type { HostFacts, HostRun } from './host-record.js';
 import { FACTS_BUCKET, RUNS_BUCKET, type FleetSettings } from './settings.js';
 
@@ -13,11 +14,13 @@ export type PublishOutcome = { ok: true; ms: number } | { ok: false; ms: number;
 /** facts undefined: the run alone (an interrupted run, whose facts may have been cut short). */
 export async function publishHost(settings: FleetSettings, run: HostRun, facts: HostFacts | undefined): Promise<PublishOutcome> {
   const start = Date.now();
+  const deadline = deadlineIn(settings.timeoutMs);
   let nc: NatsConnection | undefined;
   const work = async () => {
     nc = await connectFleet(settings, { clientName: `govern run ${run.host}`, inboxPrefix: hostInbox(run.host) });
-    const puts = [putMaking(nc, RUNS_BUCKET, run.host, maskSecrets(JSON.stringify(run)))];
-    if (facts !== undefined) puts.push(putMaking(nc, FACTS_BUCKET, run.host, JSON.stringify(facts)));
+    const o = { replicas: settings.replicas, deadline };
+    const puts = [putMaking(nc, RUNS_BUCKET, run.host, maskSecrets(JSON.stringify(run)), o)];
+    if (facts !== undefined) puts.push(putMaking(nc, FACTS_BUCKET, run.host, JSON.stringify(facts), o));
     await Promise.all(puts);
   };
   try {
