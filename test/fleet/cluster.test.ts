@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { startNats, stopAllNats } from '../support/nats.js';
 import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.js';
 import { fleetRun, listener, stopListeners } from './listeners.js';
 import { fleet, fleetHost, type FleetHost } from './support.js';
@@ -41,7 +42,7 @@ async function leadOn(cluster: NatsCluster, stream: string, node: number): Promi
 async function published(host: FleetHost, extra: string[] = []): Promise<void> {
   const r = await host.run(extra);
   expect(r.code, r.stderr).to.equal(0);
-  expect(r.stderr).to.not.include('not published');
+  expect(r.stderr, r.stderr).to.not.include("not published");
 }
 
 function lastStarted(host: FleetHost): string {
@@ -68,6 +69,7 @@ describe('the fleet on a three-node JetStream cluster', function () {
   });
   afterEach(async () => {
     await stopListeners();
+    await stopAllNats();
     await cluster?.close();
   });
 
@@ -117,5 +119,20 @@ describe('the fleet on a three-node JetStream cluster', function () {
     // And the node that came back leads the stream with all of it (settled: its replica is current).
     await leadOn(cluster, RUNS_STREAM, down);
     expect(Object.fromEntries((await fleetJson(cluster)).hosts.map((h) => [h.host, h.run?.started_at]))).to.deep.equal(last);
+  });
+
+  it("a site: a host publishing to the site's leaf node is in govern fleet on the hub", async () => {
+    const remotes = cluster.nodes.map((n) => `"nats-leaf://127.0.0.1:${n.leafPort}"`).join(', ');
+    // The site's server as docs/fleet.md has it: no JetStream of its own, the hub's domain for its clients.
+    const site = await startNats(`leafnodes { remotes: [ { urls: [${remotes}] } ] }\ndefault_js_domain: { "$G": hub }`, { jetstream: false });
+    await fleet(cluster.urls); // the buckets, with three replicas, on the hub
+    await cluster.leafNodes(1);
+    const web9 = fleetHost('web9.site2', site.url, { role: 'web' });
+    await published(web9);
+    const seen = await fleetJson(cluster);
+    expect(seen.hosts.map((h) => [h.host, h.state, h.run?.started_at])).to.deep.equal([['web9.site2', 'ok', lastStarted(web9)]]);
+    // The site's own reads (govern fleet there, its hosts' inventory) go through it too.
+    const there = await fleet(site.url, ['--json']);
+    expect(JSON.parse(there.stdout).hosts.map((h: { host: string }) => h.host), there.stderr).to.deep.equal(['web9.site2']);
   });
 });

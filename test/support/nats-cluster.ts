@@ -17,6 +17,8 @@ export interface ClusterNode {
   clientPort: number;
   routePort: number;
   monitorPort: number;
+  /** Where leaf nodes (a site's server) connect. */
+  leafPort: number;
   running: boolean;
 }
 
@@ -30,24 +32,26 @@ export interface NatsCluster {
   settled(timeoutMs?: number): Promise<void>;
   /** The server leading a stream (by the running nodes' word), or undefined while none does. */
   streamLeader(stream: string): Promise<string | undefined>;
+  /** Until `count` leaf nodes are connected to the running nodes, by their word (/leafz). */
+  leafNodes(count: number, timeoutMs?: number): Promise<void>;
   /** The node a client of this name is connected to, or -1. */
   nodeOf(clientName: string): Promise<number>;
   close(): Promise<void>;
 }
 
-/** `config`: extra configuration every node gets (a leafnodes block...), in nats-server's syntax. */
-export async function startNatsCluster(config: (node: number) => string = () => ''): Promise<NatsCluster> {
+export async function startNatsCluster(): Promise<NatsCluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-nats-cluster-'));
   // Ports the kernel picks, held together so that they differ, then given to the servers: a route
   // must be configured before its peer is up, and a restarted node comes back where clients and
   // peers look for it.
-  const ports = await freePorts(9);
+  const ports = await freePorts(12);
   const nodes: ClusterNode[] = [0, 1, 2].map((i) => ({
     name: `n${i + 1}`,
-    clientPort: ports[i * 3],
-    routePort: ports[i * 3 + 1],
-    monitorPort: ports[i * 3 + 2],
-    url: `nats://127.0.0.1:${ports[i * 3]}`,
+    clientPort: ports[i * 4],
+    routePort: ports[i * 4 + 1],
+    monitorPort: ports[i * 4 + 2],
+    leafPort: ports[i * 4 + 3],
+    url: `nats://127.0.0.1:${ports[i * 4]}`,
     running: false,
   }));
   const children: (ChildProcess | undefined)[] = [];
@@ -61,9 +65,10 @@ export async function startNatsCluster(config: (node: number) => string = () => 
         `server_name: ${n.name}`,
         `listen: "127.0.0.1:${n.clientPort}"`,
         `http: "127.0.0.1:${n.monitorPort}"`,
-        `jetstream { store_dir: "${path.join(dir, n.name)}" }`,
+        // The hub's JetStream domain, which a site's leaf node names (docs/fleet.md, "Sites").
+        `jetstream { store_dir: "${path.join(dir, n.name)}", domain: hub }`,
         `cluster { name: govern_test, listen: "127.0.0.1:${n.routePort}", routes: [${routes}] }`,
-        config(i),
+        `leafnodes { listen: "127.0.0.1:${n.leafPort}" }`,
         '',
       ].join('\n'),
     );
@@ -88,6 +93,15 @@ export async function startNatsCluster(config: (node: number) => string = () => 
     start,
     settled: (timeoutMs = 60_000) => settled(nodes, timeoutMs),
     streamLeader: (stream) => streamLeader(nodes, stream),
+    leafNodes: async (count, timeoutMs = 60_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const views = await Promise.all(nodes.filter((n) => n.running).map((n) => monitor<{ leafnodes?: number }>(n, '/leafz').catch(() => ({ leafnodes: 0 }))));
+        if (views.reduce((sum, v) => sum + (v.leafnodes ?? 0), 0) >= count) return;
+        if (Date.now() > deadline) throw new Error(`${count} leaf nodes did not connect within ${timeoutMs / 1000} s`);
+        await new Promise((r) => setTimeout(r, 100)); // the servers announce nothing: polled, ended by the condition
+      }
+    },
     nodeOf: async (clientName) => {
       for (const [i, n] of nodes.entries()) {
         if (!n.running) continue;
