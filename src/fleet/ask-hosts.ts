@@ -55,7 +55,7 @@ async function rolloutOf(settings: FleetSettings, o: FleetRunOptions, sign: Sign
       return 0;
     }
     const say = (text: string) => out(`${terminalLine(text)}\n`);
-    const end = await rollout(nc, { batches: planned, batchTimeoutMs: o.batchTimeoutMs, sign, say });
+    const end = await rollout(nc, { batches: planned, batchTimeoutMs: o.batchTimeoutMs, sign, say, fleetTimeoutMs: settings.timeoutMs });
     if (end.ok) {
       await say(`every selected host (${hosts.length}) ran successfully`);
       return 0;

@@ -7,8 +7,9 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { natsJetstream, natsKv } from './nats.js';
 import { isTransient, untilAnswered } from './transient.js';
 
-export function bindBucket(nc: NatsConnection, name: string): Promise<KV> {
-  return new (natsKv().Kvm)(natsJetstream().jetstream(nc, { checkAPI: false })).open(name);
+/** timeoutMs: of each request to the server (default the client's, 5 s). */
+export function bindBucket(nc: NatsConnection, name: string, timeoutMs?: number): Promise<KV> {
+  return new (natsKv().Kvm)(natsJetstream().jetstream(nc, { checkAPI: false, timeout: timeoutMs })).open(name);
 }
 
 /** replicas undefined: 3 when the server is one of a cluster (it says so when we connect), else 1. */

@@ -24,8 +24,10 @@ export function deadlineIn(ms = DEFAULT_FLEET_TIMEOUT_MS): number {
 export async function untilAnswered<T>(deadline: number, clustered: boolean, work: (attemptMs: number) => Promise<T>): Promise<T> {
   for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
     const left = deadline - Date.now();
+    // The last attempt outlasts the deadline, so the caller's own time limit (connection.ts, within)
+    // is what ends the command, with its message, rather than this attempt's timeout.
     try {
-      return await work(Math.max(100, Math.min(ATTEMPT_MS, left)));
+      return await work(left > ATTEMPT_MS ? ATTEMPT_MS : Math.max(left, 0) + 1_000);
     } catch (e) {
       if (!isTransient(e, clustered) || deadline - Date.now() <= pause) throw e;
     }

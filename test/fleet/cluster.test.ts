@@ -106,7 +106,8 @@ describe('the fleet on a three-node JetStream cluster', function () {
     // After it, the crashed node is still a peer of every stream: reads must not depend on it.
     for (let i = 0; i < 5; i++) expect((await fleetJson(cluster)).hosts).to.have.length(4);
     for (const h of hosts) await published(h);
-    const rollout = await fleetRun(cluster.urls, ['--where', 'fqdn=web1', '--timeout', '5m']);
+    // Its watch of the runs is a consumer, placed anew at each try: tried within --fleet-timeout.
+    const rollout = await fleetRun(cluster.urls, ['--where', 'fqdn=web1', '--timeout', '5m', '--fleet-timeout', '60s']);
     expect(rollout.code, rollout.stdout + rollout.stderr).to.equal(0);
     expect(rollout.stdout).to.include('every selected host (1) ran successfully');
 
