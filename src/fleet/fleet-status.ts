@@ -6,9 +6,10 @@ import { terminalLine } from '../shared/terminal-text.js';
 import { fleetAnswer, fleetJson, fleetRows, fleetTable } from './fleet-view.js';
 import type { HostRun } from './host-record.js';
 import { checkRun } from './published.js';
-import { readFleet, withFleet } from './read-fleet.js';
+import { fleetProblem, readFleet, withFleet } from './read-fleet.js';
 import { parseCondition, selectionHint, type Condition } from './selection.js';
 import type { FleetSettings } from './settings.js';
+import { deadlineIn } from './transient.js';
 import { followRuns, startFleetWatch, type FleetWatch, type WatchEvent } from './watch.js';
 
 export interface FleetStatusOptions {
@@ -27,8 +28,8 @@ type Print = (text: string) => Promise<void>;
 /** The exit status: the check's (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), or the watch's. */
 export function fleetStatus(settings: FleetSettings, o: FleetStatusOptions, out: Print): Promise<number> {
   return withFleet(settings, 'govern fleet', async (nc) => {
-    const watching = o.watch ? await startFleetWatch(nc) : undefined;
-    const { runs, facts } = await readFleet(nc, settings.timeoutMs);
+    const watching = o.watch ? await fleetProblem(nc.getServer(), startFleetWatch(nc, deadlineIn(settings.timeoutMs))) : undefined;
+    const { runs, facts } = await readFleet(nc, settings);
     const rows = fleetRows(runs, facts, o.where, Date.now(), o.maxAgeMs, o.changedSinceMs);
     const answer = fleetAnswer(rows, o.maxAgeMs, rows.length === 0 ? (o.changedSinceMs !== undefined ? ` whose last run changed something within ${formatDuration(o.changedSinceMs)}` : selectionHint(facts, o.where, Date.now())) : '');
     await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);

@@ -143,7 +143,7 @@ async function answer(o: ListenOptions, subject: string, data: string, starts: S
 /** The host's runs publish through this connection (relay.ts); without the socket they connect themselves, as before. */
 function lendConnection(o: ListenOptions, nc: NatsConnection, connected: () => boolean): Relay | undefined {
   try {
-    return serveRelay(nc, { host: o.host, url: o.settings.url }, connected, o.log.warn);
+    return serveRelay(nc, { host: o.host, url: o.settings.url, timeoutMs: o.settings.timeoutMs, replicas: o.settings.replicas }, connected, o.log.warn);
   } catch (e) {
     o.log.warn(`runs will publish over their own connections: ${(e as Error).message}`);
     return undefined;

@@ -6,6 +6,7 @@ import { maskSecrets } from '../shared/secret-texts.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { putMaking } from './buckets.js';
 import { connectFleet, within } from './connection.js';
+import { deadlineIn } from './transient.js';
 import type { HostFacts, HostRun } from './host-record.js';
 import type { RelayPut } from './relay.js';
 import { publishViaRelay, RELAY_WAIT_MS } from './relay-client.js';
@@ -19,11 +20,13 @@ export async function publishHost(settings: FleetSettings, run: HostRun, facts: 
   const start = Date.now();
   const values: RelayPut[] = [{ bucket: RUNS_BUCKET, key: run.host, value: maskSecrets(JSON.stringify(run)) }];
   if (facts !== undefined) values.push({ bucket: FACTS_BUCKET, key: run.host, value: JSON.stringify(facts) });
+  const deadline = deadlineIn(settings.timeoutMs);
   let nc: NatsConnection | undefined;
   const work = async (): Promise<'listener' | 'own'> => {
     if ((await publishViaRelay(settings.url, values, Math.min(RELAY_WAIT_MS, settings.timeoutMs / 2))) === 'relayed') return 'listener';
     nc = await connectFleet(settings, { clientName: `govern run ${run.host}`, inboxPrefix: hostInbox(run.host) });
-    await Promise.all(values.map((v) => putMaking(nc!, v.bucket, v.key, v.value)));
+    const o = { replicas: settings.replicas, deadline };
+    await Promise.all(values.map((v) => putMaking(nc!, v.bucket, v.key, v.value, o)));
     return 'own';
   };
   try {

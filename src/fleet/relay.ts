@@ -11,6 +11,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { ensureLockDir, lockDir } from '../shared/lock-dir.js';
 import { putMaking } from './buckets.js';
 import { FACTS_BUCKET, RUNS_BUCKET } from './settings.js';
+import { deadlineIn } from './transient.js';
 
 export const RELAY_SOCKET = 'fleet.sock';
 /** A run's two values together: its summary and its facts are a few kB; this leaves room for large facts. */
@@ -52,7 +53,7 @@ export interface Relay {
 }
 
 /** Serves the relay socket for the host and fleet of `nc`; `connected()` says whether the connection is up now. */
-export function serveRelay(nc: NatsConnection, fleet: { host: string; url: string }, connected: () => boolean, warn: (text: string) => void): Relay {
+export function serveRelay(nc: NatsConnection, fleet: { host: string; url: string; timeoutMs: number; replicas?: number }, connected: () => boolean, warn: (text: string) => void): Relay {
   const file = relayPath();
   ensureLockDir(path.dirname(file));
   fs.rmSync(file, { force: true }); // a socket a listener before this one left
@@ -78,7 +79,7 @@ export function serveRelay(nc: NatsConnection, fleet: { host: string; url: strin
       if (typeof puts === 'string') answer({ ok: false, error: puts });
       else if (!connected()) answer({ ok: false, error: 'the listener is not connected' });
       else
-        Promise.all(puts.map((p) => putMaking(nc, p.bucket, p.key, p.value)))
+        Promise.all(puts.map((p) => putMaking(nc, p.bucket, p.key, p.value, { replicas: fleet.replicas, deadline: deadlineIn(fleet.timeoutMs) })))
         .then(() => answer({ ok: true }))
         .catch((e: Error) => answer({ ok: false, error: e.message }));
     });

@@ -9,7 +9,11 @@ export interface FleetSettings {
   caFile?: string;
   /** Every NATS operation of a command together must end within this (publishing: the run waits no longer). */
   timeoutMs: number;
+  /** Replicas of a bucket this command makes (1..5); undefined: 3 on a cluster, 1 on one server. */
+  replicas?: number;
 }
+
+export const MAX_REPLICAS = 5;
 
 export const DEFAULT_FLEET_TIMEOUT_MS = 5_000;
 

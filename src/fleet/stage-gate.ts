@@ -17,7 +17,7 @@ import type { FleetSettings } from './settings.js';
 export function fleetStageGate(settings: FleetSettings, host: string): StageGate {
   return async (tree, commit, old) => {
     const rollout = readRollout(tree)!;
-    const state = await withFleet(settings, `govern pull ${host}`, (nc) => readFleet(nc, settings.timeoutMs));
+    const state = await withFleet(settings, `govern pull ${host}`, (nc) => readFleet(nc, settings));
     return gateVerdict(rollout, state, { host, commit, first: old === undefined }, Date.now());
   };
 }
