@@ -10,11 +10,12 @@
 import crypto from 'node:crypto';
 import { codeIdentity } from '../config/code-identity.js';
 import type { RunnerDescription } from '../shared/description.js';
+import type { Location } from '../shared/errors.js';
 import type { InstanceDecl } from './modules/declarations.js';
 import type { Resource } from './resource.js';
 import type { RunnerCache } from './runner-cache.js';
 
-const FORMAT = 'govern-plan-1';
+const FORMAT = 'govern-plan-2';
 
 /** What a state file parsed to, its resources numbered from 0, each with the description hash it was checked against. */
 interface Entry {
@@ -62,6 +63,7 @@ export class ParseCache {
     const entry = this.store.get(this.key(text)) as unknown as Entry | undefined;
     if (!entry || entry.digest !== this.digest(text) || !Array.isArray(entry.resources) || !Array.isArray(entry.instances) || !Array.isArray(entry.checked) || entry.checked.length !== entry.resources.length) return undefined;
     entry.resources.forEach((r, i) => {
+      unpack(r, text.file);
       r.index = firstIndex + i;
       const hash = entry.checked[i];
       if (typeof hash === 'string') this.checkedAgainst.set(r, hash);
@@ -74,7 +76,10 @@ export class ParseCache {
     const copy = structuredClone({ resources, instances });
     // A key JSON cannot carry back as it was is parsed every time.
     if (JSON.stringify(copy).includes('"__proto__"')) return;
-    copy.resources.forEach((r) => (r.index -= firstIndex));
+    copy.resources.forEach((r) => {
+      r.index -= firstIndex;
+      pack(r, text.file);
+    });
     this.pending.push({ key: this.key(text), entry: { digest: this.digest(text), ...copy, checked: resources.map(() => null) }, live: resources });
   }
 
@@ -108,4 +113,25 @@ export class ParseCache {
     if (hash === undefined) this.hashes.set(description, (hash = descriptionHash(description)));
     return hash;
   }
+}
+
+// An entry names its state file once: each resource's file and locations (its block's, each key's)
+// in it are written as 0, which no path is, and read back as the one path. Entries are a third
+// smaller, and the resources read from them share one string for the path instead of a copy each.
+type Packed = Omit<Location, 'file'> & { file?: string | 0 };
+
+function pack(r: Resource, file: string): void {
+  const packed = (at: Location): Location => (at.file === file ? ({ ...at, file: 0 } as Packed as Location) : at);
+  if (r.file === file) (r as { file: string | 0 }).file = 0;
+  r.at = packed(r.at);
+  if (r.keyAt) for (const key of Object.keys(r.keyAt)) r.keyAt[key] = packed(r.keyAt[key]);
+}
+
+function unpack(r: Resource, file: string): void {
+  const unpacked = (at: Location): void => {
+    if ((at as Packed).file === 0) at.file = file;
+  };
+  if ((r as { file: string | 0 }).file === 0) r.file = file;
+  unpacked(r.at);
+  if (r.keyAt) for (const key of Object.keys(r.keyAt)) unpacked(r.keyAt[key]);
 }
