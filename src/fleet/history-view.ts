@@ -5,12 +5,10 @@ import { cell, tableText } from './fleet-view.js';
 import type { HostRun } from './host-record.js';
 import type { HostHistory } from './run-history.js';
 
-/** `reverted` is added to the run record by `govern revert` runs: shown when a host publishes it. */
+/** A run that returned to the last good commit (docs/rollout.md) says from which to which. */
 function reverted(run: HostRun): string {
-  const r = (run as HostRun & { reverted?: unknown }).reverted;
-  if (r === undefined) return '-';
-  if (typeof r === 'boolean') return r ? 'yes' : 'no';
-  return typeof r === 'string' ? cell(r, 20) : 'invalid';
+  const r = run.reverted;
+  return r === undefined ? '-' : cell(`${r.from.slice(0, 7)}->${r.to.slice(0, 7)}`, 20);
 }
 
 export function historyTable(h: HostHistory): string {

@@ -59,7 +59,7 @@ describe('govern fleet history', () => {
     await fleetHost('web1', nats.url).run(); // makes the buckets as govern does
     const run = (o: object) => JSON.stringify({ ...simulatedRun('evil'), ...o });
     const many = Array.from({ length: RUNS_HISTORY + 5 }, (_, i) => run({ commit: `c${String(i).padStart(3, '0')}` }));
-    await putRuns(nats.url, 'evil', [...many, '{"not": "a run"', run({ commit: 'ab\x1b[2Jcd', reverted: true }), run({ reverted: 'f00d' })]);
+    await putRuns(nats.url, 'evil', [...many, '{"not": "a run"', run({ commit: 'ab\x1b[2Jcd', reverted: { from: 'a'.repeat(40), to: 'b'.repeat(40), reason: 'health check "x" failed' } }), run({ reverted: 'f00d' })]);
 
     const r = await fleet(nats.url, ['history', 'evil', '--limit', '64']);
     expect(r.code, r.stderr).to.equal(0);
@@ -67,14 +67,15 @@ describe('govern fleet history', () => {
     const rows = r.stdout.split('\n\n')[0].trimEnd().split('\n').slice(1);
     expect(rows).to.have.length(RUNS_HISTORY);
     expect(rows.at(-3)).to.match(/ invalid /);
-    expect(rows.at(-2)).to.match(/ ab\\x1b\[2Jcd +yes /);
-    expect(rows.at(-1)).to.match(/ - +f00d /);
-    expect(r.stdout.split('\n\n')[1]).to.match(/: its published run: not JSON\n$/);
+    expect(rows.at(-2)).to.match(/ ab\\x1b\[2Jcd +aaaaaaa->bbbbbbb /);
+    // A `reverted` that is not {from, to, reason} makes the record invalid (rollout-fields.ts).
+    expect(rows.at(-1)).to.match(/ invalid /);
+    expect(r.stdout.split('\n\n')[1]).to.match(/: its published run: not JSON\n.*: its published run: reverted is not \{from, to, reason\}\n$/);
     // The oldest kept is the one RUNS_HISTORY before the last: the server keeps no more.
     expect(rows[0]).to.include(`c${String(5 + 3).padStart(3, '0')}`);
 
     const limited = await fleet(nats.url, ['history', 'evil', '--limit', '1']);
-    expect(limited.stdout.trimEnd().split('\n')).to.have.length(2);
+    expect(limited.stdout.split('\n\n')[0].trimEnd().split('\n')).to.have.length(2);
   });
 
   it('a host without runs, a name that cannot be a key, --limit elsewhere: exit 1, said', async () => {
