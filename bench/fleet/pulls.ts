@@ -10,6 +10,7 @@ import path from 'node:path';
 import { runCommand } from '../../src/shared/process.js';
 import { GOVERN } from '../../test/support/cli.js';
 import { startSshLab } from '../../test/support/sshd.js';
+import { cpuSeconds } from '../lib/system.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
@@ -24,14 +25,6 @@ async function must(command: string, argv: string[], env?: NodeJS.ProcessEnv): P
   if (r.code !== 0) throw new Error(`${command} ${argv.join(' ')}: exit ${r.code}: ${r.stderr}`);
   return r.stdout.trim();
 }
-
-/** CPU seconds of a process and its waited-for children, from /proc (utime stime cutime cstime). */
-function cpuSeconds(pid: number | 'self'): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / CLK_TCK;
-}
-let CLK_TCK = 100;
 
 /** A state tree of FILES files of about 1.5 kB, and a history of 20 signed commits. */
 async function makeRepository(root: string): Promise<{ bare: string; work: string; allowed: string; commit(): Promise<void> }> {
@@ -72,7 +65,6 @@ interface Round {
 }
 
 async function main(): Promise<void> {
-  CLK_TCK = Number(await must('getconf', ['CLK_TCK']));
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-bench-fleet-'));
   const options = MAX_STARTUPS ? [`MaxStartups ${MAX_STARTUPS}`] : [];
   const lab = await startSshLab([{ name: 'gitserver' }], [], options);

@@ -1,4 +1,5 @@
 // Facts about this host and this checkout that the workload depends on.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { baseEnv, check } from './proc.js';
@@ -33,4 +34,14 @@ export async function installedPackages(): Promise<string[]> {
 export async function governHostname(): Promise<string> {
   const out = await check([GOVERN, 'facts', '--json', 'hostname'], { env: baseEnv() });
   return (JSON.parse(out) as Record<string, string>).hostname;
+}
+
+let clockTicks: number | undefined;
+
+/** CPU seconds of a process and its waited-for children, from /proc (utime stime cutime cstime). */
+export function cpuSeconds(pid: number | 'self'): number {
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / clockTicks;
 }

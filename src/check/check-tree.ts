@@ -15,6 +15,7 @@ import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { renderResourceTemplates } from '../state/resource-templates.js';
 import type { Resource } from '../state/resource.js';
+import { noCache, type RunnerCache } from '../state/runner-cache.js';
 import { PhaseClock } from '../report/timing.js';
 import { Locator, type CheckProblem, type CheckRule } from './locate.js';
 import { neededFacts } from './needed-facts.js';
@@ -37,10 +38,18 @@ export interface CheckOptions {
   seen?: (resources: Resource[]) => void;
   /** Without snapshots, tell which facts each file reads (default true; an editor has no use for it). */
   needsFacts?: boolean;
+  /**
+   * Where the state files parsed, and whose resources' keys passed, are kept from one check to the
+   * next (state/parse-cache.ts): `govern lsp` keeps them in memory, so that a change re-reads the
+   * changed file alone. References, cycles, modules and paths are checked over the whole tree each
+   * time. Default: none kept (a check in CI runs once).
+   */
+  parses?: RunnerCache;
 }
 
 export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | undefined, options: CheckOptions = {}): Promise<CheckReport> {
   const { seen } = options;
+  const parses = options.parses ?? noCache;
   const root = path.resolve(treeRoot(settings.target) ?? path.dirname(settings.target));
   const locator = new Locator(root);
   const files = fmtFiles([settings.target]).map((f) => path.relative(root, path.resolve(f.file)));
@@ -56,8 +65,8 @@ export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | 
   };
   if (snapshots === undefined) {
     const placeholders = { ...settings, sources: { ...settings.sources, local: new PlaceholderFacts(), remote: new PlaceholderHostFacts() } };
-    await checkOnce(placeholders, (rule, problems) => add(undefined, rule, problems), seen);
-  } else for (const snapshot of snapshots) await checkOnce(snapshotSettings(settings, snapshot), (rule, problems) => add(snapshot.host, rule, problems), seen);
+    await checkOnce(placeholders, (rule, problems) => add(undefined, rule, problems), parses, seen);
+  } else for (const snapshot of snapshots) await checkOnce(snapshotSettings(settings, snapshot), (rule, problems) => add(snapshot.host, rule, problems), parses, seen);
   const report: CheckReport = { root, files, problems: [...found.values()].sort(byPlace) };
   if (snapshots !== undefined) report.hosts = snapshots.map((s) => s.host);
   else if (options.needsFacts ?? true) {
@@ -68,7 +77,7 @@ export async function checkTree(settings: PlanSettings, snapshots: Snapshot[] | 
 }
 
 /** One planning of the tree, every phase's problems given to `found`, masked with every secret met. */
-async function checkOnce(settings: PlanSettings, found: (rule: CheckRule, problems: Problem[]) => void, seen?: (resources: Resource[]) => void): Promise<void> {
+async function checkOnce(settings: PlanSettings, found: (rule: CheckRule, problems: Problem[]) => void, parses: RunnerCache, seen?: (resources: Resource[]) => void): Promise<void> {
   const secrets = new PlanningSecrets();
   const raw: [CheckRule, Problem[]][] = [];
   const clock = new PhaseClock();
@@ -82,14 +91,16 @@ async function checkOnce(settings: PlanSettings, found: (rule: CheckRule, proble
     }
   };
   await step('state', async () => {
-    const read = await readResources(settings, clock, secrets, true);
+    const read = await readResources(settings, clock, secrets, true, parses);
     raw.push(['state', read.problems]);
     // Without their templates rendered, resources are still checked against their runners.
     const resources = (await step('templates', () => renderResourceTemplates(read.parsed, settings.paths.templates, read.timed, read.root))) ?? read.parsed;
     raw.push(['templates', misplacedEncrypted(resources)]);
     resources.forEach((r) => secrets.addResource(r));
     seen?.(resources);
-    await step('resources', () => buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache, root: read.root }));
+    const { parseCache } = read;
+    await step('resources', () => buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache, root: read.root, checkedBefore: (r, d) => parseCache.checkedBefore(r, d), passed: (r, d) => parseCache.passed(r, d) }));
+    parseCache.commit();
   });
   for (const [rule, problems] of raw) if (problems.length > 0) found(rule, (secrets.masked(new UserError(problems)) as UserError).problems);
 }

@@ -59,7 +59,7 @@ export const COMMAND_DESCRIPTIONS: readonly CommandDescription[] = [
   },
   {
     name: 'fleet',
-    usage: 'govern fleet [OPTIONS] [run | key FILE]',
+    usage: 'govern fleet [OPTIONS] [run | history HOST | key FILE]',
     summary: "every host's last run from the fleet's NATS server, as a table and one monitoring check",
   },
   {

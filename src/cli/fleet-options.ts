@@ -1,6 +1,10 @@
 // Options of the fleet layer (docs/fleet.md): where the NATS server is and this host's credentials,
 // shared by `govern run` (publishing after the run), `govern fleet` and `govern listen`.
-import { DEFAULT_FLEET_TIMEOUT_MS, type FleetSettings } from '../fleet/settings.js';
+import { checkHostKey } from '../fleet/buckets.js';
+import { DEFAULT_FLEET_TIMEOUT_MS, MAX_REPLICAS, type FleetSettings } from '../fleet/settings.js';
+import { searchPaths, type GivenDirs } from '../plan/tree-paths.js';
+import { UserError } from '../shared/errors.js';
+import { localFacts } from './common-options.js';
 import { optionTable, type Options } from './options.js';
 
 export const fleetConnectionOptions = optionTable([
@@ -15,6 +19,13 @@ export const fleetConnectionOptions = optionTable([
     default: `${DEFAULT_FLEET_TIMEOUT_MS / 1000}s`,
     help: 'give up on the fleet server after this long',
   },
+  {
+    name: 'replicas',
+    kind: 'number',
+    placeholder: 'N',
+    env: 'GOVERN_FLEET_REPLICAS',
+    help: `replicas of the fleet's buckets when this command makes them (1 to ${MAX_REPLICAS}; default 3 on a cluster, 1 on one server)`,
+  },
 ]);
 
 export const fleetOptions = optionTable([
@@ -25,5 +36,23 @@ export const fleetOptions = optionTable([
 /** The settings the options give, or undefined when no fleet is configured. */
 export function fleetSettings(o: Options<typeof fleetConnectionOptions>): FleetSettings | undefined {
   if (o.fleetUrl === undefined || o.fleetUrl === '') return undefined;
-  return { url: o.fleetUrl, credsFile: o.fleetCreds, caFile: o.fleetCa, timeoutMs: o.fleetTimeout };
+  if (o.replicas !== undefined && o.replicas > MAX_REPLICAS) throw new UserError(`--replicas (GOVERN_FLEET_REPLICAS) must be 1 to ${MAX_REPLICAS} (NATS replicates a stream at most ${MAX_REPLICAS} times), not ${o.replicas}`);
+  return { url: o.fleetUrl, credsFile: o.fleetCreds, caFile: o.fleetCa, timeoutMs: o.fleetTimeout, replicas: o.replicas };
+}
+
+/** This host's name in the fleet: --fleet-name, else its fqdn fact (as when it publishes), checked as a key. */
+export async function fleetHostName(o: GivenDirs & { fleetName?: string; factTimeout: number }): Promise<string> {
+  let host = o.fleetName;
+  if (host === undefined) {
+    const facts = localFacts(o, searchPaths(o, undefined));
+    await facts.load(['fqdn']);
+    const result = facts.peek('fqdn')!;
+    if (!result.ok) throw new UserError(`this host's name in the fleet: the fqdn fact: ${result.error} (give --fleet-name)`);
+    host = result.value;
+  }
+  try {
+    return checkHostKey(host);
+  } catch (e) {
+    throw new UserError((e as Error).message);
+  }
 }

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { enableLinearEngine } from '../shared/bounded-match.js';
 import { defaultCacheDir } from '../shared/cache-dir.js';
 import { openPrivateDirectory, ownedAndPrivate, type DirectoryHandle } from '../shared/trust.js';
 
@@ -34,6 +35,9 @@ export function loadBundle(file: string, command: string | undefined): unknown {
   } catch {
     return require(file); // Node says what is wrong with it
   }
+  // The bundle sets this V8 flag when it loads (shared/bounded-match.ts), so the cached code it writes
+  // at exit is marked with it: set before the compile, or V8 refuses that code at every start.
+  enableLinearEngine();
   const dir = openPrivateDirectory(defaultCacheDir());
   const entry = dir?.at(`code-${word}.bin`);
   const cachedData = entry === undefined ? undefined : readEntry(entry, header);

@@ -22,6 +22,7 @@ export function autorequireEdges(resources: Resource[], descriptionOf: (type: st
   const byRef = new Map(resources.map((r) => [r.ref, r]));
   const managed = new ManagedDirectories(byRef);
   const unitFiles = new UnitFiles(resources);
+  const present = typesOf(resources);
   const edges: Edge[] = [];
   const lastBySameKey = new Map<string, string>();
   const sorted = [...resources].sort((a, b) => a.index - b.index);
@@ -32,6 +33,7 @@ export function autorequireEdges(resources: Resource[], descriptionOf: (type: st
   };
   for (const r of sorted) {
     for (const rule of descriptionOf(r.type)?.autorequire ?? []) {
+      if (!present.has(rule.runner)) continue;
       if (rule.same_key !== undefined) {
         const previous = sameKeyPredecessor(rule, r, lastBySameKey);
         if (previous !== undefined) edges.push({ from: previous, to: r.ref });
@@ -60,10 +62,11 @@ export function removedWhileNeeded(resources: Resource[], descriptionOf: (type: 
   const byRef = new Map(resources.map((r) => [r.ref, r]));
   const managed = new ManagedDirectories(byRef);
   const unitFiles = new UnitFiles(resources);
+  const present = typesOf(resources);
   const problems: Problem[] = [];
   for (const r of resources) {
     for (const rule of descriptionOf(r.type)?.autorequire ?? []) {
-      if (rule.reverse_when_other === undefined || rule.key === undefined || matches(rule.reverse_when_other, r, descriptionOf)) continue;
+      if (!present.has(rule.runner) || rule.reverse_when_other === undefined || rule.key === undefined || matches(rule.reverse_when_other, r, descriptionOf)) continue;
       for (const ref of namedBy(rule, r, byRef, managed, unitFiles)) {
         const other = byRef.get(ref)!;
         if (!matches(rule.reverse_when_other, other, descriptionOf)) continue;
@@ -74,6 +77,11 @@ export function removedWhileNeeded(resources: Resource[], descriptionOf: (type: 
     }
   }
   return problems;
+}
+
+/** The runners the tree has resources of: a rule names only resources of its runner, so one of a runner the tree does not use names none. */
+function typesOf(resources: Resource[]): Set<string> {
+  return new Set(resources.map((r) => r.type));
 }
 
 /**

@@ -28,6 +28,8 @@ export interface BuildGraphOptions {
   root?: string;
   /** A resource whose keys passed this description in an earlier run (state/parse-cache.ts): not checked again. */
   checkedBefore?: (r: Resource, description: RunnerDescription) => boolean;
+  /** Told of each resource whose keys were checked now and passed (state/parse-cache.ts keeps it). */
+  passed?: (r: Resource, description: RunnerDescription) => void;
 }
 
 export interface DescribedGraph {
@@ -54,7 +56,7 @@ export async function buildGraph(resources: Resource[], options: BuildGraphOptio
   markSecretKeys(resources, descriptionOf);
   const notes = dropAbsentOnlyKeys(resources, descriptionOf);
   problems.push(
-    ...checkResources(resources, descriptionOf, options.checkedBefore),
+    ...checkResources(resources, descriptionOf, options.checkedBefore, options.passed),
     ...checkRelativePaths(resources, descriptionOf, options.root),
     ...checkArgumentSizes(resources, runners),
     ...removedWhileNeeded(resources, descriptionOf),
@@ -76,12 +78,24 @@ export async function buildGraph(resources: Resource[], options: BuildGraphOptio
 
 /** A key its runner describes as `sensitive` is hidden wherever govern would show it, and kept off command lines; one it describes as `shown` is not hidden by `sensitive = true`. */
 function markSecretKeys(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined): void {
+  // Which keys each runner marks, worked out once per runner: most mark none, and their resources are passed over.
+  const marked = new Map<string, { sensitive: Set<string>; shown: Set<string> }>();
   for (const r of resources) {
-    const keys = descriptionOf(r.type)?.keys ?? {};
-    const secret = Object.keys(r.attrs).filter((key) => keys[key]?.sensitive === true);
-    if (secret.length > 0) r.secretKeys = secret;
-    const shown = Object.keys(r.attrs).filter((key) => keys[key]?.shown === true);
-    if (r.sensitive && shown.length > 0) r.shownKeys = shown;
+    let of = marked.get(r.type);
+    if (of === undefined) {
+      const keys = Object.entries(descriptionOf(r.type)?.keys ?? {});
+      of = { sensitive: new Set(keys.filter(([, k]) => k?.sensitive === true).map(([key]) => key)), shown: new Set(keys.filter(([, k]) => k?.shown === true).map(([key]) => key)) };
+      marked.set(r.type, of);
+    }
+    const { sensitive, shown } = of;
+    if (sensitive.size > 0) {
+      const secret = Object.keys(r.attrs).filter((key) => sensitive.has(key));
+      if (secret.length > 0) r.secretKeys = secret;
+    }
+    if (r.sensitive && shown.size > 0) {
+      const keys = Object.keys(r.attrs).filter((key) => shown.has(key));
+      if (keys.length > 0) r.shownKeys = keys;
+    }
   }
 }
 

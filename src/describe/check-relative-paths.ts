@@ -7,41 +7,60 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeCondition, holds } from '../shared/arguments.js';
-import type { RelativePathKind, RunnerDescription } from '../shared/description.js';
+import type { Condition, RelativePathKind, RunnerDescription } from '../shared/description.js';
 import type { Problem } from '../shared/errors.js';
 import { describeFileKind } from '../shared/file-kind.js';
 import { isInside } from '../shared/source-file.js';
-import { encodeValues, paramsOf } from '../shared/protocol.js';
+import { encodeValues } from '../shared/protocol.js';
 import { masker } from '../shared/sensitive.js';
 import { keyLocation, type Resource } from '../state/resource.js';
 
 export function checkRelativePaths(resources: Resource[], descriptionOf: (type: string) => RunnerDescription | undefined, root?: string): Problem[] {
   const problems: Problem[] = [];
+  const rulesOf = new Map<string, RelativePathRule[]>();
   for (const r of resources) {
     const description = descriptionOf(r.type);
-    const rules = (description?.rules ?? []).flatMap((rule) => ('relative_paths' in rule ? [rule] : []));
+    let rules = rulesOf.get(r.type);
+    if (rules === undefined) rulesOf.set(r.type, (rules = relativePathRules(description)));
     if (rules.length === 0) continue;
-    const params = paramsOf(r.attrs);
+    // Only the keys asked for are encoded (a file's contents among the others would be, for nothing).
+    const texts = (key: string): string[] | undefined => {
+      if (!Object.prototype.hasOwnProperty.call(r.attrs, key)) return undefined;
+      const given = encodeValues(r.attrs[key]);
+      return given.length > 0 ? given : undefined;
+    };
     const valueOf = (key: string): string | undefined => {
-      const given = params.texts(key);
+      const given = texts(key);
       if (given) return given.length === 1 ? given[0] : undefined;
       const fallback = description?.keys?.[key]?.default;
       return fallback === undefined ? undefined : encodeValues(fallback)[0];
     };
     for (const rule of rules) {
-      if (!holds(rule.when, valueOf)) continue;
-      for (const [key, kind] of Object.entries(rule.relative_paths)) {
-        const given = params.texts(key);
-        if (given?.length !== 1 || given[0] === '' || path.isAbsolute(given[0])) continue;
-        const full = path.resolve(r.stateDir, given[0]);
+      const relative = rule.keys.flatMap(([key, kind]) => {
+        const given = texts(key);
+        return given?.length !== 1 || given[0] === '' || path.isAbsolute(given[0]) ? [] : [{ key, kind, given: given[0] }];
+      });
+      if (relative.length === 0 || !holds(rule.when, valueOf)) continue;
+      for (const { key, kind, given } of relative) {
+        const full = path.resolve(r.stateDir, given);
         const problem = outsideProblem(full, root) ?? kindProblem(full, kind);
         if (problem === undefined) continue;
-        const message = `${r.ref}: ${key} ${JSON.stringify(given[0])} must be ${kind === 'file' ? 'a regular file' : 'a directory'} for ${describeCondition(rule.when)}: ${full} ${problem}`;
+        const message = `${r.ref}: ${key} ${JSON.stringify(given)} must be ${kind === 'file' ? 'a regular file' : 'a directory'} for ${describeCondition(rule.when)}: ${full} ${problem}`;
         problems.push({ ...keyLocation(r, key), message: masker(r)(message) });
       }
     }
   }
   return problems;
+}
+
+interface RelativePathRule {
+  when: Condition;
+  keys: [string, RelativePathKind][];
+}
+
+/** A description's rules that name relative paths, read once per runner. */
+function relativePathRules(description: RunnerDescription | undefined): RelativePathRule[] {
+  return (description?.rules ?? []).flatMap((rule) => ('relative_paths' in rule ? [{ when: rule.when, keys: Object.entries(rule.relative_paths) }] : []));
 }
 
 /** Why the path leads out of the tree (by `..` or by a link), or undefined. */

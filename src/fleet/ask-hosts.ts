@@ -32,7 +32,7 @@ export async function fleetRun(settings: FleetSettings, o: FleetRunOptions, prin
 
 async function rolloutOf(settings: FleetSettings, o: FleetRunOptions, sign: Signer | undefined, out: (text: string) => Promise<void>): Promise<number> {
   return withFleet(settings, 'govern fleet run', async (nc) => {
-    const { facts } = await readFleet(nc, settings.timeoutMs);
+    const { facts } = await readFleet(nc, settings);
     // Only a host whose published facts are valid and match is asked (one whose facts are not valid cannot be matched).
     const now = Date.now();
     const hosts = [...facts].flatMap(([host, v]) => {
@@ -55,7 +55,7 @@ async function rolloutOf(settings: FleetSettings, o: FleetRunOptions, sign: Sign
       return 0;
     }
     const say = (text: string) => out(`${terminalLine(text)}\n`);
-    const end = await rollout(nc, { batches: planned, batchTimeoutMs: o.batchTimeoutMs, sign, say });
+    const end = await rollout(nc, { batches: planned, batchTimeoutMs: o.batchTimeoutMs, sign, say, fleetTimeoutMs: settings.timeoutMs });
     if (end.ok) {
       await say(`every selected host (${hosts.length}) ran successfully`);
       return 0;

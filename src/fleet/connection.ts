@@ -1,9 +1,11 @@
 // One connection to the fleet's NATS server, with the host's credentials and TLS settings. Reconnects
-// are jittered so that a fleet whose server restarts does not come back all in the same instant.
+// are jittered so that a fleet whose server restarts does not come back all in the same instant:
+// a command's within a second or two, the listener's over minutes (backoff.ts).
 import fs from 'node:fs';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { UserError } from '../shared/errors.js';
 import { trustedSecret } from '../shared/trust.js';
+import { Backoff } from './backoff.js';
 import { natsTransport } from './nats.js';
 import type { FleetSettings } from './settings.js';
 
@@ -17,7 +19,9 @@ export interface ConnectOptions {
 }
 
 export async function connectFleet(settings: FleetSettings, o: ConnectOptions): Promise<NatsConnection> {
-  return natsTransport().connect({
+  // The listener's attempts back off over minutes (backoff.ts); a command's few stay a second apart.
+  const backoff = o.forever ? new Backoff() : undefined;
+  const nc = await natsTransport().connect({
     servers: settings.url.split(',').map((s) => s.trim()).filter((s) => s !== ''),
     name: o.clientName,
     timeout: settings.timeoutMs,
@@ -30,7 +34,15 @@ export async function connectFleet(settings: FleetSettings, o: ConnectOptions): 
     reconnectJitter: 1_000,
     reconnectJitterTLS: 2_000,
     waitOnFirstConnect: o.forever === true,
+    ...(backoff === undefined ? {} : { reconnectDelayHandler: () => 0, reconnectToServer: (pool) => ({ server: pool[0], delay: backoff.next() }) }),
   });
+  if (backoff !== undefined) {
+    backoff.connected();
+    void (async () => {
+      for await (const s of nc.status()) if (s.type === 'reconnect') backoff.connected();
+    })().catch(() => undefined);
+  }
+  return nc;
 }
 
 /** A .creds file (JWT and seed) as nsc writes it, or a file with only a user's nkey seed (SU...). */

@@ -10,6 +10,8 @@ import { natsTransport } from './nats.js';
 import { checkRun } from './published.js';
 import { runSubject, type RunReply, type RunRequest } from './run-request.js';
 import type { Signer } from './request-signature.js';
+import { fleetProblem } from './read-fleet.js';
+import { deadlineIn } from './transient.js';
 import { startRunWatch } from './watch.js';
 
 export interface RolloutOptions {
@@ -18,6 +20,8 @@ export interface RolloutOptions {
   batchTimeoutMs: number;
   /** Signs each request for its host (--sign-key), for listeners that accept only signed requests. */
   sign?: Signer;
+  /** --fleet-timeout: how long starting a batch's watch may take. */
+  fleetTimeoutMs: number;
   say(text: string): Promise<void>;
 }
 
@@ -46,7 +50,7 @@ export async function rollout(nc: NatsConnection, o: RolloutOptions): Promise<Ro
 async function runBatch(nc: NatsConnection, hosts: string[], o: RolloutOptions): Promise<HostOutcome[]> {
   const deadline = Date.now() + o.batchTimeoutMs;
   // Watching first: a run that ends right after the request is not missed.
-  const watch = await startRunWatch(nc);
+  const watch = await fleetProblem(nc.getServer(), startRunWatch(nc, deadlineIn(o.fleetTimeoutMs)));
   const outcomes = new Map<string, HostOutcome>();
   const since = new Map<string, string | undefined>();
   const asking = (host: string) =>

@@ -6,15 +6,18 @@ import { terminalLine } from '../shared/terminal-text.js';
 import { fleetAnswer, fleetJson, fleetRows, fleetTable } from './fleet-view.js';
 import type { HostRun } from './host-record.js';
 import { checkRun } from './published.js';
-import { readFleet, withFleet } from './read-fleet.js';
+import { fleetProblem, readFleet, withFleet } from './read-fleet.js';
 import { parseCondition, selectionHint, type Condition } from './selection.js';
 import type { FleetSettings } from './settings.js';
+import { deadlineIn } from './transient.js';
 import { followRuns, startFleetWatch, type FleetWatch, type WatchEvent } from './watch.js';
 
 export interface FleetStatusOptions {
   where: Condition[];
   json: boolean;
   maxAgeMs: number;
+  /** Only hosts whose last run changed something and ended within this. */
+  changedSinceMs?: number;
   watch: boolean;
   untilCommit?: string;
   timeoutMs?: number;
@@ -25,10 +28,10 @@ type Print = (text: string) => Promise<void>;
 /** The exit status: the check's (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), or the watch's. */
 export function fleetStatus(settings: FleetSettings, o: FleetStatusOptions, out: Print): Promise<number> {
   return withFleet(settings, 'govern fleet', async (nc) => {
-    const watching = o.watch ? await startFleetWatch(nc) : undefined;
-    const { runs, facts } = await readFleet(nc, settings.timeoutMs);
-    const rows = fleetRows(runs, facts, o.where, Date.now(), o.maxAgeMs);
-    const answer = fleetAnswer(rows, o.maxAgeMs, rows.length === 0 ? selectionHint(facts, o.where, Date.now()) : '');
+    const watching = o.watch ? await fleetProblem(nc.getServer(), startFleetWatch(nc, deadlineIn(settings.timeoutMs))) : undefined;
+    const { runs, facts } = await readFleet(nc, settings);
+    const rows = fleetRows(runs, facts, o.where, Date.now(), o.maxAgeMs, o.changedSinceMs);
+    const answer = fleetAnswer(rows, o.maxAgeMs, rows.length === 0 ? (o.changedSinceMs !== undefined ? ` whose last run changed something within ${formatDuration(o.changedSinceMs)}` : selectionHint(facts, o.where, Date.now())) : '');
     await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);
     if (watching === undefined) return answer.code;
     // Every host's valid last run, selected or not: a host's run may come just before the facts that select it.
@@ -60,6 +63,10 @@ async function watch(o: FleetStatusOptions, watching: FleetWatch, runs: Map<stri
   const end = await followRuns(watching, runs, { ...selection, commit: o.untilCommit, timeoutMs: o.timeoutMs }, (e) => printing.push(out(`${eventLine(e)}\n`)));
   await Promise.all(printing);
   if (o.untilCommit === undefined) return 0;
+  if (end.reverted.length > 0) {
+    await out(`${terminalLine(`${o.untilCommit} reverted on ${end.reverted.join(', ')}: the staged rollout stops`)}\n`);
+    return 2;
+  }
   if (!end.reached) {
     await out(`${terminalLine(`not at ${o.untilCommit} after ${formatDuration(o.timeoutMs ?? 0)}: ${end.missing.join(', ')}`)}\n`);
     return end.failed.length > 0 ? 2 : 1;
@@ -81,6 +88,6 @@ function eventLine(e: WatchEvent): string {
 
 function runLine(run: HostRun): string {
   const s = run.summary;
-  const result = run.success ? 'ok' : 'failed';
+  const result = run.reverted !== undefined ? `reverted from ${run.reverted.from.slice(0, 12)}` : run.success ? 'ok' : 'failed';
   return terminalLine(`${run.ended_at} ${run.host} ${result} ${run.commit?.slice(0, 12) ?? '-'}: ${s.changed} changed, ${s.failed} failed of ${s.resources}`);
 }

@@ -36,7 +36,7 @@ const NAMES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
  * are not valid cannot be matched against --where: it is shown, flagged, in every selection, so
  * that a host publishing what it should not is seen rather than silently left out.
  */
-export function fleetRows(runs: Map<string, unknown>, facts: Map<string, unknown>, where: readonly Condition[], nowMs: number, maxAgeMs: number): HostRow[] {
+export function fleetRows(runs: Map<string, unknown>, facts: Map<string, unknown>, where: readonly Condition[], nowMs: number, maxAgeMs: number, changedSinceMs?: number): HostRow[] {
   // sort() without a function orders by code units, as byName does, and is faster at 10,000 hosts.
   const hosts = [...new Set([...runs.keys(), ...facts.keys()])].sort();
   const rows: HostRow[] = [];
@@ -44,6 +44,7 @@ export function fleetRows(runs: Map<string, unknown>, facts: Map<string, unknown
     const f = facts.has(host) ? checkFacts(host, facts.get(host), nowMs) : undefined;
     if (where.length > 0 && f?.ok !== false && !matches(f?.value, where)) continue;
     const r = runs.has(host) ? checkRun(host, runs.get(host), nowMs) : undefined;
+    if (changedSinceMs !== undefined && r?.ok !== false && !changedSince(r?.value, nowMs - changedSinceMs)) continue;
     const problems = [f, r].flatMap((c) => (c !== undefined && !c.ok ? [c.problem] : []));
     const run = r?.ok ? r.value : undefined;
     const age = run === undefined ? undefined : Math.max(0, nowMs - Date.parse(run.ended_at));
@@ -53,6 +54,11 @@ export function fleetRows(runs: Map<string, unknown>, facts: Map<string, unknown
     else rows.push({ ...seen, state: !run.success ? 'failed' : age! > maxAgeMs ? 'stale' : 'ok' });
   }
   return rows;
+}
+
+/** --changed-since: the last run changed something and ended at `sinceMs` or later. An invalid run is shown, as for --where. */
+function changedSince(run: HostRun | undefined, sinceMs: number): boolean {
+  return run !== undefined && run.summary.changed > 0 && Date.parse(run.ended_at) >= sinceMs;
 }
 
 /** `hint`: said after "no host matches" (selection.ts, selectionHint). */
@@ -91,13 +97,13 @@ function names(rows: HostRow[]): string {
 }
 
 /** A published text for a cell: control characters escaped, and no longer than a cell should be. */
-function cell(text: string, max = 64): string {
+export function cell(text: string, max = 64): string {
   const line = terminalLine(text);
   return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }
 
 export function fleetTable(rows: HostRow[]): string {
-  const table = [['HOST', 'RESULT', 'AGE', 'CHANGED', 'FAILED', 'COMMIT', 'VERSION']];
+  const table = [['HOST', 'RESULT', 'AGE', 'CHANGED', 'FAILED', 'STAGE', 'COMMIT', 'VERSION']];
   const notes: string[] = [];
   for (const r of rows) {
     const s = r.run?.summary;
@@ -107,11 +113,18 @@ export function fleetTable(rows: HostRow[]): string {
       r.age_seconds === undefined ? '-' : r.age_seconds === 0 ? '0s' : formatDuration(r.age_seconds * 1000),
       s ? String(s.changed) : '-',
       s ? String(s.failed) : '-',
+      r.run?.stage === undefined ? '-' : String(r.run.stage),
       r.run?.commit === undefined ? '-' : cell(r.run.commit.slice(0, 12)),
       r.run === undefined ? '-' : cell(r.run.govern_version, 20),
     ]);
     if (r.problem !== undefined) notes.push(`${cell(r.host)}: ${cell(r.problem, 200)}`);
+    if (r.run?.reverted !== undefined) notes.push(`${cell(r.host)}: reverted from ${cell(r.run.reverted.from.slice(0, 12))} to ${cell(r.run.reverted.to.slice(0, 12))} (${cell(r.run.reverted.reason, 200)})`);
   }
+  return tableText(table, notes);
+}
+
+/** Rows of cells in columns (the header first), then the notes under the table. */
+export function tableText(table: string[][], notes: string[]): string {
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   const text = table.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
   return notes.length === 0 ? text : `${text}\n${notes.join('\n')}\n`;

@@ -23,6 +23,16 @@ export interface HostRun {
   errors: string[];
   /** The resources that failed: ref and message (first 20). */
   failed: { ref: string; message: string }[];
+  /** The health checks after the run; absent when none ran. */
+  health?: { passed: number; failed: number; failures: string[] };
+  /** The run went back to the last good commit: `from` failed (why: `reason`), `to` was applied again. */
+  reverted?: { from: string; to: string; reason: string };
+  /** Since when this host's runs of `commit` have been healthy without a break (ISO 8601; rollout-fields.ts). */
+  healthy_since?: string;
+  /** The commits this host reverted, newest last (at most 20): no host of a staged rollout applies them. */
+  quarantined?: string[];
+  /** The stage of the tree's rollout.hcl this host is in, from 1; absent without rollout.hcl. */
+  stage?: number;
 }
 
 /** The value under the host's key in govern_facts. */

@@ -11,6 +11,7 @@ import type { HostFacts } from './host-record.js';
 import { withFleet } from './read-fleet.js';
 import { FACTS_BUCKET, type FleetSettings } from './settings.js';
 import { bucketSnapshot } from './snapshot.js';
+import { deadlineIn } from './transient.js';
 import { within } from './connection.js';
 import { checkFacts } from './published.js';
 
@@ -48,7 +49,8 @@ export class FleetInventory implements InventorySource {
 
   async load(): Promise<void> {
     try {
-      const values = await this.connected((nc) => bucketSnapshot<unknown>(nc, FACTS_BUCKET, this.o.inboxPrefix));
+      const deadline = deadlineIn(this.o.settings.timeoutMs);
+      const values = await this.connected((nc) => bucketSnapshot<unknown>(nc, FACTS_BUCKET, { inboxPrefix: this.o.inboxPrefix, deadline }));
       const hosts = new Map<string, InventoryHost>();
       for (const [key, value] of values) {
         const facts = this.fresh(key, value);

@@ -10,6 +10,7 @@ import { runCommand } from '../shared/process.js';
 import { connectFleet } from './connection.js';
 import { hostInbox } from './publish.js';
 import { fleetProblem } from './read-fleet.js';
+import { serveRelay, type Relay } from './relay.js';
 import type { SignatureCheck } from './request-signature.js';
 import { RunFollower } from './run-after.js';
 import { parseRunRequest, runSubject, type RunReply, type RunRequest } from './run-request.js';
@@ -71,15 +72,23 @@ export async function listen(o: ListenOptions): Promise<Listening> {
   });
   await nc.flush();
   o.log.info(`listening on ${subject} at ${nc.getServer()}`);
+  let connected = true;
   (async () => {
     for await (const s of nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnect') connected = s.type === 'reconnect';
       if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') o.log.info(`fleet connection: ${s.type}${'server' in s ? ` ${s.server}` : ''}`);
     }
   })().catch(() => undefined);
+  const relay = lendConnection(o, nc, () => connected);
+  const closed = nc.closed().then((e) => {
+    relay?.close();
+    return closing ? undefined : (e ?? undefined);
+  });
   return {
-    closed: nc.closed().then((e) => (closing ? undefined : (e ?? undefined))),
+    closed,
     stop: () => {
       closing = true;
+      relay?.close();
       return nc.drain();
     },
   };
@@ -129,6 +138,16 @@ async function answer(o: ListenOptions, subject: string, data: string, starts: S
   const reason = `could not start its run: ${problem}`;
   o.log.warn(`request ${request.id}: ${reason}`);
   return { accepted: false, reason, start_failed: true };
+}
+
+/** The host's runs publish through this connection (relay.ts); without the socket they connect themselves, as before. */
+function lendConnection(o: ListenOptions, nc: NatsConnection, connected: () => boolean): Relay | undefined {
+  try {
+    return serveRelay(nc, { host: o.host, url: o.settings.url, timeoutMs: o.settings.timeoutMs, replicas: o.settings.replicas }, connected, o.log.warn);
+  } catch (e) {
+    o.log.warn(`runs will publish over their own connections: ${(e as Error).message}`);
+    return undefined;
+  }
 }
 
 /** undefined when the run command succeeded; else its failure, in words. */

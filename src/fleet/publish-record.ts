@@ -14,6 +14,8 @@ export interface PublishRecord {
   ok: boolean;
   error?: string;
   ms: number;
+  /** Published through the host's listener, or over a connection of the run's own. */
+  via?: 'listener' | 'own';
   /** Failed attempts since the var directory was made. */
   failures_total: number;
   last_success_at?: string;
@@ -35,6 +37,7 @@ export function nextPublishRecord(previous: PublishRecord | undefined, outcome: 
     ok: outcome.ok,
     ...(outcome.ok ? {} : { error: outcome.error }),
     ms: outcome.ms,
+    ...(outcome.ok && outcome.via !== undefined ? { via: outcome.via } : {}),
     failures_total: (previous?.failures_total ?? 0) + (outcome.ok ? 0 : 1),
     ...(outcome.ok ? { last_success_at: at } : previous?.last_success_at ? { last_success_at: previous.last_success_at } : {}),
   };

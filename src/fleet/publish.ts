@@ -1,28 +1,37 @@
 // After a real run: the host's run summary and facts into the fleet's buckets, within a time limit.
 // Nothing here can fail the run: the outcome is data, which the caller logs, counts and records
-// (publish-record.ts). The connection is closed, or abandoned when it does not answer in time.
+// (publish-record.ts). Through the host's listener when one is connected (relay.ts), else over a
+// connection of its own, closed after, or abandoned when it does not answer in time.
 import { maskSecrets } from '../shared/secret-texts.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { putMaking } from './buckets.js';
 import { connectFleet, within } from './connection.js';
+import { deadlineIn } from './transient.js';
 import type { HostFacts, HostRun } from './host-record.js';
+import type { RelayPut } from './relay.js';
+import { publishViaRelay, RELAY_WAIT_MS } from './relay-client.js';
 import { FACTS_BUCKET, RUNS_BUCKET, type FleetSettings } from './settings.js';
 
-export type PublishOutcome = { ok: true; ms: number } | { ok: false; ms: number; error: string };
+/** `via`: the host's listener (relay.ts) or a connection of the run's own. */
+export type PublishOutcome = { ok: true; ms: number; via?: 'listener' | 'own' } | { ok: false; ms: number; error: string };
 
 /** facts undefined: the run alone (an interrupted run, whose facts may have been cut short). */
 export async function publishHost(settings: FleetSettings, run: HostRun, facts: HostFacts | undefined): Promise<PublishOutcome> {
   const start = Date.now();
+  const values: RelayPut[] = [{ bucket: RUNS_BUCKET, key: run.host, value: maskSecrets(JSON.stringify(run)) }];
+  if (facts !== undefined) values.push({ bucket: FACTS_BUCKET, key: run.host, value: JSON.stringify(facts) });
+  const deadline = deadlineIn(settings.timeoutMs);
   let nc: NatsConnection | undefined;
-  const work = async () => {
+  const work = async (): Promise<'listener' | 'own'> => {
+    if ((await publishViaRelay(settings.url, values, Math.min(RELAY_WAIT_MS, settings.timeoutMs / 2))) === 'relayed') return 'listener';
     nc = await connectFleet(settings, { clientName: `govern run ${run.host}`, inboxPrefix: hostInbox(run.host) });
-    const puts = [putMaking(nc, RUNS_BUCKET, run.host, maskSecrets(JSON.stringify(run)))];
-    if (facts !== undefined) puts.push(putMaking(nc, FACTS_BUCKET, run.host, JSON.stringify(facts)));
-    await Promise.all(puts);
+    const o = { replicas: settings.replicas, deadline };
+    await Promise.all(values.map((v) => putMaking(nc!, v.bucket, v.key, v.value, o)));
+    return 'own';
   };
   try {
-    await within(settings.timeoutMs, `publishing to the fleet at ${settings.url}`, work());
-    return { ok: true, ms: Date.now() - start };
+    const via = await within(settings.timeoutMs, `publishing to the fleet at ${settings.url}`, work());
+    return { ok: true, ms: Date.now() - start, via };
   } catch (e) {
     return { ok: false, ms: Date.now() - start, error: reason(e) };
   } finally {

@@ -2,6 +2,7 @@
 // read from the buckets is checked against its record's schema before govern uses it, and a value
 // that does not follow it is one host's problem, said in words, never the whole fleet's failure.
 import type { HostFacts, HostRun } from './host-record.js';
+import { rolloutFieldsProblem } from './rollout-fields.js';
 
 /** How far ahead of this clock a record's time may be (clocks differ): beyond, it is refused. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
@@ -42,7 +43,7 @@ function runProblem(key: string, v: unknown, nowMs: number): string | undefined 
   }
   if (!Array.isArray(v.errors) || !v.errors.every((e) => typeof e === 'string')) return 'errors is not a list of strings';
   if (!Array.isArray(v.failed) || !v.failed.every((f) => isObject(f) && typeof f.ref === 'string' && typeof f.message === 'string')) return 'failed is not a list of {ref, message}';
-  return undefined;
+  return rolloutFieldsProblem(v, (field, t) => timeProblem(field, t, nowMs));
 }
 
 /** A value of govern_runs under `key`, checked. */

@@ -4,6 +4,7 @@ import { UserError } from '../shared/errors.js';
 import { connectFleet, within } from './connection.js';
 import { FACTS_BUCKET, RUNS_BUCKET, type FleetSettings } from './settings.js';
 import { bucketSnapshot } from './snapshot.js';
+import { deadlineIn } from './transient.js';
 
 /** The buckets' values as read: what hosts published, not yet checked (published.ts checks them). */
 export interface FleetState {
@@ -20,9 +21,10 @@ export async function withFleet<T>(settings: FleetSettings, clientName: string, 
   }
 }
 
-export async function readFleet(nc: NatsConnection, timeoutMs: number): Promise<FleetState> {
-  const reading = Promise.all([bucketSnapshot<unknown>(nc, RUNS_BUCKET), bucketSnapshot<unknown>(nc, FACTS_BUCKET)]);
-  const [runs, facts] = await fleetProblem(nc.getServer(), within(timeoutMs, 'reading the buckets', reading));
+export async function readFleet(nc: NatsConnection, settings: Pick<FleetSettings, 'timeoutMs' | 'replicas'>): Promise<FleetState> {
+  const o = { replicas: settings.replicas, deadline: deadlineIn(settings.timeoutMs) };
+  const reading = Promise.all([bucketSnapshot<unknown>(nc, RUNS_BUCKET, o), bucketSnapshot<unknown>(nc, FACTS_BUCKET, o)]);
+  const [runs, facts] = await fleetProblem(nc.getServer(), within(settings.timeoutMs, 'reading the buckets', reading));
   return { runs, facts };
 }
 

@@ -9,9 +9,19 @@ export interface FleetSettings {
   caFile?: string;
   /** Every NATS operation of a command together must end within this (publishing: the run waits no longer). */
   timeoutMs: number;
+  /** Replicas of a bucket this command makes (1..5); undefined: 3 on a cluster, 1 on one server. */
+  replicas?: number;
 }
+
+export const MAX_REPLICAS = 5;
 
 export const DEFAULT_FLEET_TIMEOUT_MS = 5_000;
 
 export const RUNS_BUCKET = 'govern_runs';
+/**
+ * Runs kept per host in govern_runs, the newest last: `govern fleet history` reads them. The KV's own
+ * history rather than a stream of its own (docs/fleet.md, "History"): no second publish and no new
+ * permission for hosts; the store is bounded by hosts times this times a record (about 0.5 kB).
+ */
+export const RUNS_HISTORY = 10;
 export const FACTS_BUCKET = 'govern_facts';

@@ -4,29 +4,46 @@
 // a get per host; and a plain callback rather than the client's ordered consumer with an async
 // iterator, which took three times as long for 10,000 hosts (bench/fleet/inventory.ts).
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
-import { bindBucket, createBucket, isMissingBucket } from './buckets.js';
+import type { StreamInfo } from '@nats-io/jetstream';
+import { createBucket, isMissingBucket } from './buckets.js';
+import { directSnapshot } from './direct-snapshot.js';
 import { natsJetstream, natsTransport } from './nats.js';
+import { deadlineIn, untilAnswered } from './transient.js';
+
+export interface SnapshotOptions {
+  inboxPrefix?: string;
+  /** Replicas of the bucket when this read makes it (FleetSettings.replicas). */
+  replicas?: number;
+  /** When the read must be over (ms since the epoch): a cluster electing a leader is waited for until then. */
+  deadline?: number;
+}
 
 /** Key -> parsed JSON value; a missing bucket is an empty one. Values that are not JSON are left out. */
-export async function bucketSnapshot<T>(nc: NatsConnection, bucket: string, inboxPrefix?: string): Promise<Map<string, T>> {
+export async function bucketSnapshot<T>(nc: NatsConnection, bucket: string, o: SnapshotOptions = {}): Promise<Map<string, T>> {
   const values = new Map<string, T>();
-  const kv = await bindBucket(nc, bucket);
-  let count: number;
+  const stream = `KV_${bucket}`;
+  const prefix = `$KV.${bucket}.`;
+  const deadline = o.deadline ?? deadlineIn();
+  const clustered = nc.info?.cluster !== undefined;
+  const { jetstreamManager } = natsJetstream();
+  let info: StreamInfo;
   try {
-    count = (await kv.status()).values;
+    info = await untilAnswered(deadline, clustered, async (ms) => (await jetstreamManager(nc, { checkAPI: false, timeout: ms })).streams.info(stream));
   } catch (e) {
     if (!isMissingBucket(e)) throw e;
     // The operators' first `govern fleet` makes the buckets, which hosts' credentials cannot.
-    await createBucket(nc, bucket).catch(() => undefined);
+    await createBucket(nc, bucket, o.replicas).catch(() => undefined);
     return values;
   }
-  if (count === 0) return values;
-  const stream = `KV_${bucket}`;
-  const prefix = `$KV.${bucket}.`;
+  if (info.state.messages === 0) return values;
+  if ((info.config.num_replicas ?? 1) > 1 && info.config.allow_direct === true) {
+    await directSnapshot(nc, stream, prefix, deadline, (key, msg) => take(values, key, msg));
+    return values;
+  }
   // Under the connection's own inbox prefix, which a host's permissions let it hear.
   const { createInbox, nuid } = natsTransport();
-  const { AckPolicy, DeliverPolicy, jetstreamManager, ReplayPolicy } = natsJetstream();
-  const inbox = createInbox(inboxPrefix);
+  const { AckPolicy, DeliverPolicy, ReplayPolicy } = natsJetstream();
+  const inbox = createInbox(o.inboxPrefix);
   const done = new Promise<void>((resolve, reject) => {
     nc.subscribe(inbox, {
       callback: (err, msg) => {
@@ -65,7 +82,7 @@ function pendingAfter(msg: Msg): number {
   return Number(reply.slice(reply.lastIndexOf('.') + 1));
 }
 
-function take<T>(values: Map<string, T>, key: string, msg: Msg): void {
+function take<T>(values: Map<string, T>, key: string, msg: Pick<Msg, 'data' | 'json'>): void {
   // A delete or purge marker has no data (and says which in a header, not read: parsing every
   // message's headers costs more than the rest of reading it).
   if (msg.data.length === 0) {

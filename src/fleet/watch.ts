@@ -6,6 +6,7 @@
 import type { KvWatchEntry } from '@nats-io/kv';
 import type { NatsConnection, QueuedIterator } from '@nats-io/transport-node';
 import { bindBucket } from './buckets.js';
+import { untilAnswered } from './transient.js';
 import type { HostRun } from './host-record.js';
 import { checkFacts, checkRun, type Checked } from './published.js';
 import { matches, type Condition } from './selection.js';
@@ -21,8 +22,8 @@ export interface WatchGoal {
   timeoutMs?: number;
 }
 
-/** `hosts`: the selection at the end, sorted. */
-export type WatchEnd = { reached: boolean; hosts: string[]; missing: string[]; failed: string[] };
+/** `hosts`: the selection at the end, sorted; `reverted`: those that went back from the commit (their health checks failed). */
+export type WatchEnd = { reached: boolean; hosts: string[]; missing: string[]; failed: string[]; reverted: string[] };
 
 export type WatchEvent = { kind: 'run'; run: HostRun } | { kind: 'selected' | 'unselected'; host: string } | { kind: 'invalid'; host: string; problem: string };
 
@@ -33,15 +34,24 @@ export interface FleetWatch {
   facts: RunWatch;
 }
 
-/** Runs published from now on. */
-export async function startRunWatch(nc: NatsConnection): Promise<RunWatch> {
-  return (await bindBucket(nc, RUNS_BUCKET)).watch({ include: 'updates' });
+/** Runs published from now on; the watch is made by `deadline` (ms since the epoch) or not at all. */
+export function startRunWatch(nc: NatsConnection, deadline: number): Promise<RunWatch> {
+  return watchBucket(nc, RUNS_BUCKET, deadline);
 }
 
 /** Runs and facts published from now on. */
-export async function startFleetWatch(nc: NatsConnection): Promise<FleetWatch> {
-  const [runs, facts] = await Promise.all([startRunWatch(nc), bindBucket(nc, FACTS_BUCKET).then((kv) => kv.watch({ include: 'updates' }))]);
+export async function startFleetWatch(nc: NatsConnection, deadline: number): Promise<FleetWatch> {
+  const [runs, facts] = await Promise.all([startRunWatch(nc, deadline), watchBucket(nc, FACTS_BUCKET, deadline)]);
   return { runs, facts };
+}
+
+/**
+ * A watch is a consumer, which a cluster places on one of the stream's servers: nats-server 2.9 may
+ * place it on a crashed one, and it is then never made (direct-snapshot.ts). Another try is placed
+ * anew, so it is tried again within the deadline.
+ */
+function watchBucket(nc: NatsConnection, bucket: string, deadline: number): Promise<RunWatch> {
+  return untilAnswered(deadline, nc.info?.cluster !== undefined, async (ms) => (await bindBucket(nc, bucket, ms)).watch({ include: 'updates' }));
 }
 
 /** Follows the watches from the runs known when they began; stops them before returning. */
@@ -50,7 +60,8 @@ export function followRuns(watch: FleetWatch, known: Map<string, HostRun>, goal:
   // Every host's last run, selected or not: a host's run may come just before the facts that select it.
   const at = new Map(known);
   const atCommit = (run: HostRun | undefined) => goal.commit !== undefined && run?.commit?.startsWith(goal.commit) === true;
-  const done = () => goal.commit !== undefined && [...selected].every((h) => atCommit(at.get(h)));
+  const revertedFrom = (run: HostRun | undefined) => goal.commit !== undefined && run?.reverted?.from.startsWith(goal.commit) === true;
+  const done = () => goal.commit !== undefined && ([...selected].every((h) => atCommit(at.get(h))) || [...selected].some((h) => revertedFrom(at.get(h))));
   const select = (host: string) => {
     selected.add(host);
     on({ kind: 'selected', host });
@@ -67,10 +78,11 @@ export function followRuns(watch: FleetWatch, known: Map<string, HostRun>, goal:
       watch.facts.stop();
       const hosts = [...selected].sort();
       resolve({
-        reached: done(),
+        reached: hosts.every((h) => atCommit(at.get(h))),
         hosts,
         missing: hosts.filter((h) => !atCommit(at.get(h))),
         failed: hosts.filter((h) => atCommit(at.get(h)) && !at.get(h)!.success),
+        reverted: hosts.filter((h) => revertedFrom(at.get(h))),
       });
     };
     const timer = goal.timeoutMs === undefined ? undefined : setTimeout(end, goal.timeoutMs);

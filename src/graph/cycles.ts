@@ -2,53 +2,55 @@
 // with explicit stacks, never recursion, so a chain of any length that fits in memory is planned
 // (a recursive search overflows the call stack after a few thousand resources).
 import type { Graph } from '@dagrejs/graphlib';
+import type { Adjacency } from './adjacency.js';
 
 /**
  * The strongly connected components that hold a cycle (more than one node, or a node with an edge
- * to itself), by Tarjan's algorithm; nodes are visited in the order given.
+ * to itself), by Tarjan's algorithm; the roots are nodes 0 to roots - 1, visited in that order.
  */
-export function findCycles(graph: Graph, nodes: string[]): string[][] {
-  const index = new Map<string, number>();
-  const lowlink = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
+export function findCycles(graph: Adjacency, roots: number): string[][] {
+  const size = graph.refs.length;
+  const index = new Int32Array(size).fill(-1);
+  const lowlink = new Int32Array(size);
+  const onStack = new Uint8Array(size);
+  const stack: number[] = [];
   const cycles: string[][] = [];
   let counter = 0;
 
-  for (const root of nodes) {
-    if (index.has(root)) continue;
+  for (let root = 0; root < roots; root++) {
+    if (index[root] >= 0) continue;
     // Each frame: a node and the successors it has yet to look at.
-    const frames: { node: string; next: string[]; at: number }[] = [];
-    const enter = (node: string) => {
-      index.set(node, counter);
-      lowlink.set(node, counter);
+    const frames: { node: number; next: number[]; at: number }[] = [];
+    const enter = (node: number) => {
+      index[node] = counter;
+      lowlink[node] = counter;
       counter++;
       stack.push(node);
-      onStack.add(node);
-      frames.push({ node, next: graph.successors(node) ?? [], at: 0 });
+      onStack[node] = 1;
+      frames.push({ node, next: [...graph.successors[node]], at: 0 });
     };
     enter(root);
     while (frames.length > 0) {
       const frame = frames[frames.length - 1];
       if (frame.at < frame.next.length) {
         const next = frame.next[frame.at++];
-        if (!index.has(next)) enter(next);
-        else if (onStack.has(next)) lowlink.set(frame.node, Math.min(lowlink.get(frame.node)!, index.get(next)!));
+        if (index[next] < 0) enter(next);
+        else if (onStack[next] === 1) lowlink[frame.node] = Math.min(lowlink[frame.node], index[next]);
         continue;
       }
       frames.pop();
       const { node } = frame;
       const parent = frames[frames.length - 1];
-      if (parent) lowlink.set(parent.node, Math.min(lowlink.get(parent.node)!, lowlink.get(node)!));
-      if (lowlink.get(node) !== index.get(node)) continue;
+      if (parent) lowlink[parent.node] = Math.min(lowlink[parent.node], lowlink[node]);
+      if (lowlink[node] !== index[node]) continue;
       const component: string[] = [];
-      let member: string;
+      let member: number;
       do {
         member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
+        onStack[member] = 0;
+        component.push(graph.refs[member]);
       } while (member !== node);
-      if (component.length > 1 || frame.next.includes(node)) cycles.push(component);
+      if (component.length > 1 || graph.successors[node].has(node)) cycles.push(component);
     }
   }
   return cycles;

@@ -6,6 +6,7 @@ import { UserError, type Problem } from '../shared/errors.js';
 import { closest } from '../shared/suggest.js';
 import { SIGNAL_NAME } from '../shared/validate.js';
 import { keyLocation, type OrderingKey, type Resource } from '../state/resource.js';
+import { Adjacency } from './adjacency.js';
 import { describeCycle, findCycles } from './cycles.js';
 import { MinHeap } from './min-heap.js';
 import { expandModuleRefs } from './module-refs.js';
@@ -45,6 +46,7 @@ export function buildResourceGraph(declared: Resource[], options: GraphOptions =
   const byRef = new Map(resources.map((r) => [r.ref, r]));
   const graph = new Graph({ directed: true, multigraph: true });
   for (const r of resources) graph.setNode(r.ref, r);
+  const adjacency = new Adjacency(resources.map((r) => r.ref));
   const problems: Problem[] = [...expanded.problems];
   const notifications: Notification[] = [];
 
@@ -57,7 +59,10 @@ export function buildResourceGraph(declared: Resource[], options: GraphOptions =
     }
     return undefined;
   };
-  const edge = (from: string, to: string, kind: EdgeKind, label: string) => graph.setEdge(from, to, label, `${kind}:${label}`);
+  const edge = (from: string, to: string, kind: EdgeKind, label: string) => {
+    graph.setEdge(from, to, label, `${kind}:${label}`);
+    adjacency.add(from, to);
+  };
 
   for (const r of resources) {
     const problem = (key: OrderingKey, message: string) => problems.push({ ...keyLocation(r, key), message: `${r.ref}: ${message}` });
@@ -104,7 +109,7 @@ export function buildResourceGraph(declared: Resource[], options: GraphOptions =
     }
   }
   // A reference to no resource adds no edge, and the cycles among the others are still found.
-  const joined = (v: string, w: string) => (graph.outEdges(v, w) ?? []).length > 0;
+  const joined = (v: string, w: string) => adjacency.joined(v, w);
   const weak = new Map<string, string[]>();
   for (const { from, to, weak: isWeak } of options.autorequire ?? []) {
     if (isWeak) weak.set(from, [...(weak.get(from) ?? []), to]);
@@ -112,29 +117,14 @@ export function buildResourceGraph(declared: Resource[], options: GraphOptions =
   }
   // One source at a time: its edges cannot add to what leads to it, so its ancestors are read once.
   for (const [from, targets] of weak) {
-    const above = ancestors(graph, from);
+    const above = adjacency.ancestors(from);
     for (const to of targets) if (!above.has(to) && !joined(from, to)) edge(from, to, 'autorequire', 'autorequire');
   }
 
-  const cycles = findCycles(graph, resources.map((r) => r.ref));
+  const cycles = findCycles(adjacency, resources.length);
   problems.push(...cycleProblems(graph, cycles, byRef));
   if (problems.length > 0) throw new UserError(problems);
-  return { resources, byRef, graph, order: stableOrder(graph, resources), notifications };
-}
-
-/** Every node with a path to `ref`. */
-function ancestors(graph: Graph, ref: string): Set<string> {
-  const seen = new Set<string>();
-  const stack = [ref];
-  while (stack.length > 0) {
-    for (const p of graph.predecessors(stack.pop()!) ?? []) {
-      if (!seen.has(p)) {
-        seen.add(p);
-        stack.push(p);
-      }
-    }
-  }
-  return seen;
+  return { resources, byRef, graph, order: stableOrder(adjacency, resources), notifications };
 }
 
 /**
@@ -178,21 +168,19 @@ function suggestRef(text: string, byRef: Map<string, Resource>): string {
   return near === undefined ? '' : ` (did you mean "${near}"?)`;
 }
 
-/** Kahn's algorithm, always taking the earliest-defined resource that is ready. */
-function stableOrder(graph: Graph, resources: Resource[]): string[] {
-  const indexOf = new Map(resources.map((r) => [r.ref, r.index]));
-  const waiting = new Map(resources.map((r) => [r.ref, new Set(graph.predecessors(r.ref) ?? []).size]));
-  const ready = new MinHeap<string>((a, b) => indexOf.get(a)! - indexOf.get(b)!);
-  for (const [ref, count] of waiting) if (count === 0) ready.push(ref);
+/** Kahn's algorithm, always taking the earliest-defined resource that is ready (resource i is node i). */
+function stableOrder(adjacency: Adjacency, resources: Resource[]): string[] {
+  const waiting = resources.map((_, i) => adjacency.predecessors[i].size);
+  const ready = new MinHeap<number>((a, b) => resources[a].index - resources[b].index);
+  waiting.forEach((count, i) => {
+    if (count === 0) ready.push(i);
+  });
   const order: string[] = [];
   while (ready.size > 0) {
-    const ref = ready.pop()!;
-    order.push(ref);
-    for (const next of new Set(graph.successors(ref) ?? [])) {
-      const left = waiting.get(next)! - 1;
-      waiting.set(next, left);
-      if (left === 0) ready.push(next);
-    }
+    const i = ready.pop()!;
+    order.push(resources[i].ref);
+    // A node that is no resource (an edge's end the tree does not define) never becomes ready.
+    for (const next of adjacency.successors[i]) if (next < resources.length && --waiting[next] === 0) ready.push(next);
   }
   return order;
 }

@@ -29,6 +29,7 @@ export function selectResources(resources: Resource[], filter: TagFilter): Set<s
 
 /** Tags of the filter that no resource has (a typo, most likely). */
 export function unknownTags(resources: Resource[], filter: TagFilter): string[] {
+  if (filter.tags.length === 0 && filter.skipTags.length === 0) return [];
   const known = new Set(resources.flatMap(resourceTags));
   return [...new Set([...filter.tags, ...filter.skipTags])].filter((t) => !known.has(t));
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkTree } from '../check/check-tree.js';
 import type { CheckProblem } from '../check/locate.js';
+import { memoryCache, type RunnerCache } from '../state/runner-cache.js';
 import type { Tree } from './trees.js';
 
 export interface LspDiagnostic {
@@ -24,6 +25,8 @@ export class Diagnostics {
   private readonly running = new Map<Tree, Promise<void>>();
   private readonly dirty = new Set<Tree>();
   private readonly published = new Map<Tree, Set<string>>();
+  /** Each tree's parsed files, kept between its checks (check-tree.ts, `parses`). */
+  private readonly kept = new Map<Tree, RunnerCache>();
 
   constructor(
     private readonly publish: Publish,
@@ -52,11 +55,17 @@ export class Diagnostics {
     for (let run = this.running.get(tree); run; run = this.running.get(tree)) await run.catch(() => undefined);
   }
 
+  private parses(tree: Tree): RunnerCache {
+    let kept = this.kept.get(tree);
+    if (!kept) this.kept.set(tree, (kept = memoryCache()));
+    return kept;
+  }
+
   private async check(tree: Tree): Promise<void> {
     const open = new Map(this.openIn(tree).map((d) => [d.uri, d.version]));
     let problems: CheckProblem[];
     try {
-      const report = await checkTree({ ...tree.settings, target: tree.root }, undefined, { seen: (resources) => tree.planned(resources), needsFacts: false });
+      const report = await checkTree({ ...tree.settings, target: tree.root }, undefined, { seen: (resources) => tree.planned(resources), needsFacts: false, parses: this.parses(tree) });
       problems = report.problems;
     } catch (e) {
       // A check that cannot run at all (the tree's directory gone, say): told on the open files.

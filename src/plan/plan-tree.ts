@@ -13,6 +13,7 @@ import { PlanningSecrets } from '../shared/planning-secrets.js';
 import { didYouMean } from '../shared/suggest.js';
 import { duplicates, parseFiles, renderStateFiles } from '../state/load.js';
 import { ParseCache } from '../state/parse-cache.js';
+import type { RunnerCache } from '../state/runner-cache.js';
 import type { TreeData } from '../data/lookup.js';
 import { misplacedEncrypted } from '../secrets/misplaced.js';
 import { revealWith } from '../secrets/reveal.js';
@@ -54,8 +55,8 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
   // Rendered templates make contents, and a template's secret fact makes its resource sensitive.
   resources.forEach((r) => secrets.addResource(r));
   return clock.time('plan', async () => {
-    const { plan, runners, notes } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache, root, checkedBefore: (r, d) => parseCache.checkedBefore(r, d) });
-    parseCache.commit((type) => runners.get(type)?.description);
+    const { plan, runners, notes } = await buildGraph(resources, { runnerDirs: settings.paths.runners, cache: settings.cache, root, checkedBefore: (r, d) => parseCache.checkedBefore(r, d), passed: (r, d) => parseCache.passed(r, d) });
+    parseCache.commit();
     const filter = { tags: settings.tags, skipTags: settings.skipTags };
     const unknown = unknownTags(plan.resources, filter).map((tag) => `no resource has the tag "${tag}"${didYouMean(tag, new Set(plan.resources.flatMap((r) => r.tags)))}`);
     const selected = selectResources(plan.resources, filter);
@@ -80,8 +81,8 @@ export interface ReadResources {
   parseCache: ParseCache;
 }
 
-/** `goOn`: a problem of the data phase is one more problem, and state files render without data (govern check). */
-export async function readResources(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets, goOn = false): Promise<ReadResources> {
+/** `goOn`: a problem of the data phase is one more problem, and state files render without data (govern check). `parses`: where the parse cache keeps its entries. */
+export async function readResources(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets, goOn = false, parses: RunnerCache = settings.cache.area('plan')): Promise<ReadResources> {
   const { local, remote } = settings.sources;
   // Facts are loaded between render passes: their time is the facts phase.
   const timed: FactSources = {
@@ -109,7 +110,7 @@ export async function readResources(settings: PlanSettings, clock: PhaseClock, s
   data?.warnings.forEach(warnOnce);
   // A file that does not render is left out, and its problems told with every other file's.
   const rendered = await clock.time('render', () => renderStateFiles(settings.target, timed, settings.cache.area('template')));
-  const parseCache = new ParseCache(settings.cache.area('plan'));
+  const parseCache = new ParseCache(parses);
   const tree = await clock.time('parse', async () => parseFiles(rendered.texts, secrets, 0, parseCache));
   // Module instances become state files of their own, rendered with their parameters; the instances
   // those declare (modules in modules) in the next round, until none is left (docs/modules.md).

@@ -15,6 +15,7 @@ import { foreignRepository, localRepositoryPath } from '../shared/git-safety.js'
 import { trustedFile } from '../shared/trust.js';
 import { git, gitChecked, GitFailure, type GitContext } from './git.js';
 import { checkLineage } from './lineage.js';
+import { gatePull, type GateVerdict, type StageGate } from './stage-gate.js';
 import { currentCommit, makeStore, pruneTrees, storeFor, switchTo, type Store } from './store.js';
 
 export interface PullRequest {
@@ -32,6 +33,8 @@ export interface PullRequest {
   varDir: string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  /** Asked when the commit's tree has rollout.hcl (stage-gate.ts); without one, such a tree is refused. */
+  gate?: StageGate;
 }
 
 export interface PullResult {
@@ -43,6 +46,8 @@ export interface PullResult {
   signer?: string;
   /** DIR went to a commit that does not descend from its old one (--allow-rollback). */
   rolledBack: boolean;
+  /** The fetched commit waits for the earlier stages of the rollout: DIR stays at `commit`. */
+  held?: { commit: string; reason: string };
 }
 
 /**
@@ -104,6 +109,11 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
   const lineage = await checkLineage(c, { old, commit, anchor: request.anchor, ref: boundRef, allowRollback: request.allowRollback });
   if (!lineage.ok) throw new PullFailure(lineage.kind, `refusing commit ${commit} of ${request.repo}: ${lineage.reason}; ${stays}`, commit, old);
   if (!fs.existsSync(path.join(store.trees, commit))) await checkOut(c, store, commit);
+  if (old !== commit) {
+    const verdict = await stageVerdict(request.gate, path.join(store.trees, commit), commit, old, stays);
+    if (verdict.kind === 'quarantined') throw new PullFailure('refused', `refusing commit ${commit} of ${request.repo}: ${verdict.reason}; ${stays}`, commit, old);
+    if (verdict.kind === 'hold' && old !== undefined) return { dir, old, commit: old, rolledBack: false, held: { commit, reason: verdict.reason } };
+  }
   try {
     await gitChecked(c, 'update-ref', ['update-ref', CURRENT_REF, commit]);
   } catch (e) {
@@ -122,6 +132,16 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
     }
   }
   return { dir, old, commit, signer, rolledBack: lineage.rolledBack };
+}
+
+/** The stage gate's verdict; a mistake of rollout.hcl, or a fleet that cannot be read, leaves DIR as it is. */
+async function stageVerdict(gate: StageGate | undefined, tree: string, commit: string, old: string | undefined, stays: string): Promise<GateVerdict> {
+  try {
+    return await gatePull(gate, tree, commit, old);
+  } catch (e) {
+    if (e instanceof UserError) throw new PullFailure('failed', [...e.problems, { message: stays }], commit, old);
+    throw e;
+  }
 }
 
 /** The commit's files into trees/COMMIT: written under a temporary name, renamed when complete. */

@@ -20,7 +20,9 @@ function holdsCiphertext(value: AttrValue): boolean {
   // file's contents among them), which planning runs on every value of every resource.
   if (typeof value === 'string') return value.includes('ENC[age,') && ENCRYPTED_INSIDE.test(value);
   if (Array.isArray(value)) return value.some(holdsCiphertext);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsCiphertext);
+  if (value !== null && typeof value === 'object') {
+    for (const key in value) if (holdsCiphertext(value[key])) return true;
+  }
   return false;
 }
 
@@ -28,8 +30,8 @@ function holdsCiphertext(value: AttrValue): boolean {
 export function misplacedEncrypted(resources: readonly Planned[]): Problem[] {
   const problems: Problem[] = [];
   for (const r of resources) {
-    for (const [key, value] of Object.entries(r.attrs)) {
-      if (!holdsCiphertext(value)) continue;
+    for (const key in r.attrs) {
+      if (!holdsCiphertext(r.attrs[key])) continue;
       const at = r.keyAt?.[key] ?? r.at;
       problems.push({ ...at, message: `${r.ref}: ${key} holds an encrypted value (ENC[age,...]) that would be used as its ciphertext: an encrypted value belongs in a data file under data/, read with {{data "KEY"}} (or as a module parameter from data), which decrypts it (docs/secrets.md)` });
     }

@@ -10,8 +10,14 @@ import vm from 'node:vm';
 /** How long one match may take (a match of a sane pattern takes microseconds). */
 export const MATCH_TIME_LIMIT_MS = 1000;
 
-// Only makes the `l` flag (linear-time engine) available; changes nothing else.
-v8.setFlagsFromString('--enable-experimental-regexp-engine');
+/**
+ * Makes the `l` flag (linear-time engine) available; changes nothing else. Also called by
+ * cli/start.ts before it compiles the bundle: V8 refuses cached code made under other flags.
+ */
+export function enableLinearEngine(): void {
+  v8.setFlagsFromString('--enable-experimental-regexp-engine');
+}
+enableLinearEngine();
 
 interface Compiled {
   linear?: RegExp;

@@ -10,11 +10,12 @@
 import crypto from 'node:crypto';
 import { codeIdentity } from '../config/code-identity.js';
 import type { RunnerDescription } from '../shared/description.js';
+import type { Location } from '../shared/errors.js';
 import type { InstanceDecl } from './modules/declarations.js';
 import type { Resource } from './resource.js';
 import type { RunnerCache } from './runner-cache.js';
 
-const FORMAT = 'govern-plan-1';
+const FORMAT = 'govern-plan-2';
 
 /** What a state file parsed to, its resources numbered from 0, each with the description hash it was checked against. */
 interface Entry {
@@ -43,6 +44,8 @@ export class ParseCache {
   /** Files parsed this run, to keep once the graph is built: their resources as parsed, before planning changes them. */
   private readonly pending: { key: string; entry: Entry; live: Resource[] }[] = [];
   private readonly hashes = new Map<RunnerDescription, string>();
+  /** Resources parsed this run whose keys passed: the description hash they passed. */
+  private readonly passedAgainst = new WeakMap<Resource, string>();
 
   constructor(private readonly store: RunnerCache) {}
 
@@ -60,6 +63,7 @@ export class ParseCache {
     const entry = this.store.get(this.key(text)) as unknown as Entry | undefined;
     if (!entry || entry.digest !== this.digest(text) || !Array.isArray(entry.resources) || !Array.isArray(entry.instances) || !Array.isArray(entry.checked) || entry.checked.length !== entry.resources.length) return undefined;
     entry.resources.forEach((r, i) => {
+      unpack(r, text.file);
       r.index = firstIndex + i;
       const hash = entry.checked[i];
       if (typeof hash === 'string') this.checkedAgainst.set(r, hash);
@@ -72,7 +76,10 @@ export class ParseCache {
     const copy = structuredClone({ resources, instances });
     // A key JSON cannot carry back as it was is parsed every time.
     if (JSON.stringify(copy).includes('"__proto__"')) return;
-    copy.resources.forEach((r) => (r.index -= firstIndex));
+    copy.resources.forEach((r) => {
+      r.index -= firstIndex;
+      pack(r, text.file);
+    });
     this.pending.push({ key: this.key(text), entry: { digest: this.digest(text), ...copy, checked: resources.map(() => null) }, live: resources });
   }
 
@@ -82,17 +89,20 @@ export class ParseCache {
     return hash !== undefined && hash === this.hashOf(description);
   }
 
+  /** The resource's keys passed this description (buildGraph's `passed`). */
+  passed(r: Resource, description: RunnerDescription): void {
+    this.passedAgainst.set(r, this.hashOf(description));
+  }
+
   /**
-   * After a graph was built: each file parsed this run is kept, each resource with the description its
-   * keys passed. One whose contents came from a template (`template`) is checked every run: the
-   * template's file can change without its state file.
+   * After a graph was built (or, for govern check, its resources checked): each file parsed this run
+   * is kept, each resource with the description its keys passed, or none (checked again next time).
+   * One whose contents came from a template (`template`) is checked every run: the template's file
+   * can change without its state file.
    */
-  commit(descriptionOf: (type: string) => RunnerDescription | undefined): void {
+  commit(): void {
     for (const { key, entry, live } of this.pending) {
-      entry.checked = live.map((r, i) => {
-        const description = descriptionOf(r.type);
-        return description && !entry.resources[i]!.template ? this.hashOf(description) : null;
-      });
+      entry.checked = live.map((r, i) => (entry.resources[i]!.template ? null : (this.passedAgainst.get(r) ?? null)));
       this.store.put(key, entry as unknown as Record<string, unknown>);
     }
     this.pending.length = 0;
@@ -103,4 +113,25 @@ export class ParseCache {
     if (hash === undefined) this.hashes.set(description, (hash = descriptionHash(description)));
     return hash;
   }
+}
+
+// An entry names its state file once: each resource's file and locations (its block's, each key's)
+// in it are written as 0, which no path is, and read back as the one path. Entries are a third
+// smaller, and the resources read from them share one string for the path instead of a copy each.
+type Packed = Omit<Location, 'file'> & { file?: string | 0 };
+
+function pack(r: Resource, file: string): void {
+  const packed = (at: Location): Location => (at.file === file ? ({ ...at, file: 0 } as Packed as Location) : at);
+  if (r.file === file) (r as { file: string | 0 }).file = 0;
+  r.at = packed(r.at);
+  if (r.keyAt) for (const key of Object.keys(r.keyAt)) r.keyAt[key] = packed(r.keyAt[key]);
+}
+
+function unpack(r: Resource, file: string): void {
+  const unpacked = (at: Location): void => {
+    if ((at as Packed).file === 0) at.file = file;
+  };
+  if ((r as { file: string | 0 }).file === 0) r.file = file;
+  unpacked(r.at);
+  if (r.keyAt) for (const key of Object.keys(r.keyAt)) unpacked(r.keyAt[key]);
 }

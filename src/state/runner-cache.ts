@@ -21,6 +21,26 @@ export interface RunnerCache {
 
 export const noCache: RunnerCache = { get: () => undefined, put: () => undefined, area: () => noCache };
 
+/** Entries kept in this process alone (`govern lsp`'s, between its checks): each read is a copy, as one from a file is. */
+export function memoryCache(): RunnerCache {
+  const areas = new Map<string, RunnerCache>();
+  const entries = new Map<string, string>();
+  return {
+    get: (text) => {
+      const kept = entries.get(text);
+      return kept === undefined ? undefined : (JSON.parse(kept) as Record<string, unknown>);
+    },
+    put: (text, parsed) => {
+      if (allNumbersFinite(parsed)) entries.set(text, JSON.stringify(parsed));
+    },
+    area: (kind) => {
+      let area = areas.get(kind);
+      if (!area) areas.set(kind, (area = memoryCache()));
+      return area;
+    },
+  };
+}
+
 export { defaultCacheDir } from '../shared/cache-dir.js';
 
 /** `kind` names the entries (`plan-...json`), and only those are pruned. */

@@ -38,6 +38,24 @@ describe('the code cache of bin/govern #once', () => {
     expect(fs.readFileSync(file).equals(content)).to.equal(true);
   });
 
+  it('a command that sets a V8 flag as it runs (the linear-time regexp engine) writes an entry the next start uses #once', () => {
+    const dir = path.join(tempDir(), 'cache');
+    const tree = path.join(tempDir(), 'tree');
+    fs.mkdirSync(tree);
+    fs.writeFileSync(path.join(tree, 'main.hcl'), 'file "/tmp/govern-code-cache-test" {\n  ensure   = "present"\n  contents = "x"\n  owner    = "root"\n  group    = "root"\n  mode     = "0644"\n}\n');
+    const graph = (): void => {
+      const r = spawnSync(GOVERN, ['graph', tree], { encoding: 'utf8', env: { ...process.env, GOVERN_CACHE_DIR: dir } });
+      expect(r.stderr).to.equal('');
+      expect(r.status).to.equal(0);
+    };
+    graph();
+    const file = path.join(dir, 'code-graph.bin');
+    const before = fs.statSync(file);
+    graph();
+    // Written again only when V8 refused it (src/cli/start.ts).
+    expect(fs.statSync(file).ino, 'not written again: V8 took it').to.equal(before.ino);
+  });
+
   it('an entry of another bundle or Node, or one V8 refuses, is passed over and written anew', () => {
     const dir = path.join(tempDir(), 'cache');
     version(dir);

@@ -41,6 +41,19 @@ describe('the planning cache #once', () => {
     expect(none.stdout).to.equal(first.stdout);
   });
 
+  it('a resource read from an entry names its file and line, as parsed (an entry writes its file once)', async () => {
+    const t = setUp();
+    const other = writeFile(path.join(t.tree, 'other.hcl'), 'greet "c" {\n  who = "them"\n}\n');
+    fs.appendFileSync(t.file, 'greet "d" {\n  who = "us"\n  after = ["greet:c"]\n}\n');
+    const first = await t.graph();
+    expect(first.code, first.stderr).to.equal(0);
+    // site.hcl is read from its entry; the reference it holds now names nothing.
+    fs.writeFileSync(other, '');
+    const again = await t.graph();
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.contain(`${t.file}:10: greet:d: after names "greet:c", which is not a resource in this state tree`);
+  });
+
   it('plans a changed file anew', async () => {
     const t = setUp();
     await t.graph();

@@ -19,6 +19,8 @@ export class LspClient {
   readonly stderr: string[] = [];
   private readonly waiters: Waiter[] = [];
   private readonly versions = new Map<string, number>();
+  /** The diagnostics last published of each file, by URI. */
+  readonly latest = new Map<string, Diagnostic[]>();
   readonly exited: Promise<number | null>;
 
   private constructor(readonly child: ChildProcessWithoutNullStreams) {
@@ -26,6 +28,7 @@ export class LspClient {
     child.stderr.on('data', (b: Buffer) => this.stderr.push(b.toString()));
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
     this.connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: Diagnostic[]; version?: number }) => {
+      this.latest.set(p.uri, p.diagnostics);
       // Diagnostics of an older text (a check under way when the text changed) are not the ones awaited.
       const i = this.waiters.findIndex((w) => w.uri === p.uri && p.version !== undefined && p.version >= w.version);
       if (i >= 0) this.waiters.splice(i, 1)[0].resolve(p.diagnostics);

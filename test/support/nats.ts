@@ -19,14 +19,18 @@ export interface NatsServer {
   stop(): Promise<void>;
 }
 
-/** `config`: extra nats-server configuration (accounts, authorization...), in its own syntax. */
-export async function startNats(config = ''): Promise<NatsServer> {
+/**
+ * `config`: extra nats-server configuration (accounts, authorization...), in its own syntax.
+ * `jetstream: false`: a server without it, as a site's leaf node relaying to the hub's.
+ */
+export async function startNats(config = '', o: { jetstream?: boolean } = {}): Promise<NatsServer> {
   // Its own directory, removed when the server stops: a server may outlive one test (tmp.ts removes
   // the tests' directories after each).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-nats-'));
   const store = path.join(dir, 'store');
   const file = path.join(dir, 'nats.conf');
-  fs.writeFileSync(file, `listen: "127.0.0.1:-1"\njetstream { store_dir: "${store}" }\n${config}\n`);
+  const jetstream = o.jetstream === false ? '' : `jetstream { store_dir: "${store}" }\n`;
+  fs.writeFileSync(file, `listen: "127.0.0.1:-1"\n${jetstream}${config}\n`);
   const child = spawn(NATS_SERVER, ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   const port = await readyPort(child);
   const server: NatsServer = {

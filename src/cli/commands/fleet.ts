@@ -4,7 +4,9 @@
 import { writeHostKey } from '../../fleet/host-key.js';
 import { fleetRun } from '../../fleet/ask-hosts.js';
 import { fleetStatus, parseConditions } from '../../fleet/fleet-status.js';
+import { fleetHistory } from '../../fleet/fleet-history.js';
 import { FleetUnreachable } from '../../fleet/read-fleet.js';
+import { RUNS_HISTORY } from '../../fleet/settings.js';
 import { UserError } from '../../shared/errors.js';
 import { terminalLine } from '../../shared/terminal-text.js';
 import { described } from '../command-names.js';
@@ -18,6 +20,8 @@ const options = optionTable([
   { name: 'where', kind: 'texts', placeholder: 'FACT=VALUE', help: 'only hosts whose published fact FACT is VALUE (repeat: all must hold)' },
   { name: 'json', kind: 'flag', help: 'print the hosts as JSON' },
   { name: 'max-age', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_AGE', default: '1h', help: 'warn about a host whose last run ended longer ago than this' },
+  { name: 'changed-since', kind: 'duration', placeholder: 'DURATION', help: 'only hosts whose last run changed something and ended within DURATION' },
+  { name: 'limit', kind: 'number', placeholder: 'N', help: `with history: the last N runs (default and most: what the bucket keeps, ${RUNS_HISTORY})` },
   { name: 'watch', kind: 'flag', help: 'then print each selected host\'s run as it is published (hosts whose facts come to match join)' },
   { name: 'until-commit', kind: 'text', placeholder: 'COMMIT', help: 'with --watch: stop when every selected host has reported a run at COMMIT (or a prefix of it)' },
   { name: 'timeout', kind: 'duration', placeholder: 'DURATION', help: 'with --watch: stop after this long; with run: the most a batch may take (default 30m)' },
@@ -42,7 +46,9 @@ export const fleetCommand = defineCommand({
     '--batch at a time, each batch after the previous one reported success; it stops at the first\n' +
     'failure. Exit status: 0 every host ran successfully, 2 one failed, 3 no host is selected.\n' +
     'govern fleet key FILE writes a new NATS user key (its seed, mode 0600) for --fleet-creds and prints\n' +
-    "its public key for the server's configuration.",
+    "its public key for the server's configuration.\n" +
+    'govern fleet history HOST prints the host\'s last runs (--limit), oldest first: exit status 0, or 1\n' +
+    'when none is known. --changed-since DURATION selects the hosts whose last run changed something.',
   // A check answers UNKNOWN (3) when it cannot answer, with its status line on stdout as a monitoring
   // plugin's; `fleet run` and `fleet key` are not checks: a usage error is 1, as for every other command.
   failureExit: (line) => (line.operands.length === 0 ? 3 : 1),
@@ -60,9 +66,14 @@ export const fleetCommand = defineCommand({
       return 0;
     }
     const asRun = operands.length === 1 && operands[0] === 'run';
-    if (operands.length > 0 && !asRun) throw new UserError(`govern fleet takes no operand but "run" or "key FILE" (usage: ${this.usage})`);
+    const asHistory = operands[0] === 'history';
+    if (asHistory && operands.length !== 2) throw new UserError('usage: govern fleet history HOST [--limit N] [--json]');
+    if (operands.length > 0 && !asRun && !asHistory) throw new UserError(`govern fleet takes no operand but "run", "history HOST" or "key FILE" (usage: ${this.usage})`);
+    if (o.limit !== undefined && !asHistory) throw new UserError('--limit goes with govern fleet history');
     const settings = fleetSettings(o);
     if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
+    if (asHistory) return fleetHistory(settings, { host: operands[1], limit: o.limit ?? RUNS_HISTORY, json: o.json }, out);
+    if (o.changedSince !== undefined && (asRun || o.watch)) throw new UserError('--changed-since does not go with --watch or govern fleet run');
     if (asRun) {
       if (o.watch || o.json || o.untilCommit !== undefined) throw new UserError('--watch, --json and --until-commit do not go with govern fleet run');
       const run = { where: parseConditions(o.where), batch: o.batch, noop: o.noop, batchTimeoutMs: o.timeout ?? 30 * 60_000, signKey: o.signKey ?? settings.credsFile };
@@ -76,6 +87,6 @@ export const fleetCommand = defineCommand({
     }
     if (o.batch !== undefined || o.noop) throw new UserError('--batch and --noop go with govern fleet run');
     if (!o.watch && (o.untilCommit !== undefined || o.timeout !== undefined)) throw new UserError('--until-commit and --timeout go with --watch');
-    return fleetStatus(settings, { where: parseConditions(o.where), json: o.json, maxAgeMs: o.maxAge, watch: o.watch, untilCommit: o.untilCommit, timeoutMs: o.timeout }, out);
+    return fleetStatus(settings, { where: parseConditions(o.where), json: o.json, maxAgeMs: o.maxAge, changedSinceMs: o.changedSince, watch: o.watch, untilCommit: o.untilCommit, timeoutMs: o.timeout }, out);
   },
 });

@@ -1,6 +1,7 @@
 // What the download runner accepts, declared once: govern checks state files against it, and the
 // runner reads its arguments with it (docs/download.md).
 import type { RunnerDescription } from '../../shared/description.js';
+import { PLACED_OWNED } from '../lib/file/placed.js';
 import { EDIT_KEYS } from '../lib/text-edit/keys.js';
 
 /** A bound on what one download may be: more is an error, and nothing is written. */
@@ -36,11 +37,5 @@ export const description = {
     { only_when: { ensure: ['present'] }, keys: ['url', 'checksum', 'owner', 'group', 'mode', 'max_size', 'timeout'] },
   ],
   signals: ['refresh'],
-  autorequire: [
-    // The directory it goes in, when a file resource makes it; the accounts it is given to.
-    { runner: 'file', parent_of_name: true },
-    { runner: 'mount', parent_of_name: true },
-    { runner: 'user', key: 'owner' },
-    { runner: 'group', key: 'group' },
-  ],
+  autorequire: PLACED_OWNED,
 } as const satisfies RunnerDescription;

@@ -1,10 +1,8 @@
 // What the file runner accepts, declared once: govern checks state files against it, and the runner
 // reads its arguments with it (docs/file.md).
 import type { RunnerDescription } from '../../shared/description.js';
-import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
+import { OWNER_ACCOUNT } from '../lib/accounts/names.js';
 import { VALIDATE_KEY } from '../lib/file/validate-content.js';
-
-const ACCOUNT = { type: 'string', chars: ACCOUNT_CHARS, what: 'a name or a numeric id (letters, digits and . _ @ $ -, not starting with -)' } as const;
 
 export const description = {
   help: 'a file, directory or symbolic link: whether it exists, its content or target, owner, group and permissions',
@@ -30,8 +28,8 @@ export const description = {
       what: 'a non-empty path',
       help: 'for a link: what it points to, absolute or relative to the link\'s directory, as ln -s takes it (not checked to exist)',
     },
-    owner: { shown: true, ...ACCOUNT, help: 'a user name, or a numeric uid' },
-    group: { shown: true, ...ACCOUNT, help: 'a group name, or a numeric gid' },
+    owner: { shown: true, ...OWNER_ACCOUNT, help: 'a user name, or a numeric uid' },
+    group: { shown: true, ...OWNER_ACCOUNT, help: 'a group name, or a numeric gid' },
     mode: { shown: true, type: 'mode', max: 0o777, help: 'octal permissions (0644, 644, 0o755), at most 0777' },
     force: { shown: true, type: 'boolean', default: false, help: 'allow removing a non-empty directory (for absent, or to replace it with a file), and replacing a file or directory with a link' },
     validate: VALIDATE_KEY,

@@ -2,6 +2,7 @@
 // reads its arguments with it (docs/git.md).
 import type { RunnerDescription } from '../../shared/description.js';
 import { ACCOUNT_CHARS } from '../lib/accounts/names.js';
+import { PLACED } from '../lib/file/placed.js';
 
 export const description = {
   help: 'a git checkout: cloned, at a branch, tag or commit, local changes reported',
@@ -19,9 +20,5 @@ export const description = {
     },
   },
   signals: ['refresh'],
-  autorequire: [
-    { runner: 'file', parent_of_name: true },
-    { runner: 'mount', parent_of_name: true },
-    { runner: 'user', key: 'user' },
-  ],
+  autorequire: [...PLACED, { runner: 'user', key: 'user' }],
 } as const satisfies RunnerDescription;

@@ -1,15 +1,4 @@
-// What the json runner accepts, declared once: govern checks state files against it, and the runner
-// reads its arguments with it (docs/json.md).
-import type { RunnerDescription } from '../../shared/description.js';
-import { DOC_KEYS, DOC_RULES } from '../lib/doc-edit/keys.js';
+// What the json runner accepts (docs/json.md): the structured-document runners' description, with its help.
+import { docDescription } from '../lib/doc-edit/description.js';
 
-export const description = {
-  help: 'a value at a key path in a JSON document: set (typed), or removed; every other byte of the document kept',
-  keys: DOC_KEYS,
-  rules: DOC_RULES,
-  signals: ['refresh'],
-  autorequire: [
-    // The file resource that manages the path (its owner, mode, or existence) first.
-    { runner: 'file', key: 'path' },
-  ],
-} as const satisfies RunnerDescription;
+export const description = docDescription('a value at a key path in a JSON document: set (typed), or removed; every other byte of the document kept');

@@ -5,6 +5,8 @@
 export const ACCOUNT_NAME_PATTERN = '(?=.{1,32}$)[a-z_][a-z0-9_-]*[$]?';
 /** What the runners that own files (file, archive, git, cron...) accept as an owner: names go to `getent` as an argument: no spaces, no colons, no leading "-". */
 export const ACCOUNT_CHARS = 'A-Za-z0-9._@$-';
+/** An owner or group key of those runners. */
+export const OWNER_ACCOUNT = { type: 'string', chars: ACCOUNT_CHARS, what: 'a name or a numeric id (letters, digits and . _ @ $ -, not starting with -)' } as const;
 const NAME_WHAT = 'an account name as useradd takes it (a lower-case letter or _, then lower-case letters, digits, _ or -, an optional final $; at most 32 characters)';
 
 /** Ids: 0 to 2^32-2 (2^32-1 is the "no id" of chown and setuid). */

@@ -2,10 +2,8 @@
 // creates is given, `validate` and `backup`, and their reading into a target for edit.ts.
 import { UserError } from '../../../shared/errors.js';
 import type { AccountSpec } from '../accounts/lookup.js';
-import { ACCOUNT_CHARS, MAX_ACCOUNT_ID } from '../accounts/names.js';
+import { MAX_ACCOUNT_ID, OWNER_ACCOUNT } from '../accounts/names.js';
 import { VALIDATE_KEY } from '../file/validate-content.js';
-
-const ACCOUNT = { type: 'string', chars: ACCOUNT_CHARS, what: 'a name or a numeric id (letters, digits and . _ @ $ -, not starting with -)' } as const;
 
 /** The mode of a file an edit runner creates when `mode` is not given. */
 export const NEW_FILE_MODE = 0o644;
@@ -20,8 +18,8 @@ export const PATH_KEY = {
 } as const;
 
 export const EDIT_KEYS = {
-  owner: { ...ACCOUNT, help: 'the owner of a file the runner creates (a user name or a numeric uid; default: root); an existing file keeps its own' },
-  group: { ...ACCOUNT, help: 'the group of a file the runner creates (a group name or a numeric gid; default: root); an existing file keeps its own' },
+  owner: { ...OWNER_ACCOUNT, help: 'the owner of a file the runner creates (a user name or a numeric uid; default: root); an existing file keeps its own' },
+  group: { ...OWNER_ACCOUNT, help: 'the group of a file the runner creates (a group name or a numeric gid; default: root); an existing file keeps its own' },
   mode: { type: 'mode', max: 0o777, help: 'the permissions of a file the runner creates (default 0644); an existing file keeps its own' },
   validate: VALIDATE_KEY,
   backup: { type: 'boolean', default: false, help: 'keep the content a change replaces, in VAR_DIR/backup/PATH/TIME (VAR_DIR: the run\'s --var-dir, /var/lib/govern; root only; the newest 5 per file; govern backups lists and restores them)' },
