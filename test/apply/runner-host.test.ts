@@ -26,7 +26,7 @@ require('govern/runner').runnerMain({ description: { keys: {} }, async run(req) 
   );
 }
 
-describe('the built-in runners in one process', () => {
+describe('the built-in runners in one process #once', () => {
   it('serves the runners of govern\'s own runners directory, and no runner of the same name elsewhere', () => {
     const host = builtInRunnerHost()!;
     expect(host, 'dist/bundle/runner-host.js is built').to.not.equal(undefined);

@@ -10,7 +10,7 @@ import { modulesLoaded } from '../support/modules-loaded.js';
 
 const BUNDLES = path.join(ROOT, 'dist', 'bundle');
 
-describe('the bundles bin/govern and the runners load', () => {
+describe('the bundles bin/govern and the runners load #once', () => {
   it('bin/govern loads its bundle and no module of dist/src', () => {
     const loaded = modulesLoaded(GOVERN, ['--version']);
     expect(loaded).to.include(path.join(BUNDLES, 'govern.js'));

@@ -21,7 +21,7 @@ function codeEntries(dir: string): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('code-')) : [];
 }
 
-describe('the code cache of bin/govern', () => {
+describe('the code cache of bin/govern #once', () => {
   it('is written by the first start of a command and used, unchanged, by the next', () => {
     const dir = path.join(tempDir(), 'cache');
     const plain = version(dir, { GOVERN_CODE_CACHE: '0' });

@@ -81,7 +81,7 @@ describe('data in templates and govern data', () => {
     expect(r.stderr).to.contain(`site.hcl:5: data: no data for "y": this tree has no hierarchy.hcl at its root (docs/data.md)`);
   });
 
-  it('govern data prints every key this host sees, or the keys named, as text or JSON', async () => {
+  it('govern data prints every key this host sees, or the keys named, as text or JSON #once', async () => {
     const t = fleetTree({ 'site.hcl': 'stuff "a" {\n}\n' });
     const all = await govern(['data', '--facts-dir', t.facts, t.states]);
     expect(all.stderr).to.equal('');
@@ -94,7 +94,7 @@ describe('data in templates and govern data', () => {
     expect(missing.stderr).to.contain('no level has the key "nope" (levels: hosts/web1, roles/web, common)');
   });
 
-  it('govern data --explain lists every level, its file, and which answered or how the merge was built', async () => {
+  it('govern data --explain lists every level, its file, and which answered or how the merge was built #once', async () => {
     const t = fleetTree({ 'site.hcl': 'stuff "a" {\n}\n' });
     const r = await govern(['data', '--explain', '--facts-dir', t.facts, 'workers', 'ntp/servers', t.states]);
     expect(r.code).to.equal(0);
@@ -121,7 +121,7 @@ describe('data in templates and govern data', () => {
     expect(e.result.origins).to.deep.equal([{ level: 'hosts/web1', file: d('hosts/web1.json'), line: 1 }]);
   });
 
-  it('govern data refuses a tree without hierarchy.hcl, and a bad key', async () => {
+  it('govern data refuses a tree without hierarchy.hcl, and a bad key #once', async () => {
     const t = tree({ 'site.hcl': 'stuff "a" {\n}\n' });
     const r = await govern(['data', t.states]);
     expect(r.code).to.equal(1);

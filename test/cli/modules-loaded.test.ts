@@ -51,7 +51,7 @@ function plainTree(): string {
 }
 
 describe('what each command loads', () => {
-  it('govern --help loads the command index and what parsing a command line needs, no command', () => {
+  it('govern --help loads the command index and what parsing a command line needs, no command #once', () => {
     const loaded = fromSource(['--help']).map(shortName);
     expect(loaded.sort()).to.deep.equal(
       [
@@ -132,7 +132,7 @@ describe('what each command loads', () => {
     expect(fs.readFileSync(path.join(BUNDLES, 'govern.js'), 'utf8'), 'the core holds no copy of the validator').not.to.contain('ucs2length');
   });
 
-  it('the runner host loads a document library only for the runners that use it, and the TOML library only when a toml resource is applied', () => {
+  it('the runner host loads a document library only for the runners that use it, and the TOML library only when a toml resource is applied #once', () => {
     const host = path.join(BUNDLES, 'runner-host.js');
     const vendors = (runners: string) =>
       modulesLoaded(host, [], { GOVERN_HOST_RUNNERS: runners })

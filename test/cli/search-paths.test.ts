@@ -12,7 +12,7 @@ import { tempDir, writeFile } from '../support/tmp.js';
 const shipped = defaultSearchPaths();
 
 describe('search paths', () => {
-  it('compose the tree, the flags and the defaults in that order; a variable is the whole path', () => {
+  it('compose the tree, the flags and the defaults in that order; a variable is the whole path #once', () => {
     const none = { added: [] };
     expect(composeSearchPaths({ facts: { added: ['/a', '/b'] }, runners: none, templates: none }, 'tree')).to.deep.equal({
       facts: ['tree/facts.d', '/a', '/b', ...shipped.facts],
@@ -69,7 +69,7 @@ describe('search paths', () => {
     expect(fact.stderr).to.contain(`no such fact (looked in ${[path.join(states, 'facts.d'), mine, ...shipped.facts].join(', ')})`);
   });
 
-  it("render a template given by path with its directory's facts.d and templates.d", async () => {
+  it("render a template given by path with its directory's facts.d and templates.d #once", async () => {
     const dir = tempDir();
     writeFile(path.join(dir, 'site', 'motd.tpl'), 'Welcome to {{fact "site/name"}} on {{fact "os/family"}}\n');
     writeFile(path.join(dir, 'site', 'facts.d', 'site', 'name'), 'the lab');
@@ -79,7 +79,7 @@ describe('search paths', () => {
     expect(named.stdout).to.equal('from the tree\n');
   });
 
-  it('govern graph takes every planning option govern run takes, and plans the same way', async () => {
+  it('govern graph takes every planning option govern run takes, and plans the same way #once', async () => {
     const graphNames = new Set(graphCommand.options.map((o) => o.name));
     expect(planningOptions.map((o) => o.name).filter((n) => !graphNames.has(n))).to.deep.equal([]);
     const dir = tempDir();

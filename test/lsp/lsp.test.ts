@@ -58,7 +58,7 @@ function edited(text: string, marker: string, insert: string): string {
   return text.replace(marker, insert);
 }
 
-describe('govern lsp, driven by an LSP client', function () {
+describe('govern lsp, driven by an LSP client #once', function () {
   this.timeout(60_000);
   let client: LspClient | undefined;
   afterEach(() => client?.kill());

@@ -6,7 +6,7 @@ import { Trees } from '../../src/lsp/trees.js';
 import type { PlanSettings } from '../../src/plan/settings.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
-describe('the tree of an editor\'s file', () => {
+describe('the tree of an editor\'s file #once', () => {
   const settings = (root: string) => ({ target: root, facts: {} }) as unknown as PlanSettings;
 
   it('is the nearest directory with hierarchy.hcl, modules/ or a search directory, a module\'s files the tree above modules/', () => {

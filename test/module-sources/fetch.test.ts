@@ -48,7 +48,7 @@ describe('modules from git: govern modules fetch, update, outdated', () => {
     expect((await govern(['run', root, '--detailed-exitcodes'])).code, 'the second run changes nothing').to.equal(0);
   });
 
-  it('checks the signature against allowed_signers inside the tree: a stranger\'s commit is refused and nothing is written', async () => {
+  it('checks the signature against allowed_signers inside the tree: a stranger\'s commit is refused and nothing is written #once', async () => {
     const lab = await gitLab();
     const good = await lab.commit(MOTD_MODULE, 'trusted');
     await tag(lab, 'v1.0.0', good);
@@ -68,7 +68,7 @@ describe('modules from git: govern modules fetch, update, outdated', () => {
     expect(lockOf(root).modules.motd.commit).to.equal(good);
   });
 
-  it('refuses a tag that moved to another commit until `govern modules update NAME` accepts it', async () => {
+  it('refuses a tag that moved to another commit until `govern modules update NAME` accepts it #once', async () => {
     const lab = await gitLab();
     const first = await lab.commit(MOTD_MODULE, 'unsigned');
     await tag(lab, 'v1.0.0', first);
@@ -88,7 +88,7 @@ describe('modules from git: govern modules fetch, update, outdated', () => {
     expect(fs.readFileSync(path.join(root, 'modules/motd/motd.hcl'), 'utf8')).to.contain('owned');
   });
 
-  it('plan refuses a vendored module edited by hand, and fetch puts its files back', async () => {
+  it('plan refuses a vendored module edited by hand, and fetch puts its files back #once', async () => {
     const lab = await gitLab();
     await tag(lab, 'v1', await lab.commit(MOTD_MODULE, 'unsigned'));
     const root = tree(`module_source "motd" {\n  git = "${lab.bare}"\n  ref = "v1"\n}\n`, tempDir());
@@ -102,7 +102,7 @@ describe('modules from git: govern modules fetch, update, outdated', () => {
     expect((await govern(['plan', root])).code).to.equal(0);
   });
 
-  it("resolves a module's own modules.hcl, and refuses two versions of one module, naming both", async () => {
+  it("resolves a module's own modules.hcl, and refuses two versions of one module, naming both #once", async () => {
     const base = await gitLab();
     await tag(base, 'v1', await base.commit({ 'x.hcl': '' }, 'unsigned'));
     await tag(base, 'v2', await base.commit({ 'x.hcl': '# two\n' }, 'unsigned'));
@@ -124,7 +124,7 @@ describe('modules from git: govern modules fetch, update, outdated', () => {
     expect(fs.readdirSync(path.join(both, 'modules'))).to.deep.equal([]);
   });
 
-  it('takes a full commit id as the commit, even where a branch has that name; refuses links; lists newer tags', async () => {
+  it('takes a full commit id as the commit, even where a branch has that name; refuses links; lists newer tags #once', async () => {
     const lab = await gitLab();
     const pinned = await lab.commit(MOTD_MODULE, 'unsigned');
     await tag(lab, 'v1.2.0', pinned);
@@ -152,7 +152,7 @@ describe('modules from git: govern modules fetch, update, outdated', () => {
     expect(lockOf(root).modules.motd.commit, 'the lock is unchanged').to.equal(pinned);
   });
 
-  it('reports every problem of modules.hcl at its line', async () => {
+  it('reports every problem of modules.hcl at its line #once', async () => {
     const root = tree('module_source "motd" {\n  gti = "x"\n}\nmodule_source "bad name" {\n  path = "x"\n}\nmodule_source "web" {\n  git = "https://example.org/web.git"\n}\n', tempDir());
     const r = await govern(['modules', 'fetch', root]);
     expect(r.code).to.equal(1);

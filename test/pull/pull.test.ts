@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RUN_LOCK_NAME } from '../../src/lock/run-lock.js';
 import type { RunReport } from '../../src/report/types.js';
 import { govern } from '../support/cli.js';
+import { until } from '../support/proc.js';
 import { startSshLab } from '../support/sshd.js';
 import { TEST_LOCK_DIR } from '../support/suite-dirs.js';
 import { tempDir } from '../support/tmp.js';
@@ -171,13 +172,22 @@ describe('govern pull', function () {
   });
 
   it('a run under way keeps its commit while a pull switches DIR; the next pull removes the old tree', async () => {
-    const slow = '#!/bin/sh\n[ -n "${GOVERN_NOOP:-}" ] || sleep 3\n[ -f "$GOVERN_STATE_DIR/a.hcl" ] && echo "message=still there $(cat "$GOVERN_STATE_DIR/a.hcl")"\n';
+    // The resource says when it has started, and waits until the test has pulled the next commit.
+    const marks = tempDir('govern-pull-marks-');
+    const [started, release] = [path.join(marks, 'started'), path.join(marks, 'release')];
+    const slow = `#!/bin/sh\n[ -n "\${GOVERN_NOOP:-}" ] || { : > ${started}; while [ ! -e ${release} ]; do sleep 0.05; done; }\n[ -f "$GOVERN_STATE_DIR/a.hcl" ] && echo "message=still there $(cat "$GOVERN_STATE_DIR/a.hcl")"\n`;
     const first = await lab.commit({ 'a.hcl': 'slow "x" {}\n# one\n', 'runners.d/slow': slow }, 'unsigned');
     expect((await pull()).code).to.equal(0);
     const running = govern(['run', dir, '--json', '--var-dir', varDir]);
-    await sleep(1500);
-    const second = await lab.commit({ 'a.hcl': 'slow "x" {}\n# two\n', 'runners.d/slow': slow }, 'unsigned');
-    const during = await pull();
+    let second: string;
+    let during: Awaited<ReturnType<typeof pull>>;
+    try {
+      await until('the run\'s resource to start', () => fs.existsSync(started));
+      second = await lab.commit({ 'a.hcl': 'slow "x" {}\n# two\n', 'runners.d/slow': slow }, 'unsigned');
+      during = await pull();
+    } finally {
+      fs.writeFileSync(release, '');
+    }
     expect(during.stdout).to.equal(`${dir}: ${first} -> ${second}\n`);
     const report = JSON.parse((await running).stdout) as RunReport;
     expect(report.commit).to.equal(first);

@@ -23,7 +23,7 @@ async function measuredRun(states: string, runners: string[], mode: string): Pro
 }
 
 describe('output that never ends', () => {
-  it('HeadAndTail keeps both ends, whole lines at the tail, and counts what it dropped', () => {
+  it('HeadAndTail keeps both ends, whole lines at the tail, and counts what it dropped #once', () => {
     const kept = new HeadAndTail(16);
     for (let i = 0; i < 1000; i++) kept.push(Buffer.from(`line ${i}\n`));
     const { text, omitted } = kept.result();

@@ -8,13 +8,13 @@ import { govern, RUNNERS_DIR, shRunner } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
 
 describe('terminal control characters in what runners print', () => {
-  it('terminalLine escapes C0 (tab aside), DEL and C1; terminalText keeps newlines', () => {
+  it('terminalLine escapes C0 (tab aside), DEL and C1; terminalText keeps newlines #once', () => {
     expect(terminalLine('a\tb\x1b]0;title\x07\r\n\x7f\x9b')).to.equal('a\tb\\x1b]0;title\\x07\\x0d\\x0a\\x7f\\x9b');
     expect(terminalText('one\ntwo\x1b[2J')).to.equal('one\ntwo\\x1b[2J');
     expect(terminalLine('café ✓')).to.equal('café ✓');
   });
 
-  it('bidirectional overrides, isolates, marks and the Unicode line separators are escaped', () => {
+  it('bidirectional overrides, isolates, marks and the Unicode line separators are escaped #once', () => {
     expect(terminalLine('ok\u202egnp.exe')).to.equal('ok\\u202egnp.exe');
     expect(terminalLine('a\u2066b\u2069c\u200fd\u061ce')).to.equal('a\\u2066b\\u2069c\\u200fd\\u061ce');
     expect(terminalText('one\u2028two\u2029')).to.equal('one\\u2028two\\u2029');

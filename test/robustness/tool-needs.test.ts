@@ -10,7 +10,7 @@ const GIT_VERSION = /git version (\d+\.\d+(?:\.\d+)?)/;
 const installed = GIT_VERSION.exec(execFileSync('git', ['--version'], { encoding: 'utf8' }))![1];
 const need = (version: string) => ({ command: 'git', minimum: { version, args: ['--version'], pattern: GIT_VERSION, what: 'has what the test uses' } });
 
-describe('a test needing an outside program: missing or too old is a skip with the reason', () => {
+describe('a test needing an outside program: missing or too old is a skip with the reason #once', () => {
   it('a version older than the minimum is a reason, naming both versions; the same or newer is none', async () => {
     const [major, minor] = installed.split('.').map(Number);
     expect(await toolMissing(need(`${major}.${minor + 1}`))).to.equal(`git ${installed} is older than ${major}.${minor + 1}, which has what the test uses`);

@@ -103,7 +103,7 @@ describe('secrets while planning', () => {
     for (const r of [first, again]) for (const text of [r.stdout, r.stderr]) for (const secret of [PASSWORD, PASSWORD.toUpperCase()]) expect(text).not.to.include(secret);
   });
 
-  it('a module parameter read as a block\'s context ({{#with}}, {{#each}}) taints what the block writes, changed by a helper', async () => {
+  it('a module parameter read as a block\'s context ({{#with}}, {{#each}}) taints what the block writes, changed by a helper #once', async () => {
     const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
     const enc = (plain: string) => formatEncrypted({ to: ['web1'], ciphertext: encrypt(plain, [f.web1.recipient]) });
     writeFile(path.join(f.tree, 'data/common.hcl'), `app = {\n  db = {\n    password = "${enc(PASSWORD)}"\n  }\n  keys = ["${enc(OTHER)}"]\n}\n`);
@@ -118,7 +118,7 @@ describe('secrets while planning', () => {
     for (const secret of [PASSWORD, OTHER]) for (const shown of [secret, secret.toUpperCase()]) expect(plan.stdout + plan.stderr).not.to.include(shown);
   });
 
-  it('a module parameter the instance sets from an encrypted value changed by a helper is sensitive: it taints, and --explain hides it', async () => {
+  it('a module parameter the instance sets from an encrypted value changed by a helper is sensitive: it taints, and --explain hides it #once', async () => {
     const f = fleet(() => 'module "db" {\n  source = "app"\n  pw = "{{upper (data "db/password")}}"\n}\n');
     writeFile(path.join(f.tree, 'modules/app/variables.hcl'), 'variable "pw" {\n  type = "string"\n}\n');
     writeFile(path.join(f.tree, 'modules/app/main.hcl'), fileResource(`${f.out}/pw`, 'x{{pw}}\\n'));
@@ -143,7 +143,7 @@ describe('secrets while planning', () => {
     expect(fs.readdirSync(f.out)).to.deep.equal([]);
   });
 
-  it('a module\'s template error on a line that reads an encrypted parameter shows no form of it (changed by a helper, or JSON-quoted)', async () => {
+  it('a module\'s template error on a line that reads an encrypted parameter shows no form of it (changed by a helper, or JSON-quoted) #once', async () => {
     const f = fleet(() => 'module "db" {\n  source = "app"\n}\n');
     const quoted = 'Db-"quoted"\\pa55';
     const enc = (plain: string) => formatEncrypted({ to: ['web1'], ciphertext: encrypt(plain, [f.web1.recipient]) });
@@ -157,7 +157,7 @@ describe('secrets while planning', () => {
     for (const shown of [PASSWORD, PASSWORD.toUpperCase(), PASSWORD.toLowerCase(), quoted, JSON.stringify(quoted).slice(1, -1), 'quoted']) expect(r.stderr + r.stdout).not.to.include(shown);
   });
 
-  it('plan and diff: a value this machine cannot decrypt is <sensitive>, taints its resource and fails nothing', async () => {
+  it('plan and diff: a value this machine cannot decrypt is <sensitive>, taints its resource and fails nothing #once', async () => {
     const conf = (extra: string) => fileResource('/etc/govern-test-other.conf', `token = {{data "other"}} pw = {{data "db/password"}} ${extra}\\n`);
     const f = fleet(() => conf('v1'));
     const plan = await govern(['plan', '--no-cache', '--json', '--identity', f.web1.identity, f.tree]);

@@ -66,7 +66,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect(outside.stderr).to.contain('common.hcl: not a data file of a tree');
   });
 
-  it('the other places of a tree (modules.hcl, modules.lock, tests/) are not read as state files either', async () => {
+  it('the other places of a tree (modules.hcl, modules.lock, tests/) are not read as state files either #once', async () => {
     const t = setup();
     writeFile(path.join(t.tree, 'modules.hcl'), 'module "x" {\n  source = "git+https://example.org/x"\n}\n');
     writeFile(path.join(t.tree, 'tests/web.hcl'), 'check "x" {\n  command = "true"\n}\n');
@@ -76,7 +76,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect(plan.stdout).to.contain('db.conf');
   });
 
-  it('rekey takes the tree\'s root: data/ or a directory without recipients.hcl is an error, not "0 values"', async () => {
+  it('rekey takes the tree\'s root: data/ or a directory without recipients.hcl is an error, not "0 values" #once', async () => {
     const t = setup();
     const env = { ...process.env, GOVERN_IDENTITY: t.k.alice.identity };
     const inData = await govern(['secret', 'rekey', 'data'], { cwd: t.tree, env });
@@ -90,7 +90,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect(none.code).to.equal(1);
   });
 
-  it('rekey after a host left a group changes only the values given to that group, and names what changed', async () => {
+  it('rekey after a host left a group changes only the values given to that group, and names what changed #once', async () => {
     const t = setup();
     expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db,admins'], 'pw1').code).to.equal(0);
     expect(set(t.tree, ['data/roles/web.yaml', 'api/token', '--to', 'web,admins'], 'tok1').code).to.equal(0);
@@ -113,7 +113,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect((await govern(['secret', 'show', 'data/roles/db.hcl', 'db/password', '--identity', t.k.web1.identity], { cwd: t.tree })).stdout).to.equal('pw1');
   });
 
-  it('rekey does not trust a name written into a value\'s to= label by hand', async () => {
+  it('rekey does not trust a name written into a value\'s to= label by hand #once', async () => {
     const t = setup();
     expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db,admins'], 'pw1').code).to.equal(0);
     const extra = ageKey(t.dir, 'extra');
@@ -129,7 +129,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect(show.code).to.equal(1);
   });
 
-  it('rekey of a value whose names have none of their members of the day left is refused: it looks like an edited label', async () => {
+  it('rekey of a value whose names have none of their members of the day left is refused: it looks like an edited label #once', async () => {
     const t = setup();
     writeFile(path.join(t.tree, 'recipients.hcl'), recipients(t, ['db1']));
     expect(set(t.tree, ['data/roles/db.hcl', 'db/password', '--to', 'db'], 'pw1').code).to.equal(0);
@@ -139,7 +139,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect(r.stderr).to.contain('db/password: left as it was: to=db: the value is not encrypted today to any member of db');
   });
 
-  it('set refuses an empty value unless --allow-empty, and a value that is not UTF-8, writing nothing', async () => {
+  it('set refuses an empty value unless --allow-empty, and a value that is not UTF-8, writing nothing #once', async () => {
     const t = setup();
     const file = path.join(t.tree, 'data/roles/db.hcl');
     const before = fs.readFileSync(file, 'utf8');
@@ -154,7 +154,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect((await govern(['secret', 'show', file, 'db/password', '--identity', t.k.db1.identity])).stdout).to.equal('');
   });
 
-  it('a value that is not UTF-8, encrypted by the age program, is an error where it is read, not altered text', async () => {
+  it('a value that is not UTF-8, encrypted by the age program, is an error where it is read, not altered text #once', async () => {
     const t = setup();
     const ciphertext = execFileSync('age', ['-r', t.k.db1.recipient], { input: Buffer.from('caf\xe9\xff', 'latin1') });
     writeFile(path.join(t.tree, 'data/roles/db.hcl'), `db = {\n  password = "ENC[age,to=db,${ciphertext.toString('base64')}]"\n}\n`);
@@ -193,7 +193,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     });
   }
 
-  it('diff says that a value was rotated, and which host reads a value it is no longer a recipient of', async () => {
+  it('diff says that a value was rotated, and which host reads a value it is no longer a recipient of #once', async () => {
     const t = setup();
     fs.rmSync(path.join(t.tree, 'facts.d'), { recursive: true });
     const facts = snapshots({ db1: { role: 'db', hostname: 'db1' }, web1: { role: 'web', hostname: 'web1' } });
@@ -227,7 +227,7 @@ describe('secrets in the layout of docs/secrets.md', () => {
     expect(none.stdout).to.equal('no change on 2 hosts\n');
   });
 
-  it('diff shows a change of a value\'s names, such as one written into its label by hand', async () => {
+  it('diff shows a change of a value\'s names, such as one written into its label by hand #once', async () => {
     const t = setup();
     fs.rmSync(path.join(t.tree, 'facts.d'), { recursive: true });
     const facts = snapshots({ db1: { role: 'db', hostname: 'db1' } });

@@ -74,7 +74,7 @@ function tamper(t: Tree): string {
 const rekey = (t: Tree, ...args: string[]) => govern(['secret', 'rekey', ...args, t.tree], { env: { ...process.env, GOVERN_IDENTITY: t.k.alice.identity } });
 const show = (t: Tree, key: TestKey, file = DB, name = 'db/password') => govern(['secret', 'show', path.join(t.tree, file), name, '--identity', key.identity]);
 
-describe('who an encrypted value is for: recipients.hcl decides, the to= label is a checked copy', () => {
+describe('who an encrypted value is for: recipients.hcl decides, the to= label is a checked copy #once', () => {
   it('without rules, an admin\'s rekey does not give the value to a group written into its label that shares a member with its readers', async () => {
     const t = setup();
     expect(set(t, [DB, 'db/password', '--to', 'db,admins'], 'pw-1').code).to.equal(0);

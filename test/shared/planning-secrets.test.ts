@@ -64,7 +64,7 @@ describe('secrets in the messages of planning (shared/planning-secrets.ts)', () 
     expect(fs.readFileSync(out, 'utf8')).to.equal('x \n');
   });
 
-  it('masks with what sensitive resources hide, but not with a value another resource shows anyway', () => {
+  it('masks with what sensitive resources hide, but not with a value another resource shows anyway #once', () => {
     const secrets = new PlanningSecrets();
     secrets.addResource({ attrs: { contents: 'hunter2-secret', owner: 'root' }, sensitive: true });
     secrets.addResource({ attrs: { owner: 'root' } });
@@ -73,7 +73,7 @@ describe('secrets in the messages of planning (shared/planning-secrets.ts)', () 
     expect(secrets.maskProblem({ file: 'a.hcl', message: 'value "fact \\"quoted\\""' }).message).to.equal('value "<sensitive>"');
   });
 
-  it('hides the quoted fragments of a state file that failed to parse only when it holds a secret', () => {
+  it('hides the quoted fragments of a state file that failed to parse only when it holds a secret #once', () => {
     const secrets = new PlanningSecrets();
     secrets.addUnparsed('secret.hcl', 'x "y" {\n  a = "Kx9 %{Tail}"\n  sensitive = true\n}\n', false);
     secrets.addUnparsed('plain.hcl', 'x "y" {\n  a = "%{Tail}"\n}\n', false);

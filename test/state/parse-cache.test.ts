@@ -27,7 +27,7 @@ function setUp() {
   return { dir, runners, tree, file, cache, graph };
 }
 
-describe('the planning cache', () => {
+describe('the planning cache #once', () => {
   it('keeps each state file planned, and plans the same from it', async () => {
     const t = setUp();
     const first = await t.graph();

@@ -38,7 +38,7 @@ describe('the runner cache', () => {
     for (const f of entries) expect(fs.statSync(path.join(cache, f)).mode & 0o777, f).to.equal(0o600);
   });
 
-  it('is not trusted when others can write its directory', async () => {
+  it('is not trusted when others can write its directory #once', async () => {
     const dir = tempDir();
     const cache = path.join(dir, 'cache');
     const { runner, asked } = countingRunner(dir, 'counted');
@@ -50,7 +50,7 @@ describe('the runner cache', () => {
     expect(asked()).to.equal(2);
   });
 
-  it('reaches every entry through the directory it checked, though the directory is swapped for a link meanwhile', async () => {
+  it('reaches every entry through the directory it checked, though the directory is swapped for a link meanwhile #once', async () => {
     // Another user who owns the cache's parent could rename the cache directory and put a link in
     // its place between govern's check and its reads and writes.
     const dir = tempDir();

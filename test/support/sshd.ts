@@ -74,10 +74,13 @@ export async function startSshLab(hosts: HostSpec[], closed: string[] = [], sshd
       const hostKey = await keygen(path.join(hostDir, 'host_key'));
       const authorized = path.join(hostDir, 'authorized_keys');
       fs.writeFileSync(authorized, fs.readFileSync(`${spec.acceptsClientKey === false ? otherKey : clientKey}.pub`));
-      const port = await freePort();
-      const config = path.join(hostDir, 'sshd_config');
-      fs.writeFileSync(config, sshdConfig({ port, hostKey, authorized, pidFile: path.join(hostDir, 'sshd.pid'), factsDir }) + sshdOptions.map((o) => `${o}\n`).join(''));
-      running.push(await startSshd(config, path.join(hostDir, 'sshd.pid'), path.join(hostDir, 'sshd.log')));
+      const pidFile = path.join(hostDir, 'sshd.pid');
+      const { port, sshd } = await onFreePort(async (port) => {
+        const config = path.join(hostDir, 'sshd_config');
+        fs.writeFileSync(config, sshdConfig({ port, hostKey, authorized, pidFile, factsDir }) + sshdOptions.map((o) => `${o}\n`).join(''));
+        return startSshd(config, pidFile, path.join(hostDir, 'sshd.log'));
+      });
+      running.push(sshd);
       known.push(`[127.0.0.1]:${port} ${fs.readFileSync(`${hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ')}`);
       configHosts.push(`Host ${spec.name}\n  HostName 127.0.0.1\n  Port ${port}\n`);
       lab.set(spec.name, { name: spec.name, port, factsDir, pidFile: path.join(hostDir, 'sshd.pid') });
@@ -135,6 +138,24 @@ async function keygen(file: string): Promise<string> {
   return file;
 }
 
+/**
+ * sshd binds a port of its own choosing only by its config, so the port is one the kernel gave a
+ * moment ago and let go: another process may take it in between. sshd then fails to bind, and the
+ * next free port is tried, a few times.
+ */
+async function onFreePort(start: (port: number) => Promise<Running>): Promise<{ port: number; sshd: Running }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { port, sshd: await start(port) };
+    } catch (e) {
+      if (attempt === 5 || !(e instanceof PortTaken)) throw e;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -167,7 +188,9 @@ async function startSshd(config: string, pidFile: string, logFile: string): Prom
     if (gone || Date.now() > deadline) {
       killGroup(child);
       await exited;
-      throw new Error(`sshd did not start: ${fs.readFileSync(logFile, 'utf8').trim() || 'no output'}`);
+      const output = fs.readFileSync(logFile, 'utf8').trim();
+      fs.truncateSync(logFile);
+      throw new (/Address already in use/.test(output) ? PortTaken : Error)(`sshd did not start: ${output || 'no output'}`);
     }
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -132,7 +132,7 @@ describe('sensitive values', () => {
     expect(r.stderr).not.to.include('s3cr3t');
   });
 
-  it('hides the message of a template error on the line that read a secret/ fact: a helper may quote it changed', async () => {
+  it('hides the message of a template error on the line that read a secret/ fact: a helper may quote it changed #once', async () => {
     const dir = tempDir('govern-tmpl-');
     writeFile(path.join(dir, 'tree/facts.d/secret/db_password'), 'Pa55w0rd-from-fact');
     writeFile(path.join(dir, 'tree/a.hcl'), 'file "/tmp/govern-tmpl-never" {\n  ensure = "present"\n  contents = "{{yesno (fact "secret/db_password")}}"\n}\n');

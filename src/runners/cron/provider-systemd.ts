@@ -5,7 +5,7 @@
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { ServiceNotFound } from '../lib/init-system.js';
 import { reloadIfPending, unitChanged, unitWouldChange } from '../lib/systemd/daemon-reload.js';
-import { SystemdProvider } from '../lib/systemd/systemctl.js';
+import { systemdProvider } from '../lib/systemd/systemctl.js';
 import type { SystemdScope } from '../lib/systemd/unit-directory.js';
 
 export type TimerAction = 'enable' | 'start' | 'restart' | 'stop' | 'disable';
@@ -21,7 +21,7 @@ export interface CronTimerProvider {
 }
 
 export function systemdTimerProvider(context: ProviderContext, scope: SystemdScope): CronTimerProvider {
-  const systemd = new SystemdProvider(context, scope);
+  const systemd = systemdProvider(context, scope);
   return {
     async status(timer) {
       try {

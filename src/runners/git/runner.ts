@@ -14,7 +14,7 @@ import { withSbinPath } from '../../shared/find-program.js';
 import { decideGit } from './decide.js';
 import { description } from './description.js';
 import { gitProperties, type GitProperties } from './properties.js';
-import { Git } from './provider-git.js';
+import { gitProviderForUser, type GitProvider } from './provider-git.js';
 
 export function gitRunner(): RunnerDefinition<typeof description> {
   return applyOnlyRunner('git', description, 'a git checkout', apply);
@@ -22,7 +22,7 @@ export function gitRunner(): RunnerDefinition<typeof description> {
 
 async function apply(request: RunnerRequest<Values<typeof description>>): Promise<RunnerResult> {
   const props = trusted(gitProperties(request));
-  const git = await Git.forUser(providerContext(withSbinPath(request.env), request.log), props);
+  const git = await gitProviderForUser(providerContext(withSbinPath(request.env), request.log), props);
   git.refuseForeign();
   const current = await git.current();
   const plan = decideGit(props, current, request.noop);
@@ -61,7 +61,7 @@ function trusted(props: GitProperties): GitProperties {
   return { ...props, allowedSigners: checked.path };
 }
 
-async function mustBeSigned(git: Git, props: GitProperties, sha: string, doing: 'clone' | 'move'): Promise<void> {
+async function mustBeSigned(git: GitProvider, props: GitProperties, sha: string, doing: 'clone' | 'move'): Promise<void> {
   const verdict = await git.verify(sha, props.allowedSigners!);
   if (verdict.ok) return;
   const what = doing === 'clone' ? `clone ${props.source} into ${props.dir} at` : `move ${props.dir} to`;

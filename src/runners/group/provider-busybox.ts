@@ -9,36 +9,37 @@ import { COMMAND_TIMEOUT_MS } from '../lib/accounts/database.js';
 import type { DesiredGroup } from './decide.js';
 import type { GroupProvider } from './provider.js';
 
-export class BusyboxGroupProvider implements GroupProvider {
-  readonly name = 'busybox';
-
-  constructor(private readonly context: ProviderContext) {}
-
-  refuses(change: { gid?: number }): string | undefined {
-    return change.gid === undefined ? undefined : 'busybox cannot change the gid of an existing group (it has no groupmod; install shadow, whose groupmod the shadow provider uses)';
+export function busyboxGroupProvider(context: ProviderContext): GroupProvider {
+  async function run(argv: string[]): Promise<void> {
+    await act(context, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
   }
 
-  async create(desired: DesiredGroup): Promise<void> {
-    const argv = ['addgroup'];
-    if (desired.gid !== undefined) argv.push('-g', String(desired.gid));
-    if (desired.system) argv.push('-S');
-    await this.run([...argv, desired.name]);
-    for (const member of desired.members ?? []) await this.run(['addgroup', member, desired.name]);
-  }
+  const provider: GroupProvider = {
+    name: 'busybox',
 
-  async modify(name: string, gid: number | undefined, members: string[] | undefined, current: string[]): Promise<void> {
-    const refused = this.refuses({ gid });
-    if (refused) throw new UserError(refused); // the runner asks first; this guards a direct call
-    if (members === undefined) return;
-    for (const member of members.filter((m) => !current.includes(m))) await this.run(['addgroup', member, name]);
-    for (const member of current.filter((m) => !members.includes(m))) await this.run(['delgroup', member, name]);
-  }
+    refuses(change: { gid?: number }): string | undefined {
+      return change.gid === undefined ? undefined : 'busybox cannot change the gid of an existing group (it has no groupmod; install shadow, whose groupmod the shadow provider uses)';
+    },
 
-  async remove(name: string): Promise<void> {
-    await this.run(['delgroup', name]);
-  }
+    async create(desired: DesiredGroup): Promise<void> {
+      const argv = ['addgroup'];
+      if (desired.gid !== undefined) argv.push('-g', String(desired.gid));
+      if (desired.system) argv.push('-S');
+      await run([...argv, desired.name]);
+      for (const member of desired.members ?? []) await run(['addgroup', member, desired.name]);
+    },
 
-  private async run(argv: string[]): Promise<void> {
-    await act(this.context, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
-  }
+    async modify(name: string, gid: number | undefined, members: string[] | undefined, current: string[]): Promise<void> {
+      const refused = provider.refuses({ gid });
+      if (refused) throw new UserError(refused); // the runner asks first; this guards a direct call
+      if (members === undefined) return;
+      for (const member of members.filter((m) => !current.includes(m))) await run(['addgroup', member, name]);
+      for (const member of current.filter((m) => !members.includes(m))) await run(['delgroup', member, name]);
+    },
+
+    async remove(name: string): Promise<void> {
+      await run(['delgroup', name]);
+    },
+  };
+  return provider;
 }

@@ -11,36 +11,36 @@ import { COMMAND_TIMEOUT_MS } from '../lib/accounts/database.js';
 import type { DesiredGroup } from './decide.js';
 import type { GroupProvider } from './provider.js';
 
-export class PwGroupProvider implements GroupProvider {
-  readonly name = 'pw';
-
-  constructor(private readonly context: ProviderContext) {}
-
-  refuses(): undefined {
-    return undefined; // pw groupmod changes the gid and the members
+export function pwGroupProvider(context: ProviderContext): GroupProvider {
+  async function run(argv: string[]): Promise<void> {
+    await act(context, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
   }
 
-  async create(desired: DesiredGroup): Promise<void> {
-    if (desired.system && desired.gid === undefined) throw new UserError(`group ${desired.name}: pw has no option for a system group; give its gid`);
-    const argv = ['pw', 'groupadd', desired.name];
-    if (desired.gid !== undefined) argv.push('-g', String(desired.gid));
-    if (desired.members?.length) argv.push('-M', desired.members.join(','));
-    await this.run(argv);
-  }
+  return {
+    name: 'pw',
 
-  async modify(name: string, gid: number | undefined, members: string[] | undefined, current: string[]): Promise<void> {
-    const argv = ['pw', 'groupmod', name];
-    if (gid !== undefined) argv.push('-g', String(gid));
-    if (members !== undefined && members.length > 0) argv.push('-M', members.join(','));
-    else if (members !== undefined && current.length > 0) argv.push('-d', current.join(','));
-    if (argv.length > 3) await this.run(argv);
-  }
+    refuses(): undefined {
+      return undefined; // pw groupmod changes the gid and the members
+    },
 
-  async remove(name: string): Promise<void> {
-    await this.run(['pw', 'groupdel', name]);
-  }
+    async create(desired: DesiredGroup): Promise<void> {
+      if (desired.system && desired.gid === undefined) throw new UserError(`group ${desired.name}: pw has no option for a system group; give its gid`);
+      const argv = ['pw', 'groupadd', desired.name];
+      if (desired.gid !== undefined) argv.push('-g', String(desired.gid));
+      if (desired.members?.length) argv.push('-M', desired.members.join(','));
+      await run(argv);
+    },
 
-  private async run(argv: string[]): Promise<void> {
-    await act(this.context, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
-  }
+    async modify(name: string, gid: number | undefined, members: string[] | undefined, current: string[]): Promise<void> {
+      const argv = ['pw', 'groupmod', name];
+      if (gid !== undefined) argv.push('-g', String(gid));
+      if (members !== undefined && members.length > 0) argv.push('-M', members.join(','));
+      else if (members !== undefined && current.length > 0) argv.push('-d', current.join(','));
+      if (argv.length > 3) await run(argv);
+    },
+
+    async remove(name: string): Promise<void> {
+      await run(['pw', 'groupdel', name]);
+    },
+  };
 }

@@ -3,14 +3,14 @@ import type { ProviderContext } from '../../shared/command-runner.js';
 import { chooseProvider } from '../kit/provider-choice.js';
 import { accountOption, type AccountProviderName } from '../lib/accounts/provider-choice.js';
 import type { GroupProvider } from './provider.js';
-import { ShadowGroupProvider } from './provider-shadow.js';
-import { BusyboxGroupProvider } from './provider-busybox.js';
-import { PwGroupProvider } from './provider-pw.js';
+import { shadowGroupProvider } from './provider-shadow.js';
+import { busyboxGroupProvider } from './provider-busybox.js';
+import { pwGroupProvider } from './provider-pw.js';
 
 const OPTIONS = [
-  accountOption<GroupProvider, unknown>('shadow', ['groupadd', 'groupmod', 'groupdel', 'gpasswd'], (context) => new ShadowGroupProvider(context)),
-  accountOption<GroupProvider, unknown>('busybox', ['addgroup', 'delgroup'], (context) => new BusyboxGroupProvider(context)),
-  accountOption<GroupProvider, unknown>('pw', ['pw'], (context) => new PwGroupProvider(context)),
+  accountOption<GroupProvider, unknown>('shadow', ['groupadd', 'groupmod', 'groupdel', 'gpasswd'], (context) => shadowGroupProvider(context)),
+  accountOption<GroupProvider, unknown>('busybox', ['addgroup', 'delgroup'], (context) => busyboxGroupProvider(context)),
+  accountOption<GroupProvider, unknown>('pw', ['pw'], (context) => pwGroupProvider(context)),
 ];
 
 export function groupProvider(requested: AccountProviderName | undefined, context: ProviderContext): Promise<GroupProvider> {

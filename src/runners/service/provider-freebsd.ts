@@ -19,55 +19,16 @@ const LIMIT = { timeoutMs: COMMAND_TIMEOUT_MS };
 /** rc.subr's checkyesno: these values (any case) mean yes. */
 const YES = new Set(['yes', 'true', 'on', '1']);
 
-export class FreebsdProvider implements ServiceProvider {
-  readonly name = 'freebsd';
-
-  constructor(private readonly context: ProviderContext) {}
-
-  async status(service: string): Promise<ServiceStatus> {
-    const variable = enableVariable(service);
-    // rc.subr's status: exit 0 when the service runs, 1 when it does not (or rc.d knows no such script).
-    const result = await query(this.context, ['service', service, 'onestatus'], LIMIT);
-    if (result.code !== 0 && !(await this.exists(service))) {
-      throw new ServiceNotFound(`service ${service} not found: no rc.d script of that name (service -l)`);
-    }
-    if (result.code !== 0 && result.code !== 1) throw new UserError(`service ${service} status is unknown: service ${service} onestatus exited ${result.code}${lastLine(result)}`);
-    return { running: result.code === 0, enabled: await this.enabled(variable) };
-  }
-
-  start(service: string): Promise<void> {
-    return this.rc(service, 'start');
-  }
-
-  stop(service: string): Promise<void> {
-    return this.rc(service, 'stop');
-  }
-
-  restart(service: string): Promise<void> {
-    return this.rc(service, 'restart');
-  }
-
-  reload(service: string): Promise<void> {
-    return this.rc(service, 'reload');
-  }
-
-  async enable(service: string): Promise<void> {
-    await act(this.context, ['sysrc', `${enableVariable(service)}=YES`], LIMIT);
-  }
-
-  async disable(service: string): Promise<void> {
-    await act(this.context, ['sysrc', `${enableVariable(service)}=NO`], LIMIT);
-  }
-
+export function freebsdProvider(context: ProviderContext): ServiceProvider {
   /** `service NAME COMMAND`, or `oneCOMMAND` when rc.conf does not enable the service. */
-  private async rc(service: string, command: string): Promise<void> {
-    const form = (await this.enabled(enableVariable(service))) ? command : `one${command}`;
-    await act(this.context, ['service', service, form], LIMIT);
+  async function rc(service: string, command: string): Promise<void> {
+    const form = (await enabled(enableVariable(service))) ? command : `one${command}`;
+    await act(context, ['service', service, form], LIMIT);
   }
 
   /** `sysrc -n VAR` prints the value (rc.conf, else its defaults); an unset variable is not enabled. */
-  private async enabled(variable: string): Promise<boolean> {
-    const result = await query(this.context, ['sysrc', '-n', variable], LIMIT);
+  async function enabled(variable: string): Promise<boolean> {
+    const result = await query(context, ['sysrc', '-n', variable], LIMIT);
     if (result.code !== 0) {
       if (/unknown variable/.test(result.stderr) && result.stdout.trim() === '') return false;
       throw new UserError(`cannot read ${variable}: sysrc -n ${variable} exited ${result.code}${lastLine(result)}`);
@@ -76,11 +37,50 @@ export class FreebsdProvider implements ServiceProvider {
   }
 
   /** `service -l` lists every script of /etc/rc.d and the local startup directories. */
-  private async exists(service: string): Promise<boolean> {
-    const result = await query(this.context, ['service', '-l'], LIMIT);
+  async function exists(service: string): Promise<boolean> {
+    const result = await query(context, ['service', '-l'], LIMIT);
     if (result.code !== 0) throw new UserError(`service -l exited ${result.code}${lastLine(result)}`);
     return result.stdout.split('\n').some((line) => line.trim() === service);
   }
+
+  return {
+    name: 'freebsd',
+
+    async status(service: string): Promise<ServiceStatus> {
+      const variable = enableVariable(service);
+      // rc.subr's status: exit 0 when the service runs, 1 when it does not (or rc.d knows no such script).
+      const result = await query(context, ['service', service, 'onestatus'], LIMIT);
+      if (result.code !== 0 && !(await exists(service))) {
+        throw new ServiceNotFound(`service ${service} not found: no rc.d script of that name (service -l)`);
+      }
+      if (result.code !== 0 && result.code !== 1) throw new UserError(`service ${service} status is unknown: service ${service} onestatus exited ${result.code}${lastLine(result)}`);
+      return { running: result.code === 0, enabled: await enabled(variable) };
+    },
+
+    start(service: string): Promise<void> {
+      return rc(service, 'start');
+    },
+
+    stop(service: string): Promise<void> {
+      return rc(service, 'stop');
+    },
+
+    restart(service: string): Promise<void> {
+      return rc(service, 'restart');
+    },
+
+    reload(service: string): Promise<void> {
+      return rc(service, 'reload');
+    },
+
+    async enable(service: string): Promise<void> {
+      await act(context, ['sysrc', `${enableVariable(service)}=YES`], LIMIT);
+    },
+
+    async disable(service: string): Promise<void> {
+      await act(context, ['sysrc', `${enableVariable(service)}=NO`], LIMIT);
+    },
+  };
 }
 
 /**

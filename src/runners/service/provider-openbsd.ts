@@ -18,55 +18,55 @@ const LIMIT = { timeoutMs: COMMAND_TIMEOUT_MS };
 /** rcctl's exit status for a service that does not exist. */
 const NO_SUCH_SERVICE = 2;
 
-export class OpenbsdProvider implements ServiceProvider {
-  readonly name = 'openbsd';
-
-  constructor(private readonly context: ProviderContext) {}
-
-  async status(service: string): Promise<ServiceStatus> {
-    checkName(service);
-    const running = await this.yesNo(service, ['rcctl', 'check', service]);
-    const enabled = await this.yesNo(service, ['rcctl', 'get', service, 'status']);
-    return { running, enabled };
-  }
-
-  async start(service: string): Promise<void> {
-    await this.act(service, 'start');
-  }
-
-  async stop(service: string): Promise<void> {
-    await act(this.context, ['rcctl', 'stop', service], LIMIT);
-  }
-
-  async restart(service: string): Promise<void> {
-    await this.act(service, 'restart');
-  }
-
-  async reload(service: string): Promise<void> {
-    await act(this.context, ['rcctl', 'reload', service], LIMIT);
-  }
-
-  async enable(service: string): Promise<void> {
-    await act(this.context, ['rcctl', 'enable', service], LIMIT);
-  }
-
-  async disable(service: string): Promise<void> {
-    await act(this.context, ['rcctl', 'disable', service], LIMIT);
-  }
-
+export function openbsdProvider(context: ProviderContext): ServiceProvider {
   /** start and restart: forced (-f) when rc.conf.local does not enable the service, as rc.d(8) asks. */
-  private async act(service: string, command: string): Promise<void> {
-    const enabled = await this.yesNo(service, ['rcctl', 'get', service, 'status']);
-    await act(this.context, enabled ? ['rcctl', command, service] : ['rcctl', '-f', command, service], LIMIT);
+  async function rcctl(service: string, command: string): Promise<void> {
+    const enabled = await yesNo(service, ['rcctl', 'get', service, 'status']);
+    await act(context, enabled ? ['rcctl', command, service] : ['rcctl', '-f', command, service], LIMIT);
   }
 
   /** A query answered by its exit status: 0 yes, 1 no, 2 no such service. */
-  private async yesNo(service: string, argv: string[]): Promise<boolean> {
-    const result = await query(this.context, argv, LIMIT);
+  async function yesNo(service: string, argv: string[]): Promise<boolean> {
+    const result = await query(context, argv, LIMIT);
     if (result.code === 0 || result.code === 1) return result.code === 0;
     if (result.code === NO_SUCH_SERVICE) throw new ServiceNotFound(`service ${service} not found: rcctl knows no such service (exit 2)`);
     throw new UserError(`service ${service} status is unknown: ${argv.join(' ')} exited ${result.code}${lastLine(result)}`);
   }
+
+  return {
+    name: 'openbsd',
+
+    async status(service: string): Promise<ServiceStatus> {
+      checkName(service);
+      const running = await yesNo(service, ['rcctl', 'check', service]);
+      const enabled = await yesNo(service, ['rcctl', 'get', service, 'status']);
+      return { running, enabled };
+    },
+
+    async start(service: string): Promise<void> {
+      await rcctl(service, 'start');
+    },
+
+    async stop(service: string): Promise<void> {
+      await act(context, ['rcctl', 'stop', service], LIMIT);
+    },
+
+    async restart(service: string): Promise<void> {
+      await rcctl(service, 'restart');
+    },
+
+    async reload(service: string): Promise<void> {
+      await act(context, ['rcctl', 'reload', service], LIMIT);
+    },
+
+    async enable(service: string): Promise<void> {
+      await act(context, ['rcctl', 'enable', service], LIMIT);
+    },
+
+    async disable(service: string): Promise<void> {
+      await act(context, ['rcctl', 'disable', service], LIMIT);
+    },
+  };
 }
 
 /** rcctl's services are rc.d scripts whose name makes rc.conf.local variables (NAME_flags). */

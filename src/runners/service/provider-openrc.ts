@@ -23,70 +23,67 @@ const ENABLE_RUNLEVEL = 'default';
 const STARTED = 0;
 const STOPPED = 3;
 
-export class OpenrcProvider implements ServiceProvider {
-  readonly name = 'openrc';
-
-  constructor(
-    private readonly context: ProviderContext,
-    private readonly etc = '/etc',
-  ) {}
-
-  async status(service: string): Promise<ServiceStatus> {
-    const argv = ['rc-service', service, 'status'];
-    const result = await query(this.context, argv, LIMIT);
-    if (result.code !== STARTED && result.code !== STOPPED) {
-      // rc-service exits 1 for a service it cannot find: ask it whether that is the reason.
-      if ((await query(this.context, ['rc-service', '--exists', service], LIMIT)).code !== 0) {
-        throw new ServiceNotFound(`service ${service} not found: rc-service knows no such service (no /etc/init.d/${service})`);
-      }
-      throw new UserError(`service ${service} status is unknown: ${argv.join(' ')} exited ${result.code}${lastLine(result)}`);
-    }
-    return { running: result.code === STARTED, enabled: this.runlevels(service).length > 0 };
-  }
-
-  start(service: string): Promise<void> {
-    return this.act(['rc-service', service, 'start']);
-  }
-
-  stop(service: string): Promise<void> {
-    return this.act(['rc-service', service, 'stop']);
-  }
-
-  restart(service: string): Promise<void> {
-    return this.act(['rc-service', service, 'restart']);
-  }
-
-  /** OpenRC has no reload of its own: a script offers it in extra_started_commands, or openrc-run refuses it. */
-  reload(service: string): Promise<void> {
-    return this.act(['rc-service', service, 'reload'], (r) =>
-      /unknown function/.test(`${r.stdout}${r.stderr}`) ? `/etc/init.d/${service} does not support reload` : undefined,
-    );
-  }
-
-  enable(service: string): Promise<void> {
-    return this.act(['rc-update', 'add', service, ENABLE_RUNLEVEL]);
-  }
-
-  /** Out of every runlevel the boot enters; a service left in another runlevel (nonetwork, say) stays there. */
-  async disable(service: string): Promise<void> {
-    for (const level of this.runlevels(service)) await this.act(['rc-update', 'del', service, level]);
-  }
-
-  private async act(argv: string[], hint?: (r: RunResult) => string | undefined): Promise<void> {
-    await act(this.context, argv, { ...LIMIT, hint });
+export function openrcProvider(context: ProviderContext, etc = '/etc'): ServiceProvider {
+  async function change(argv: string[], hint?: (r: RunResult) => string | undefined): Promise<void> {
+    await act(context, argv, { ...LIMIT, hint });
   }
 
   /** The boot runlevels the service is in: rc-update's links /etc/runlevels/LEVEL/NAME. */
-  private runlevels(service: string): string[] {
+  function runlevels(service: string): string[] {
     return BOOT_RUNLEVELS.filter((level) => {
       try {
-        fs.lstatSync(path.join(this.etc, 'runlevels', level, service));
+        fs.lstatSync(path.join(etc, 'runlevels', level, service));
         return true;
       } catch {
         return false;
       }
     });
   }
+
+  return {
+    name: 'openrc',
+
+    async status(service: string): Promise<ServiceStatus> {
+      const argv = ['rc-service', service, 'status'];
+      const result = await query(context, argv, LIMIT);
+      if (result.code !== STARTED && result.code !== STOPPED) {
+        // rc-service exits 1 for a service it cannot find: ask it whether that is the reason.
+        if ((await query(context, ['rc-service', '--exists', service], LIMIT)).code !== 0) {
+          throw new ServiceNotFound(`service ${service} not found: rc-service knows no such service (no /etc/init.d/${service})`);
+        }
+        throw new UserError(`service ${service} status is unknown: ${argv.join(' ')} exited ${result.code}${lastLine(result)}`);
+      }
+      return { running: result.code === STARTED, enabled: runlevels(service).length > 0 };
+    },
+
+    start(service: string): Promise<void> {
+      return change(['rc-service', service, 'start']);
+    },
+
+    stop(service: string): Promise<void> {
+      return change(['rc-service', service, 'stop']);
+    },
+
+    restart(service: string): Promise<void> {
+      return change(['rc-service', service, 'restart']);
+    },
+
+    /** OpenRC has no reload of its own: a script offers it in extra_started_commands, or openrc-run refuses it. */
+    reload(service: string): Promise<void> {
+      return change(['rc-service', service, 'reload'], (r) =>
+        /unknown function/.test(`${r.stdout}${r.stderr}`) ? `/etc/init.d/${service} does not support reload` : undefined,
+      );
+    },
+
+    enable(service: string): Promise<void> {
+      return change(['rc-update', 'add', service, ENABLE_RUNLEVEL]);
+    },
+
+    /** Out of every runlevel the boot enters; a service left in another runlevel (nonetwork, say) stays there. */
+    async disable(service: string): Promise<void> {
+      for (const level of runlevels(service)) await change(['rc-update', 'del', service, level]);
+    },
+  };
 }
 
 function lastLine(result: RunResult): string {

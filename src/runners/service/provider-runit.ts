@@ -23,71 +23,18 @@ export function runsvdirOf(env: NodeJS.ProcessEnv): string {
   return fs.existsSync('/var/service') ? '/var/service' : '/etc/service';
 }
 
-export class RunitProvider implements ServiceProvider {
-  readonly name = 'runit';
-  private readonly serviceDir: string;
-
-  constructor(
-    private readonly context: ProviderContext,
-    private readonly definitions = '/etc/sv',
-  ) {
-    this.serviceDir = runsvdirOf(context.env);
+export function runitProvider(context: ProviderContext, definitions = '/etc/sv'): ServiceProvider {
+  const serviceDir = runsvdirOf(context.env);
+  function link_(service: string): string {
+    return path.join(serviceDir, service);
   }
 
-  async status(service: string): Promise<ServiceStatus> {
-    const definition = this.definition(service);
-    if (!this.linked(service)) return { running: false, enabled: false };
-    const result = await this.supervised(service);
-    return { running: result.stdout.startsWith('run:'), enabled: !fs.existsSync(path.join(definition, 'down')) };
+  function linked(service: string): boolean {
+    return fs.existsSync(link_(service));
   }
 
-  async start(service: string): Promise<void> {
-    await this.link(service);
-    await act(this.context, ['sv', 'start', this.link_(service)], LIMIT);
-  }
-
-  async stop(service: string): Promise<void> {
-    if (!this.linked(service)) return;
-    await act(this.context, ['sv', 'stop', this.link_(service)], LIMIT);
-  }
-
-  async restart(service: string): Promise<void> {
-    await this.link(service);
-    await act(this.context, ['sv', 'restart', this.link_(service)], LIMIT);
-  }
-
-  async reload(service: string): Promise<void> {
-    await this.link(service);
-    await act(this.context, ['sv', 'reload', this.link_(service)], LIMIT);
-  }
-
-  /** Supervised, and no `down` file: runsv starts it when it starts (at boot). Starts nothing now. */
-  async enable(service: string): Promise<void> {
-    await this.link(service);
-    const down = path.join(this.definition(service), 'down');
-    if (fs.existsSync(down)) {
-      this.context.log(`$ rm ${down}`);
-      fs.rmSync(down);
-    }
-  }
-
-  /** A `down` file: not started at boot; a running service keeps running, and stays supervised. */
-  async disable(service: string): Promise<void> {
-    const down = path.join(this.definition(service), 'down');
-    this.context.log(`$ touch ${down}`);
-    fs.writeFileSync(down, '');
-  }
-
-  private link_(service: string): string {
-    return path.join(this.serviceDir, service);
-  }
-
-  private linked(service: string): boolean {
-    return fs.existsSync(this.link_(service));
-  }
-
-  private definition(service: string): string {
-    const dir = path.join(this.definitions, service);
+  function definitionOf(service: string): string {
+    const dir = path.join(definitions, service);
     try {
       fs.accessSync(path.join(dir, 'run'), fs.constants.X_OK);
     } catch {
@@ -101,30 +48,78 @@ export class RunitProvider implements ServiceProvider {
    * does not start it on its own (the caller decides), and a service that was not linked, so not
    * started at boot, stays so until `enable`. Then waits for runsv to supervise it.
    */
-  private async link(service: string): Promise<void> {
-    const definition = this.definition(service);
-    if (!this.linked(service)) {
+  async function link(service: string): Promise<void> {
+    const definition = definitionOf(service);
+    if (!linked(service)) {
       const down = path.join(definition, 'down');
       if (!fs.existsSync(down)) {
-        this.context.log(`$ touch ${down}`);
+        context.log(`$ touch ${down}`);
         fs.writeFileSync(down, '');
       }
-      this.context.log(`$ ln -s ${definition} ${this.link_(service)}`);
-      fs.symlinkSync(definition, this.link_(service));
+      context.log(`$ ln -s ${definition} ${link_(service)}`);
+      fs.symlinkSync(definition, link_(service));
     }
-    await this.supervised(service);
+    await supervised(service);
   }
 
   /** `sv status` once runsv answers for the service (runsvdir starts one within seconds of the link). */
-  private async supervised(service: string): Promise<{ stdout: string }> {
+  async function supervised(service: string): Promise<{ stdout: string }> {
     const deadline = Date.now() + SUPERVISED_WITHIN_MS;
     for (;;) {
-      const result = await query(this.context, ['sv', 'status', this.link_(service)], LIMIT);
+      const result = await query(context, ['sv', 'status', link_(service)], LIMIT);
       if (result.code === 0 && /^(run|down|finish):/.test(result.stdout)) return result;
       if (Date.now() > deadline) {
-        throw new UserError(`service ${service} is linked into ${this.serviceDir} but no runsv supervises it (is runsvdir running there?): ${`${result.stdout}${result.stderr}`.trim()}`);
+        throw new UserError(`service ${service} is linked into ${serviceDir} but no runsv supervises it (is runsvdir running there?): ${`${result.stdout}${result.stderr}`.trim()}`);
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
+
+  return {
+    name: 'runit',
+
+    async status(service: string): Promise<ServiceStatus> {
+      const definition = definitionOf(service);
+      if (!linked(service)) return { running: false, enabled: false };
+      const result = await supervised(service);
+      return { running: result.stdout.startsWith('run:'), enabled: !fs.existsSync(path.join(definition, 'down')) };
+    },
+
+    async start(service: string): Promise<void> {
+      await link(service);
+      await act(context, ['sv', 'start', link_(service)], LIMIT);
+    },
+
+    async stop(service: string): Promise<void> {
+      if (!linked(service)) return;
+      await act(context, ['sv', 'stop', link_(service)], LIMIT);
+    },
+
+    async restart(service: string): Promise<void> {
+      await link(service);
+      await act(context, ['sv', 'restart', link_(service)], LIMIT);
+    },
+
+    async reload(service: string): Promise<void> {
+      await link(service);
+      await act(context, ['sv', 'reload', link_(service)], LIMIT);
+    },
+
+    /** Supervised, and no `down` file: runsv starts it when it starts (at boot). Starts nothing now. */
+    async enable(service: string): Promise<void> {
+      await link(service);
+      const down = path.join(definitionOf(service), 'down');
+      if (fs.existsSync(down)) {
+        context.log(`$ rm ${down}`);
+        fs.rmSync(down);
+      }
+    },
+
+    /** A `down` file: not started at boot; a running service keeps running, and stays supervised. */
+    async disable(service: string): Promise<void> {
+      const down = path.join(definitionOf(service), 'down');
+      context.log(`$ touch ${down}`);
+      fs.writeFileSync(down, '');
+    },
+  };
 }

@@ -43,75 +43,25 @@ function scriptEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([k, v]) => SCRIPT_ENVIRONMENT.test(k) && v !== undefined));
 }
 
-export class SysvProvider implements ServiceProvider {
-  readonly name = 'sysv';
-
-  constructor(
-    private readonly context: ProviderContext,
-    /** Whether systemd is the init system: then service(8) hands the status to systemctl. */
-    private readonly systemdBooted: () => boolean,
-    private readonly etc = '/etc',
-  ) {}
-
-  async status(service: string): Promise<ServiceStatus> {
-    this.requireScript(service);
-    // LSB status codes: 0 running; 1, 2 dead with a pid or lock file left; 3 not running; 4 unknown.
-    // Without systemd as init, service(8) runs the script from / with only the locale, PATH and
-    // TERM: doing that ourselves skips the wrapper, a shell script that costs twice the script's own
-    // status, in the check most runs consist of. With systemd, service(8) asks systemctl: go through it.
-    const script = path.join(this.etc, 'init.d', service);
-    const [argv, options] = this.systemdBooted()
-      ? [['service', service, 'status'], LIMIT]
-      : [[script, 'status'], { ...LIMIT, wholeEnv: scriptEnvironment(this.context.env), cwd: '/' }];
-    const result = await query(this.context, argv, options);
-    if (result.code === null || result.code > 3) {
-      const output = `${result.stdout}${result.stderr}`.trim().split('\n').pop() ?? '';
-      throw new UserError(`service ${service} status is unknown: ${argv.join(' ')} exited ${result.code}${output ? `: ${output}` : ''}`);
-    }
-    return { running: result.code === 0, enabled: this.links(service, BOOT_RUNLEVELS).some((l) => l.startsWith('S')) };
-  }
-
-  start(service: string): Promise<void> {
-    return this.act(['service', service, 'start']);
-  }
-
-  stop(service: string): Promise<void> {
-    return this.act(['service', service, 'stop']);
-  }
-
-  restart(service: string): Promise<void> {
-    return this.act(['service', service, 'restart']);
-  }
-
-  reload(service: string): Promise<void> {
-    return this.act(['service', service, 'reload'], (r) => this.noReload(service, r));
-  }
-
-  private async act(argv: string[], hint?: (r: RunResult) => string | undefined): Promise<void> {
-    await act(this.context, argv, { ...LIMIT, hint });
-  }
-
-  enable(service: string): Promise<void> {
-    return this.toggle('enable', service);
-  }
-
-  disable(service: string): Promise<void> {
-    return this.toggle('disable', service);
+/** systemdBooted: whether systemd is the init system: then service(8) hands the status to systemctl. */
+export function sysvProvider(context: ProviderContext, systemdBooted: () => boolean, etc = '/etc'): ServiceProvider {
+  async function change(argv: string[], hint?: (r: RunResult) => string | undefined): Promise<void> {
+    await act(context, argv, { ...LIMIT, hint });
   }
 
   /** update-rc.d toggles existing links only: a script without any gets its defaults first. */
-  private async toggle(action: 'enable' | 'disable', service: string): Promise<void> {
-    if (this.links(service, ALL_RUNLEVELS).length === 0) await this.act(['update-rc.d', service, 'defaults']);
-    await this.act(['update-rc.d', service, action]);
+  async function toggle(action: 'enable' | 'disable', service: string): Promise<void> {
+    if (links(service, ALL_RUNLEVELS).length === 0) await change(['update-rc.d', service, 'defaults']);
+    await change(['update-rc.d', service, action]);
   }
 
   /** The names of the rc links of a service ("S01nginx", "K01nginx") in the given runlevels. */
-  private links(service: string, runlevels: string[]): string[] {
+  function links(service: string, runlevels: string[]): string[] {
     const found: string[] = [];
     for (const level of runlevels) {
       let entries: readonly string[];
       try {
-        entries = listDirectory(path.join(this.etc, `rc${level}.d`));
+        entries = listDirectory(path.join(etc, `rc${level}.d`));
       } catch {
         continue; // a runlevel directory that does not exist has no links
       }
@@ -120,8 +70,8 @@ export class SysvProvider implements ServiceProvider {
     return found;
   }
 
-  private requireScript(service: string): void {
-    const script = path.join(this.etc, 'init.d', service);
+  function requireScript(service: string): void {
+    const script = path.join(etc, 'init.d', service);
     try {
       fs.accessSync(script, fs.constants.X_OK);
     } catch {
@@ -130,10 +80,56 @@ export class SysvProvider implements ServiceProvider {
   }
 
   /** LSB: exit 3 is "unimplemented feature"; many scripts answer an unknown action with their usage. */
-  private noReload(service: string, result: RunResult): string | undefined {
+  function noReload(service: string, result: RunResult): string | undefined {
     if (result.code === 3 || /usage/i.test(`${result.stdout}${result.stderr}`)) {
-      return `${path.join(this.etc, 'init.d', service)} does not support reload`;
+      return `${path.join(etc, 'init.d', service)} does not support reload`;
     }
     return undefined;
   }
+
+  return {
+    name: 'sysv',
+
+    async status(service: string): Promise<ServiceStatus> {
+      requireScript(service);
+      // LSB status codes: 0 running; 1, 2 dead with a pid or lock file left; 3 not running; 4 unknown.
+      // Without systemd as init, service(8) runs the script from / with only the locale, PATH and
+      // TERM: doing that ourselves skips the wrapper, a shell script that costs twice the script's own
+      // status, in the check most runs consist of. With systemd, service(8) asks systemctl: go through it.
+      const script = path.join(etc, 'init.d', service);
+      const [argv, options] = systemdBooted()
+        ? [['service', service, 'status'], LIMIT]
+        : [[script, 'status'], { ...LIMIT, wholeEnv: scriptEnvironment(context.env), cwd: '/' }];
+      const result = await query(context, argv, options);
+      if (result.code === null || result.code > 3) {
+        const output = `${result.stdout}${result.stderr}`.trim().split('\n').pop() ?? '';
+        throw new UserError(`service ${service} status is unknown: ${argv.join(' ')} exited ${result.code}${output ? `: ${output}` : ''}`);
+      }
+      return { running: result.code === 0, enabled: links(service, BOOT_RUNLEVELS).some((l) => l.startsWith('S')) };
+    },
+
+    start(service: string): Promise<void> {
+      return change(['service', service, 'start']);
+    },
+
+    stop(service: string): Promise<void> {
+      return change(['service', service, 'stop']);
+    },
+
+    restart(service: string): Promise<void> {
+      return change(['service', service, 'restart']);
+    },
+
+    reload(service: string): Promise<void> {
+      return change(['service', service, 'reload'], (r) => noReload(service, r));
+    },
+
+    enable(service: string): Promise<void> {
+      return toggle('enable', service);
+    },
+
+    disable(service: string): Promise<void> {
+      return toggle('disable', service);
+    },
+  };
 }

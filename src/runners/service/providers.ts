@@ -6,12 +6,12 @@ import type { ProviderContext } from '../../shared/command-runner.js';
 import { chooseProvider, missingTools, type ProviderOption } from '../kit/provider-choice.js';
 import type { ServiceProperties } from './properties.js';
 import type { ServiceProvider } from './provider.js';
-import { SystemdProvider } from '../lib/systemd/systemctl.js';
-import { SysvProvider } from './provider-sysv.js';
-import { RunitProvider } from './provider-runit.js';
-import { OpenrcProvider } from './provider-openrc.js';
-import { FreebsdProvider } from './provider-freebsd.js';
-import { OpenbsdProvider } from './provider-openbsd.js';
+import { systemdProvider } from '../lib/systemd/systemctl.js';
+import { sysvProvider } from './provider-sysv.js';
+import { runitProvider } from './provider-runit.js';
+import { openrcProvider } from './provider-openrc.js';
+import { freebsdProvider } from './provider-freebsd.js';
+import { openbsdProvider } from './provider-openbsd.js';
 
 /** systemd is the init system when this directory exists (sd_booted(3)). */
 export const SYSTEMD_BOOTED_DIR = '/run/systemd/system';
@@ -33,41 +33,41 @@ export function serviceProviders(
       name: 'systemd',
       tools: ['systemctl'],
       suits: (props) => (props.scope === 'user' ? 'scope = "user"' : systemdBooted() ? 'systemd is the init system' : undefined),
-      create: (props, context) => new SystemdProvider(context, props.scope),
+      create: (props, context) => systemdProvider(context, props.scope),
     },
     {
       // Before sysv: a host where runsvdir is running as its supervisor (Void) has no rc links to manage.
       name: 'runit',
       tools: ['sv'],
       suits: () => (runitBooted() ? 'runit is the init system' : undefined),
-      create: (_props, context) => new RunitProvider(context),
+      create: (_props, context) => runitProvider(context),
     },
     {
       // Before sysv too: Alpine's and Gentoo's /etc/init.d scripts are OpenRC's, run by openrc-run.
       name: 'openrc',
       tools: ['rc-service', 'rc-update'],
       suits: () => (openrcBooted() ? 'OpenRC is the init system' : undefined),
-      create: (_props, context) => new OpenrcProvider(context),
+      create: (_props, context) => openrcProvider(context),
     },
     {
       // FreeBSD's rc.d: sysrc is in its base system and nowhere else (Debian has a service(8) of its own).
       name: 'freebsd',
       tools: ['service', 'sysrc'],
       suits: (_props, context) => (missingTools(['sysrc'], context).length === 0 ? 'sysrc is on PATH (FreeBSD)' : undefined),
-      create: (_props, context) => new FreebsdProvider(context),
+      create: (_props, context) => freebsdProvider(context),
     },
     {
       // OpenBSD's rcctl, in its base system and nowhere else.
       name: 'openbsd',
       tools: ['rcctl'],
       suits: (_props, context) => (missingTools(['rcctl'], context).length === 0 ? 'rcctl is on PATH (OpenBSD)' : undefined),
-      create: (_props, context) => new OpenbsdProvider(context),
+      create: (_props, context) => openbsdProvider(context),
     },
     {
       name: 'sysv',
       tools: ['service'],
       suits: () => 'systemd is not the init system',
-      create: (_props, context) => new SysvProvider(context, systemdBooted),
+      create: (_props, context) => sysvProvider(context, systemdBooted),
     },
   ];
 }

@@ -15,48 +15,49 @@ import type { ExistingUser, UserProvider } from './provider.js';
 /** What only usermod could change. */
 const UNCHANGEABLE: Partial<Record<Change['key'], string>> = { uid: 'uid', group: 'primary group', home: 'home', shell: 'shell', comment: 'comment' };
 
-export class BusyboxUserProvider implements UserProvider {
-  readonly name = 'busybox';
-
-  constructor(private readonly context: ProviderContext) {}
-
-  refuses(changes: Change[]): string | undefined {
-    const named = changes.map((c) => UNCHANGEABLE[c.key]).filter((what) => what !== undefined);
-    if (named.length === 0) return undefined;
-    return `busybox cannot change the ${named.join(', ')} of an existing user (it has no usermod; install shadow, whose usermod the shadow provider uses)`;
+export function busyboxUserProvider(context: ProviderContext): UserProvider {
+  async function run(argv: string[]): Promise<void> {
+    await act(context, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
   }
 
-  /** -D: no interactive passwd (the hash, if any, is set after); -H unless managehome, as useradd -M. */
-  async create(desired: DesiredUser): Promise<void> {
-    const argv = ['adduser', '-D'];
-    if (desired.uid !== undefined) argv.push('-u', String(desired.uid));
-    if (desired.group) argv.push('-G', desired.group.label);
-    if (desired.home !== undefined) argv.push('-h', desired.home);
-    if (!desired.manageHome) argv.push('-H');
-    if (desired.shell !== undefined) argv.push('-s', desired.shell);
-    if (desired.comment !== undefined) argv.push('-g', desired.comment);
-    if (desired.system) argv.push('-S');
-    await this.run([...argv, desired.name]);
-    for (const group of desired.groups ?? []) await this.run(['addgroup', desired.name, group]);
-    if (desired.password !== undefined) await setPasswordHash(this.context, desired.name, desired.password);
-  }
+  const provider: UserProvider = {
+    name: 'busybox',
 
-  async modify(desired: DesiredUser, changes: Change[], current: ExistingUser): Promise<void> {
-    const refused = this.refuses(changes);
-    if (refused) throw new UserError(refused); // the runner asks first; this guards a direct call
-    for (const c of changes) {
-      if (c.key !== 'groups') continue;
-      for (const group of c.to.filter((g) => !current.groups.includes(g))) await this.run(['addgroup', desired.name, group]);
-      if (!c.append) for (const group of current.groups.filter((g) => !c.to.includes(g))) await this.run(['delgroup', desired.name, group]);
-    }
-    if (changes.some((c) => c.key === 'password')) await setPasswordHash(this.context, desired.name, desired.password!);
-  }
+    refuses(changes: Change[]): string | undefined {
+      const named = changes.map((c) => UNCHANGEABLE[c.key]).filter((what) => what !== undefined);
+      if (named.length === 0) return undefined;
+      return `busybox cannot change the ${named.join(', ')} of an existing user (it has no usermod; install shadow, whose usermod the shadow provider uses)`;
+    },
 
-  async remove(name: string, removeHome: boolean): Promise<void> {
-    await this.run(['deluser', ...(removeHome ? ['--remove-home'] : []), name]);
-  }
+    /** -D: no interactive passwd (the hash, if any, is set after); -H unless managehome, as useradd -M. */
+    async create(desired: DesiredUser): Promise<void> {
+      const argv = ['adduser', '-D'];
+      if (desired.uid !== undefined) argv.push('-u', String(desired.uid));
+      if (desired.group) argv.push('-G', desired.group.label);
+      if (desired.home !== undefined) argv.push('-h', desired.home);
+      if (!desired.manageHome) argv.push('-H');
+      if (desired.shell !== undefined) argv.push('-s', desired.shell);
+      if (desired.comment !== undefined) argv.push('-g', desired.comment);
+      if (desired.system) argv.push('-S');
+      await run([...argv, desired.name]);
+      for (const group of desired.groups ?? []) await run(['addgroup', desired.name, group]);
+      if (desired.password !== undefined) await setPasswordHash(context, desired.name, desired.password);
+    },
 
-  private async run(argv: string[]): Promise<void> {
-    await act(this.context, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
-  }
+    async modify(desired: DesiredUser, changes: Change[], current: ExistingUser): Promise<void> {
+      const refused = provider.refuses(changes);
+      if (refused) throw new UserError(refused); // the runner asks first; this guards a direct call
+      for (const c of changes) {
+        if (c.key !== 'groups') continue;
+        for (const group of c.to.filter((g) => !current.groups.includes(g))) await run(['addgroup', desired.name, group]);
+        if (!c.append) for (const group of current.groups.filter((g) => !c.to.includes(g))) await run(['delgroup', desired.name, group]);
+      }
+      if (changes.some((c) => c.key === 'password')) await setPasswordHash(context, desired.name, desired.password!);
+    },
+
+    async remove(name: string, removeHome: boolean): Promise<void> {
+      await run(['deluser', ...(removeHome ? ['--remove-home'] : []), name]);
+    },
+  };
+  return provider;
 }

@@ -65,7 +65,7 @@ ${signedBy.armored}EOK
 
   const updates = (report: RunReport) => report.resources.flatMap((r) => r.log).filter((line) => line.startsWith('$ apt-get update')).length;
 
-  it('govern graph orders the package after the repository, with no edge in the state file', async () => {
+  it('govern graph orders the package after the repository, with no edge in the state file #once', async () => {
     const r = await govern(['graph', tree(key)]);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.contain(`"apt_repository:govern-test" -> "pkg:${HELLO}" [label="autorequire"];`);

@@ -25,7 +25,7 @@ function tarOf(make: (dir: string) => void): string {
 }
 
 for (const mode of MODES) {
-  describe(`archive runner: untrusted archives and sources (${mode})`, function () {
+  describe(`archive runner: untrusted archives and sources (${mode}) #once`, function () {
     this.timeout(60_000);
     const archive = (target: string, args: string[], env: Record<string, string> = {}) => callRunner('archive', mode, target, args, env);
 

@@ -26,7 +26,7 @@ async function newKey(): Promise<{ type: string; key: string }> {
   return { type, key };
 }
 
-describe('authorized_key runner (a real user, keys from ssh-keygen)', function () {
+describe('authorized_key runner (a real user, keys from ssh-keygen) #once', function () {
   hostExclusive();
   this.timeout(120_000);
   let home: string;

@@ -8,7 +8,7 @@ const SUM = 'a'.repeat(64);
 const want = (attrs: DownloadDesired['attrs'] = {}): DownloadDesired => ({ path: P, ensure: 'present', url: URL, sha256: SUM, attrs });
 const file = (sha256: string, mode = 0o755): DownloadCurrent => ({ type: 'file', sha256, attrs: { uid: 0, gid: 0, mode } });
 
-describe('download decide', () => {
+describe('download decide #once', () => {
   it('a matching file with its attributes: nothing, nothing fetched', () => {
     const plan = decide(want({ mode: 0o755 }), file(SUM), false);
     expect(plan).to.include({ changed: false, fetch: false, remove: false, summary: `${P} matches sha256:aaaaaaaaaaaa: not fetched` });

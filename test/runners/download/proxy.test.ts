@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { proxyVariable } from '../../../src/runners/download/proxy.js';
 
-describe('download proxy variables', () => {
+describe('download proxy variables #once', () => {
   it('https_proxy for https, http_proxy for http, lower case first, then all_proxy', () => {
     expect(proxyVariable('https://a.example/x', { https_proxy: 'http://p:1', HTTPS_PROXY: 'http://q:1' })).to.equal('https_proxy');
     expect(proxyVariable('https://a.example/x', { HTTPS_PROXY: 'http://q:1' })).to.equal('HTTPS_PROXY');

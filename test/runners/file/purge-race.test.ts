@@ -37,7 +37,7 @@ for (;;) {
 const names = Array.from({ length: FILES }, (_, i) => `f${i}`);
 
 for (const mode of MODES) {
-  describe(`file runner: purge while links are swapped in (${mode})`, function () {
+  describe(`file runner: purge while links are swapped in (${mode}) #once`, function () {
     this.timeout(300_000);
 
     it(`removes the unmanaged directory and never a file outside it (${ROUNDS} rounds)`, async () => {

@@ -10,7 +10,7 @@ import { hostExclusive } from '../../support/host-lock.js';
 
 const ATTRS_0644 = [...ROOT_ATTRS, 'mode=0644'];
 
-describe('file runner (the real executable)', () => {
+describe('file runner (the real executable) #once', () => {
   hostExclusive();
   let dir: string;
   beforeEach(() => {

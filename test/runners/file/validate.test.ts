@@ -12,7 +12,7 @@ import { tempDir, writeFile } from '../../support/tmp.js';
 const OWNED = ['owner=root', 'group=root', 'mode=0644'];
 
 describe('validate (file and line runners)', () => {
-  it('file: a failing check leaves the live file untouched and says why; a passing one replaces it', async () => {
+  it('file: a failing check leaves the live file untouched and says why; a passing one replaces it #once', async () => {
     const dir = tempDir('govern-validate-');
     const live = writeFile(path.join(dir, 'run.sh'), 'echo ok\n');
     const inode = fs.statSync(live).ino;
@@ -29,7 +29,7 @@ describe('validate (file and line runners)', () => {
     expect(fs.readdirSync(dir)).to.deep.equal(['run.sh']);
   });
 
-  it('file: nothing is validated when nothing would be written', async () => {
+  it('file: nothing is validated when nothing would be written #once', async () => {
     const dir = tempDir('govern-validate-');
     const live = writeFile(path.join(dir, 'run.sh'), 'echo ok\n');
     // `false %` would fail any content it were given.
@@ -37,7 +37,7 @@ describe('validate (file and line runners)', () => {
     expect(await runnerOutcome('file', [live, 'ensure=present', 'contents=echo ok\n', ...OWNED, 'validate=false %'], { env: { GOVERN_NOOP: '1' } })).to.deep.include({ code: 0, changed: false });
   });
 
-  it('file in noop: content the real run would refuse fails the noop too, nothing live changes; valid content is Would have', async () => {
+  it('file in noop: content the real run would refuse fails the noop too, nothing live changes; valid content is Would have #once', async () => {
     const dir = tempDir('govern-validate-');
     const live = writeFile(path.join(dir, 'run.sh'), 'echo ok\n');
     const inode = fs.statSync(live).ino;
@@ -69,7 +69,7 @@ describe('validate (file and line runners)', () => {
     expect(fs.readFileSync(live, 'utf8')).to.equal('echo ok\n');
   });
 
-  it('line: a failing check leaves the live file untouched', async () => {
+  it('line: a failing check leaves the live file untouched #once', async () => {
     const dir = tempDir('govern-validate-');
     const live = writeFile(path.join(dir, 'run.sh'), 'echo ok\n');
     const bad = await runnerOutcome('line', ['l', `path=${live}`, 'line=if (', 'validate=sh -n %']);
@@ -81,7 +81,7 @@ describe('validate (file and line runners)', () => {
     expect(fs.readFileSync(live, 'utf8')).to.equal('echo ok\necho two\n');
   });
 
-  it('line in noop: an edit the real run would refuse fails the noop too; the file is left as it is', async () => {
+  it('line in noop: an edit the real run would refuse fails the noop too; the file is left as it is #once', async () => {
     const dir = tempDir('govern-validate-');
     const live = writeFile(path.join(dir, 'run.sh'), 'echo ok\n');
     const noop = { env: { GOVERN_NOOP: '1' } };

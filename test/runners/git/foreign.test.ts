@@ -37,7 +37,7 @@ function origin(): { root: string; bare: string; work: string; first: string; se
 }
 
 for (const mode of MODES) {
-  describe(`git runner: other users' repositories, hooks, commit ids (${mode})`, function () {
+  describe(`git runner: other users' repositories, hooks, commit ids (${mode}) #once`, function () {
     this.timeout(60_000);
     const run = (dir: string, args: string[], env: Record<string, string> = {}) => callRunner('git', mode, dir, args, { ...SAFE_EVERYWHERE, ...env });
 

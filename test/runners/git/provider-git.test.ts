@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { providerContext } from '../../../src/shared/command-runner.js';
-import { Git } from '../../../src/runners/git/provider-git.js';
+import { gitProvider } from '../../../src/runners/git/provider-git.js';
 import { tempDir } from '../../support/tmp.js';
 import { gitLab } from '../../pull/git-lab.js';
 
@@ -21,7 +21,7 @@ describe('git provider: checkout #once', function () {
     await lab.commit({ README: 'two\n' }, 'unsigned');
     git(dir, 'fetch', '--quiet', 'origin');
 
-    await new Git(providerContext(process.env, () => {}), { dir, ensure: 'latest', source: lab.bare, revision: 'main', force: false }).checkout(found);
+    await gitProvider(providerContext(process.env, () => {}), { dir, ensure: 'latest', source: lab.bare, revision: 'main', force: false }).checkout(found);
     expect(git(dir, 'rev-parse', 'HEAD')).to.equal(found);
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).to.equal('main');
     expect(git(dir, 'rev-parse', '--abbrev-ref', 'main@{upstream}')).to.equal('origin/main');

@@ -9,7 +9,7 @@ import { callRunner, MODES } from '../../support/runner-modes.js';
 import { tempDir } from '../../support/tmp.js';
 
 for (const mode of MODES) {
-  describe(`hostname runner (${mode}, the real kernel name in a UTS namespace)`, function () {
+  describe(`hostname runner (${mode}, the real kernel name in a UTS namespace) #once`, function () {
     this.timeout(60_000);
     const host = os.hostname();
     let dir: string;

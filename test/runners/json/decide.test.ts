@@ -12,7 +12,7 @@ const file = (text: string): EditCurrent => ({ type: 'file', content: Buffer.fro
 const want = (key: string, value?: string, extra: Partial<{ ensure: 'present' | 'absent'; type: 'auto' | 'string' | 'json'; create: boolean }> = {}) =>
   docDesired({ path: '/etc/x', key, value, type: extra.type ?? 'auto', ensure: extra.ensure ?? 'present', create: extra.create ?? true, backup: false });
 
-describe('structured-document decide', () => {
+describe('structured-document decide #once', () => {
   it('values typed: booleans, numbers, a map\'s JSON, else text; type = "string" and "json"', () => {
     expect([typedValue('true', 'auto'), typedValue('8080', 'auto'), typedValue('-0.5', 'auto'), typedValue('08', 'auto'), typedValue('1.10', 'auto')]).to.deep.equal([true, 8080, -0.5, '08', 1.1]);
     expect(typedValue('{"a":[1,"x"]}', 'auto')).to.deep.equal({ a: [1, 'x'] });

@@ -46,14 +46,14 @@ runnerMain({
 }
 
 describe('the runner kit', () => {
-  it('hands the runner its values read by their types, defaults filled in', () => {
+  it('hands the runner its values read by their types, defaults filled in #once', () => {
     const request = parseRequest(definition, ['x', 'tags=a', 'tags=b', 'mode=0750'], { GOVERN_NOOP: '1' }, () => undefined);
     expect(request.values).to.deep.equal({ size: 3, tags: ['a', 'b'], mode: 0o750, loud: false });
     expect(request.noop).to.equal(true);
     expect(parseRequest(definition, ['x'], {}, () => undefined).values.tags).to.deep.equal([]);
   });
 
-  it('refuses every problem at once, a signal it does not accept included, before the runner runs', () => {
+  it('refuses every problem at once, a signal it does not accept included, before the runner runs #once', () => {
     let error: unknown;
     try {
       parseRequest(definition, ['x', 'size=0', 'sise=2'], { GOVERN_SIGNAL: 'restart' }, () => undefined);
@@ -68,7 +68,7 @@ describe('the runner kit', () => {
     ]);
   });
 
-  it('answers GOVERN_DESCRIBE with its description, as a persistent runner, and checks arguments by hand too', async () => {
+  it('answers GOVERN_DESCRIBE with its description, as a persistent runner, and checks arguments by hand too #once', async () => {
     const dir = tempDir('govern-kit-');
     const runner = diffRunner(dir);
     const env = { ...process.env, NODE_PATH: path.resolve(__dirname, '..', '..', '..', '..', 'modules') };
@@ -80,7 +80,7 @@ describe('the runner kit', () => {
     expect(bad.stderr).to.equal('error: unknown key "txt" (did you mean "text"?)\ntext is required\n');
   });
 
-  it('answers every request it was sent when its input ends before the answers, then exits (persistent protocol)', async () => {
+  it('answers every request it was sent when its input ends before the answers, then exits (persistent protocol) #once', async () => {
     // End of input asks for nothing to stop: govern closes it once it has sent all it had to send.
     const after = path.join(tempDir('govern-kit-'), 'after');
     const requests = [

@@ -51,7 +51,7 @@ ${lines}`,
 describe('govern run with the line runner', function () {
   this.timeout(120_000);
 
-  it('govern graph orders each line after the file resource of its path', async () => {
+  it('govern graph orders each line after the file resource of its path #once', async () => {
     const t = stateTree();
     const r = await govern(['graph', t.states]);
     expect(r.code, r.stderr).to.equal(0);

@@ -34,26 +34,26 @@ describe('pkg runner with pacman (real pacman, makepkg and repo-add, scratch roo
 
   after(() => world?.cleanup());
 
-  it('present, absent, noop: "Would have installed", nothing installed', async () => {
+  it('present, absent, noop: "Would have installed", nothing installed #once', async () => {
     expect(await pkg([HELLO, 'ensure=present'], { noop: true })).to.deep.include({ code: 0, changed: true, message: 'Would have installed' });
     expect(await world.status()).to.equal('absent');
   });
 
-  it('version, absent: pacman -S from the repository that offers it', async () => {
+  it('version, absent: pacman -S from the repository that offers it #once', async () => {
     const r = await pkg([HELLO, 'ensure=1.0-1']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'installed 1.0-1' });
     expect(r.stderr).to.include(`$ pacman -S --noconfirm --noprogressbar -- govold/${HELLO}\n`);
     expect(await world.status()).to.equal('1.0-1');
   });
 
-  it('present, installed: no change, no pacman -S', async () => {
+  it('present, installed: no change, no pacman -S #once', async () => {
     const r = await pkg([HELLO, 'ensure=present']);
     expect(r).to.deep.include({ code: 0, changed: false, message: 'already installed 1.0-1' });
     expect(r.stderr).to.include(`$ pacman -Q -- ${HELLO}`);
     expect(r.stderr).not.to.include('$ pacman -S ');
   });
 
-  it('latest, older installed: noop says so, then pacman -S from the first repository', async () => {
+  it('latest, older installed: noop says so, then pacman -S from the first repository #once', async () => {
     expect(await pkg([HELLO, 'ensure=latest'], { noop: true })).to.deep.include({ code: 0, changed: true, message: 'Would have upgraded to latest' });
     const r = await pkg([HELLO, 'ensure=latest']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'upgraded from 1.0-1 to 1.1-1' });
@@ -61,33 +61,33 @@ describe('pkg runner with pacman (real pacman, makepkg and repo-add, scratch roo
     expect(await world.status()).to.equal('1.1-1');
   });
 
-  it('latest, at the latest: no change, in noop too', async () => {
+  it('latest, at the latest: no change, in noop too #once', async () => {
     expect(await pkg([HELLO, 'ensure=latest'])).to.deep.include({ code: 0, changed: false, message: 'already at the latest version 1.1-1' });
     expect(await pkg([HELLO, 'ensure=latest'], { noop: true })).to.deep.include({ code: 0, changed: false, message: 'already at the latest version 1.1-1' });
   });
 
-  it('a version with an epoch is newer (vercmp): upgrade to 1:0.5-1', async () => {
+  it('a version with an epoch is newer (vercmp): upgrade to 1:0.5-1 #once', async () => {
     expect(await pkg([HELLO, 'ensure=1:0.5-1'], { noop: true })).to.deep.include({ code: 0, changed: true, message: 'Would have upgraded to 1:0.5-1' });
     const r = await pkg([HELLO, 'ensure=1:0.5-1']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'upgraded from 1.1-1 to 1:0.5-1' });
     expect(await world.status()).to.equal('1:0.5-1');
   });
 
-  it('a version without its pkgrel: downgrade to the one offered (1.0 matches 1.0-1)', async () => {
+  it('a version without its pkgrel: downgrade to the one offered (1.0 matches 1.0-1) #once', async () => {
     expect(await pkg([HELLO, 'ensure=1.0'], { noop: true })).to.deep.include({ code: 0, changed: true, message: 'Would have downgraded to 1.0' });
     const r = await pkg([HELLO, 'ensure=1.0']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'downgraded from 1:0.5-1 to 1.0-1' });
     expect(await pkg([HELLO, 'ensure=1.0'])).to.deep.include({ code: 0, changed: false, message: 'already installed 1.0-1' });
   });
 
-  it('a version no repository offers: fails naming what is offered, package untouched', async () => {
+  it('a version no repository offers: fails naming what is offered, package untouched #once', async () => {
     const r = await pkg([HELLO, 'ensure=9.9-9']);
     expect(r.code).to.equal(1);
     expect(r.message).to.include(`no pacman sync repository offers ${HELLO} 9.9-9 (offered: 1.1-1 in govcur, 1.0-1 in govold, 1:0.5-1 in goveph)`);
     expect(await world.status()).to.equal('1.0-1');
   });
 
-  it('refuses a version makepkg cannot make and a name pacman cannot have, before running pacman -S', async () => {
+  it('refuses a version makepkg cannot make and a name pacman cannot have, before running pacman -S #once', async () => {
     const version = await pkg([HELLO, 'ensure=1.0-x']);
     expect(version.code).to.equal(1);
     expect(version.message).to.include('pkgrel "x" must be a number');
@@ -97,7 +97,7 @@ describe('pkg runner with pacman (real pacman, makepkg and repo-add, scratch roo
     expect(name.stderr).not.to.include('$ pacman');
   });
 
-  it('absent: noop, then pacman -R, then no change', async () => {
+  it('absent: noop, then pacman -R, then no change #once', async () => {
     expect(await pkg([HELLO, 'ensure=absent'], { noop: true })).to.deep.include({ code: 0, changed: true, message: 'Would have uninstalled' });
     const r = await pkg([HELLO, 'ensure=absent']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'uninstalled 1.0-1' });

@@ -62,7 +62,7 @@ describe('pkg runner with zypper (real zypper and rpm, local repository, scratch
     if (repo) fs.rmSync(repo.dir, { recursive: true, force: true });
   });
 
-  it('present, absent, noop, then version: zypper install --oldpackage --name NAME=VERSION', async () => {
+  it('present, absent, noop, then version: zypper install --oldpackage --name NAME=VERSION #once', async () => {
     expect(await pkg([HELLO, 'ensure=present'], { noop: true })).to.deep.include({ code: 0, changed: true, message: 'Would have installed' });
     expect(await installed()).to.equal('absent');
     const r = await pkg([HELLO, 'ensure=1.0-1']);
@@ -71,7 +71,7 @@ describe('pkg runner with zypper (real zypper and rpm, local repository, scratch
     expect(await installed()).to.equal('0:1.0-1');
   });
 
-  it('the status is what zypper\'s database says, not rpm\'s default one (Debian\'s rpm: ~/.rpmdb)', async () => {
+  it('the status is what zypper\'s database says, not rpm\'s default one (Debian\'s rpm: ~/.rpmdb) #once', async () => {
     const rpmDefault = (await runCommand('rpm', ['--eval', '%{_dbpath}'], { env: { ...process.env, ...env } })).stdout.trim();
     expect(rpmDefault).not.to.equal(ZYPP_DB);
     expect(await installed(rpmDefault)).to.equal('absent');
@@ -80,7 +80,7 @@ describe('pkg runner with zypper (real zypper and rpm, local repository, scratch
     expect(r.stderr).not.to.include('$ rpm');
   });
 
-  it('present, installed: no change, zypper asked only for the status', async () => {
+  it('present, installed: no change, zypper asked only for the status #once', async () => {
     const r = await pkg([HELLO, 'ensure=present']);
     expect(r).to.deep.include({ code: 0, changed: false, message: 'already installed 1.0-1' });
     expect(r.stderr.match(/^\$ .*$/gm)).to.deep.equal([
@@ -88,20 +88,20 @@ describe('pkg runner with zypper (real zypper and rpm, local repository, scratch
     ]);
   });
 
-  it('upgrade to a version with a tilde (2.0~rc1-1 is newer than 1.1-1, by rpm\'s rules)', async () => {
+  it('upgrade to a version with a tilde (2.0~rc1-1 is newer than 1.1-1, by rpm\'s rules) #once', async () => {
     expect(await pkg([HELLO, 'ensure=2.0~rc1-1'], { noop: true })).to.deep.include({ code: 0, changed: true, message: 'Would have upgraded to 2.0~rc1-1' });
     const r = await pkg([HELLO, 'ensure=2.0~rc1-1']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'upgraded from 1.0-1 to 2.0~rc1-1' });
     expect(await installed()).to.equal('0:2.0~rc1-1');
   });
 
-  it('downgrade to a version without its release (1.1 is met by 1.1-1)', async () => {
+  it('downgrade to a version without its release (1.1 is met by 1.1-1) #once', async () => {
     const r = await pkg([HELLO, 'ensure=1.1']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'downgraded from 2.0~rc1-1 to 1.1-1' });
     expect(await pkg([HELLO, 'ensure=1.1'])).to.deep.include({ code: 0, changed: false, message: 'already installed 1.1-1' });
   });
 
-  it('latest: noop asks zypper search for the newest (the epoch 1 version), then zypper update NAME; again: no change', async () => {
+  it('latest: noop asks zypper search for the newest (the epoch 1 version), then zypper update NAME; again: no change #once', async () => {
     expect(await pkg([HELLO, 'ensure=latest'], { noop: true })).to.deep.include({ code: 0, changed: true, message: 'Would have upgraded to latest' });
     const r = await pkg([HELLO, 'ensure=latest']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'upgraded from 1.1-1 to 1:0.5-1' });
@@ -110,7 +110,7 @@ describe('pkg runner with zypper (real zypper and rpm, local repository, scratch
     expect(await pkg([HELLO, 'ensure=latest'])).to.deep.include({ code: 0, changed: false, message: 'already at the latest version 1:0.5-1' });
   });
 
-  it('a version zypper does not have: fails with zypper\'s error, package untouched; an invalid version before any command', async () => {
+  it('a version zypper does not have: fails with zypper\'s error, package untouched; an invalid version before any command #once', async () => {
     const r = await pkg([HELLO, 'ensure=9.9-9']);
     expect(r.code).to.equal(1);
     expect(r.message).to.match(/zypper --non-interactive install --oldpackage --name govern-port-zhello=9\.9-9 failed \(exit 104\)/);
@@ -121,7 +121,7 @@ describe('pkg runner with zypper (real zypper and rpm, local repository, scratch
     expect(bad.stderr).not.to.include('$ zypper');
   });
 
-  it('absent: noop, zypper remove --name NAME, then no change', async () => {
+  it('absent: noop, zypper remove --name NAME, then no change #once', async () => {
     expect(await pkg([HELLO, 'ensure=absent'], { noop: true })).to.deep.include({ code: 0, changed: true, message: 'Would have uninstalled' });
     const r = await pkg([HELLO, 'ensure=absent']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'uninstalled 1:0.5-1' });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { govern, runner } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 
-describe('service names "." and ".."', () => {
+describe('service names "." and ".." #once', () => {
   it('are refused at planning, for every provider, each at its line', async () => {
     const dir = tempDir();
     const state = writeFile(path.join(dir, 'svc.hcl'), 'service ".." {\n  provider = "runit"\n}\nservice "." {\n  provider = "openrc"\n}\nservice "..." {\n  provider = "runit"\n}\n');

@@ -33,7 +33,7 @@ describe('service runner, freebsd provider (FAKE service and sysrc)', function (
   });
   after(() => rc?.remove());
 
-  it('is chosen by sysrc on PATH; noop reads onestatus, service -l and sysrc -n, changes nothing', async function () {
+  it('is chosen by sysrc on PATH; noop reads onestatus, service -l and sysrc -n, changes nothing #once', async function () {
     if (fs.existsSync('/run/systemd/system')) this.skip(); // systemd as init is chosen first
     const r = await service([NAME, 'ensure=running', 'enable=true'], { GOVERN_NOOP: '1' }, true);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'Would have started; Would have enabled' });
@@ -42,7 +42,7 @@ describe('service runner, freebsd provider (FAKE service and sysrc)', function (
     expect(rc.running(NAME)).to.equal(false);
   });
 
-  it('running and enabled: onestart (rc.conf does not enable it yet), then sysrc NAME_enable=YES; then no change', async () => {
+  it('running and enabled: onestart (rc.conf does not enable it yet), then sysrc NAME_enable=YES; then no change #once', async () => {
     const r = await service([NAME, 'ensure=running', 'enable=true']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'started; enabled' });
     expect(rc.takeCalls()).to.deep.equal([
@@ -60,7 +60,7 @@ describe('service runner, freebsd provider (FAKE service and sysrc)', function (
     expect(await service([NAME, 'ensure=running', 'enable=true'])).to.deep.include({ code: 0, changed: false, message: 'running, enabled' });
   });
 
-  it('an enabled service: restart and reload signals use service NAME restart|reload', async () => {
+  it('an enabled service: restart and reload signals use service NAME restart|reload #once', async () => {
     rc.takeCalls();
     expect(await service([NAME], { GOVERN_SIGNAL: 'restart' })).to.deep.include({ code: 0, changed: true, message: 'restarted' });
     expect(await service([NAME], { GOVERN_SIGNAL: 'reload' })).to.deep.include({ code: 0, changed: true, message: 'reloaded' });
@@ -68,7 +68,7 @@ describe('service runner, freebsd provider (FAKE service and sysrc)', function (
     expect(acts).to.deep.equal([`service [${NAME}] [restart]`, `service [${NAME}] [reload]`]);
   });
 
-  it('stopped and disabled: service NAME stop, then sysrc NAME_enable=NO', async () => {
+  it('stopped and disabled: service NAME stop, then sysrc NAME_enable=NO #once', async () => {
     rc.takeCalls();
     const r = await service([NAME, 'ensure=stopped', 'enable=false']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'stopped; disabled' });
@@ -76,7 +76,7 @@ describe('service runner, freebsd provider (FAKE service and sysrc)', function (
     expect(rc.rcConf(`${NAME}_enable`)).to.equal('NO');
   });
 
-  it('a script whose NAME_enable is set nowhere is disabled; its name\'s "-" is "_" in rc.conf; onerestart when not enabled', async () => {
+  it('a script whose NAME_enable is set nowhere is disabled; its name\'s "-" is "_" in rc.conf; onerestart when not enabled #once', async () => {
     const r = await service(['govern-bsd-db', 'ensure=running']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'started' });
     expect(rc.takeCalls()).to.include.members(['sysrc [-n] [govern_bsd_db_enable]', 'service [govern-bsd-db] [onestart]']);
@@ -84,7 +84,7 @@ describe('service runner, freebsd provider (FAKE service and sysrc)', function (
     expect(rc.takeCalls()).to.include('service [govern-bsd-db] [onerestart]');
   });
 
-  it('a service rc.d does not have: not found (service -l); a name that makes no rc.conf variable: refused before any command', async () => {
+  it('a service rc.d does not have: not found (service -l); a name that makes no rc.conf variable: refused before any command #once', async () => {
     const missing = await service(['govern-bsd-none', 'ensure=running']);
     expect(missing.code).to.equal(1);
     expect(missing.message).to.include('service govern-bsd-none not found: no rc.d script of that name (service -l)');

@@ -32,7 +32,7 @@ describe('service runner, openbsd provider (FAKE rcctl)', function () {
   });
   after(() => rc?.remove());
 
-  it('is chosen by rcctl on PATH; noop reads rcctl check and rcctl get NAME status, changes nothing', async function () {
+  it('is chosen by rcctl on PATH; noop reads rcctl check and rcctl get NAME status, changes nothing #once', async function () {
     if (fs.existsSync('/run/systemd/system')) this.skip(); // systemd as init is chosen first
     const r = await service([NAME, 'ensure=running', 'enable=true'], { GOVERN_NOOP: '1' }, true);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'Would have started; Would have enabled' });
@@ -40,7 +40,7 @@ describe('service runner, openbsd provider (FAKE rcctl)', function () {
     expect(rc.running(NAME)).to.equal(false);
   });
 
-  it('running without enable: rcctl -f start (rc.conf.local does not enable it), boot left alone', async () => {
+  it('running without enable: rcctl -f start (rc.conf.local does not enable it), boot left alone #once', async () => {
     const r = await service([NAME, 'ensure=running']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'started' });
     expect(rc.takeCalls()).to.deep.equal([
@@ -55,7 +55,7 @@ describe('service runner, openbsd provider (FAKE rcctl)', function () {
     expect(rc.enabled(NAME)).to.equal(false);
   });
 
-  it('enable: rcctl enable; then restart and reload signals without -f; then no change', async () => {
+  it('enable: rcctl enable; then restart and reload signals without -f; then no change #once', async () => {
     expect(await service([NAME, 'ensure=running', 'enable=true'])).to.deep.include({ code: 0, changed: true, message: 'enabled' });
     expect(await service([NAME], { GOVERN_SIGNAL: 'restart' })).to.deep.include({ code: 0, changed: true, message: 'restarted' });
     expect(await service([NAME], { GOVERN_SIGNAL: 'reload' })).to.deep.include({ code: 0, changed: true, message: 'reloaded' });
@@ -63,7 +63,7 @@ describe('service runner, openbsd provider (FAKE rcctl)', function () {
     expect(await service([NAME, 'ensure=running', 'enable=true'])).to.deep.include({ code: 0, changed: false, message: 'running, enabled' });
   });
 
-  it('stopped and disabled: rcctl stop, rcctl disable', async () => {
+  it('stopped and disabled: rcctl stop, rcctl disable #once', async () => {
     rc.takeCalls();
     const r = await service([NAME, 'ensure=stopped', 'enable=false']);
     expect(r, r.stderr).to.deep.include({ code: 0, changed: true, message: 'stopped; disabled' });
@@ -71,7 +71,7 @@ describe('service runner, openbsd provider (FAKE rcctl)', function () {
     expect(rc.enabled(NAME)).to.equal(false);
   });
 
-  it('a service rcctl does not know (exit 2): not found; a name that is not one: refused before rcctl runs', async () => {
+  it('a service rcctl does not know (exit 2): not found; a name that is not one: refused before rcctl runs #once', async () => {
     const missing = await service(['govern_obsd_none', 'ensure=running']);
     expect(missing.code).to.equal(1);
     expect(missing.message).to.include('service govern_obsd_none not found: rcctl knows no such service (exit 2)');

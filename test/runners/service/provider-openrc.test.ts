@@ -48,30 +48,30 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
     await root?.remove();
   });
 
-  it('an unknown service: a clear error', async () => {
+  it('an unknown service: a clear error #once', async () => {
     const r = await service('govern-port-no-such', ['ensure=running', 'provider=openrc']);
     expect(r.code).to.equal(1);
     expect(r.message).to.include('service govern-port-no-such not found: rc-service knows no such service');
   });
 
-  it('is chosen without provider = "openrc" when OpenRC booted the host (/run/openrc/softlevel)', async () => {
+  it('is chosen without provider = "openrc" when OpenRC booted the host (/run/openrc/softlevel) #once', async () => {
     const r = await service(NAME, ['ensure=running'], { GOVERN_NOOP: '1' });
     expect(r).to.deep.include({ code: 0, changed: true, message: 'Would have started' });
     expect(r.stderr).to.include(`noop: would start ${NAME} (openrc)`);
   });
 
-  it('stopped and in no runlevel: no change', async () => {
+  it('stopped and in no runlevel: no change #once', async () => {
     expect(await applied(['ensure=stopped'])).to.deep.include({ changed: false, message: 'stopped' });
   });
 
-  it('ensure running: rc-service start; enable left alone (in no runlevel)', async () => {
+  it('ensure running: rc-service start; enable left alone (in no runlevel) #once', async () => {
     expect(await applied(['ensure=running'])).to.deep.include({ changed: true, message: 'started' });
     expect(processAlive(await root.startedPid(NAME))).to.equal(true);
     expect(root.runlevels(NAME)).to.deep.equal([]);
     expect(await applied(['ensure=running', 'enable=false'])).to.deep.include({ changed: false, message: 'running, disabled' });
   });
 
-  it('enable true while running: rc-update adds it to the default runlevel, same process', async () => {
+  it('enable true while running: rc-update adds it to the default runlevel, same process #once', async () => {
     const before = root.pid(NAME);
     expect(await applied(['ensure=running', 'enable=true'])).to.deep.include({ changed: true, message: 'enabled' });
     expect(root.runlevels(NAME)).to.deep.equal(['default']);
@@ -79,7 +79,7 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
     expect(await applied(['enable=true'])).to.deep.include({ changed: false, message: 'running, enabled' });
   });
 
-  it('enable false while running: out of every boot runlevel, still running', async () => {
+  it('enable false while running: out of every boot runlevel, still running #once', async () => {
     const before = root.pid(NAME);
     expect((await root.run(['rc-update', 'add', NAME, 'boot'])).code).to.equal(0);
     expect(root.runlevels(NAME)).to.deep.equal(['boot', 'default']);
@@ -89,14 +89,14 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
     expect(running()).to.equal(true);
   });
 
-  it('noop: says what it would do and changes nothing', async () => {
+  it('noop: says what it would do and changes nothing #once', async () => {
     const r = await applied(['ensure=stopped', 'enable=true'], { GOVERN_NOOP: '1' });
     expect(r).to.deep.include({ changed: true, message: 'Would have stopped; Would have enabled' });
     expect(running()).to.equal(true);
     expect(root.runlevels(NAME)).to.deep.equal([]);
   });
 
-  it('ensure stopped, enable true: rc-service stop, then enabled; it stays stopped', async () => {
+  it('ensure stopped, enable true: rc-service stop, then enabled; it stays stopped #once', async () => {
     const before = root.pid(NAME)!;
     expect(await applied(['ensure=stopped', 'enable=true'])).to.deep.include({ changed: true, message: 'stopped; enabled' });
     expect(processAlive(before)).to.equal(false);
@@ -104,7 +104,7 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
     expect(await applied(['ensure=stopped', 'enable=true'])).to.deep.include({ changed: false, message: 'stopped, enabled' });
   });
 
-  it('notification mode: refresh starts a stopped service, restart makes a new process, reload runs the script\'s reload', async () => {
+  it('notification mode: refresh starts a stopped service, restart makes a new process, reload runs the script\'s reload #once', async () => {
     expect(await applied(['ensure=running'], { GOVERN_SIGNAL: 'refresh' })).to.deep.include({ changed: true, message: 'started' });
     const first = await root.startedPid(NAME);
     expect(await applied(['ensure=running'], { GOVERN_SIGNAL: 'restart' })).to.deep.include({ changed: true, message: 'restarted' });
@@ -116,7 +116,7 @@ describe('service runner, openrc provider (real rc-service, rc-update and openrc
     expect(await applied(['ensure=stopped'], { GOVERN_SIGNAL: 'refresh' })).to.deep.include({ changed: false, message: 'refresh ignored: ensure is stopped' });
   });
 
-  it('reload of a script that offers none: a clear error', async () => {
+  it('reload of a script that offers none: a clear error #once', async () => {
     expect((await service(NO_RELOAD, ['ensure=running', 'provider=openrc'])).code).to.equal(0);
     const r = await service(NO_RELOAD, ['ensure=running', 'provider=openrc'], { GOVERN_SIGNAL: 'reload' });
     expect(r.code).to.equal(1);

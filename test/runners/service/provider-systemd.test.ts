@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunOptions, RunResult } from '../../../src/shared/process.js';
-import { SystemdProvider } from '../../../src/runners/lib/systemd/systemctl.js';
+import { systemdProvider } from '../../../src/runners/lib/systemd/systemctl.js';
 import { processAlive } from '../../support/proc.js';
 import { applied, runService } from './helpers.js';
 import { UserManager } from './support/user-manager.js';
@@ -24,7 +24,7 @@ function recorder(answer: Partial<RunResult> = {}) {
 describe('service runner, systemd provider command lines (recorded, not run) #once', () => {
   it('calls systemctl for the system scope without --user, non-interactive, the name after --', async () => {
     const { commands, context } = recorder({ stdout: 'active\n' });
-    const provider = new SystemdProvider(context, 'system');
+    const provider = systemdProvider(context, 'system');
     await provider.status('nginx');
     for (const verb of ['start', 'stop', 'restart', 'reload', 'enable', 'disable'] as const) await provider[verb]('nginx');
     expect(commands).to.deep.equal([
@@ -41,13 +41,13 @@ describe('service runner, systemd provider command lines (recorded, not run) #on
 
   it('differs for the user scope only by --user', async () => {
     const { commands, context } = recorder();
-    await new SystemdProvider(context, 'user').start('app');
+    await systemdProvider(context, 'user').start('app');
     expect(commands).to.deep.equal([['systemctl', '--user', '--no-ask-password', 'start', '--', 'app']]);
   });
 
   it('never runs daemon-reload', async () => {
     const { commands, context } = recorder({ stdout: 'active\n' });
-    const provider = new SystemdProvider(context, 'system');
+    const provider = systemdProvider(context, 'system');
     await provider.status('nginx');
     await provider.enable('nginx');
     expect(commands.flat()).to.not.include('daemon-reload');

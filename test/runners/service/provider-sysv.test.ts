@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import { runCommand, type RunOptions, type RunResult } from '../../../src/shared/process.js';
 import { providerContext } from '../../../src/shared/command-runner.js';
-import { SysvProvider } from '../../../src/runners/service/provider-sysv.js';
+import { sysvProvider } from '../../../src/runners/service/provider-sysv.js';
 import { handle } from '../../../src/runners/kit/index.js';
 import { serviceRunner } from '../../../src/runners/service/runner.js';
 import { processAlive } from '../../support/proc.js';
@@ -325,7 +325,7 @@ describe('service runner, sysv provider (real init script) #once', function () {
         commands.push([command, ...args]);
         return { code: 3, signal: null, stdout: '', stderr: '', timedOut: false, overflowed: false, durationMs: 0 };
       };
-      const provider = new SysvProvider(providerContext(process.env, () => undefined, recording), () => true);
+      const provider = sysvProvider(providerContext(process.env, () => undefined, recording), () => true);
       expect(await provider.status(NAME)).to.include({ running: false });
       expect(commands).to.deep.equal([['service', NAME, 'status']]);
     });

@@ -64,7 +64,7 @@ unit "${TEMPLATE}.d/env.conf" {
   const reloads = (report: RunReport) =>
     [...report.resources, ...report.notifications].flatMap((r) => r.log).filter((line) => line.includes('daemon-reload') && line.startsWith('$ ')).length;
 
-  it('govern graph orders the instance after its template, found by name', async () => {
+  it('govern graph orders the instance after its template, found by name #once', async () => {
     const r = await govern(['graph', tree(1)]);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.contain(`"unit:${TEMPLATE}" -> "service:${INSTANCE}" [label="autorequire"];`);

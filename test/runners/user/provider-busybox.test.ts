@@ -30,7 +30,7 @@ describe('user runner, busybox provider (FAKE busybox applets, private /etc)', f
 
   after(() => ns?.remove());
 
-  it('is chosen when useradd is not on PATH, and creates with adduser -D, addgroup and chpasswd -e', async () => {
+  it('is chosen when useradd is not on PATH, and creates with adduser -D, addgroup and chpasswd -e #once', async () => {
     const home = path.join(ns.dir, 'home', USER);
     const hash = await sha512Hash('secret');
     const args = [USER, 'uid=46123', `group=${GROUP}`, `groups=${OTHER}`, `home=${home}`, 'shell=/bin/sh', 'comment=Busy Box', 'managehome=true', `password=${hash}`];
@@ -50,7 +50,7 @@ describe('user runner, busybox provider (FAKE busybox applets, private /etc)', f
     expect(ns.takeCalls()).to.deep.equal([]);
   });
 
-  it('supplementary groups: addgroup USER GROUP and delgroup USER GROUP', async () => {
+  it('supplementary groups: addgroup USER GROUP and delgroup USER GROUP #once', async () => {
     const r = await runner('user', [USER, `groups=${GROUP}`]);
     expect(r.code, r.stderr).to.equal(0);
     expect(ns.takeCalls()).to.deep.equal([`addgroup [${USER}] [${GROUP}]`, `delgroup [${USER}] [${OTHER}]`]);
@@ -58,7 +58,7 @@ describe('user runner, busybox provider (FAKE busybox applets, private /etc)', f
     expect((await ns.entry('group', GROUP))![3]).to.equal(USER);
   });
 
-  it('what only usermod could change is refused before anything is done, in noop too', async () => {
+  it('what only usermod could change is refused before anything is done, in noop too #once', async () => {
     for (const noop of [{}, { GOVERN_NOOP: '1' }]) {
       const r = await runner('user', [USER, 'shell=/bin/bash', `groups=${OTHER}`], noop);
       expect(r.code).to.equal(1);
@@ -68,13 +68,13 @@ describe('user runner, busybox provider (FAKE busybox applets, private /etc)', f
     expect((await ns.entry('passwd', USER))![6]).to.equal('/bin/sh');
   });
 
-  it('provider = "shadow" is refused by name when useradd is not on PATH', async () => {
+  it('provider = "shadow" is refused by name when useradd is not on PATH #once', async () => {
     const r = await runner('user', [USER, 'shell=/bin/bash', 'provider=shadow']);
     expect(r.code).to.equal(1);
     expect(r.message).to.match(/the shadow provider \(provider = "shadow"\) needs useradd, usermod and userdel, which are not on PATH/);
   });
 
-  it('absent with managehome: deluser --remove-home', async () => {
+  it('absent with managehome: deluser --remove-home #once', async () => {
     const home = (await ns.entry('passwd', USER))![5];
     const r = await runner('user', [USER, 'ensure=absent', 'managehome=true']);
     expect(r.code, r.stderr).to.equal(0);

@@ -37,7 +37,7 @@ describe('user runner, pw provider (FAKE FreeBSD pw, private /etc)', function ()
 
   after(() => ns?.remove());
 
-  it('is chosen when pw is the only tool on PATH: pw useradd NAME with its options, the hash through pw usermod -H 0 on stdin', async () => {
+  it('is chosen when pw is the only tool on PATH: pw useradd NAME with its options, the hash through pw usermod -H 0 on stdin #once', async () => {
     const home = path.join(ns.dir, 'home', USER);
     const hash = await sha512Hash('secret');
     const args = [USER, 'uid=46411', `group=${GROUP}`, `groups=${OTHER}`, `home=${home}`, 'shell=/bin/sh', 'comment=Pee Double', 'managehome=true', `password=${hash}`];
@@ -57,7 +57,7 @@ describe('user runner, pw provider (FAKE FreeBSD pw, private /etc)', function ()
     expect(ns.takeCalls()).to.deep.equal([`pw [usershow] [${USER}]`]);
   });
 
-  it('changes with one pw usermod NAME; -G is the whole list, so add mode passes the current groups too', async () => {
+  it('changes with one pw usermod NAME; -G is the whole list, so add mode passes the current groups too #once', async () => {
     const r = await runner('user', [USER, 'shell=/bin/bash', 'comment=Changed', `groups=${GROUP}`]);
     expect(r.code, r.stderr).to.equal(0);
     expect(ns.takeCalls()).to.deep.equal([`pw [usermod] [${USER}] [-G] [${GROUP}] [-s] [/bin/bash] [-c] [Changed]`]);
@@ -67,7 +67,7 @@ describe('user runner, pw provider (FAKE FreeBSD pw, private /etc)', function ()
     expect((await ns.entry('group', OTHER))![3]).to.equal(USER);
   });
 
-  it('what pw cannot do is refused before anything is done, in noop too: moving a home, a system account without a uid', async () => {
+  it('what pw cannot do is refused before anything is done, in noop too: moving a home, a system account without a uid #once', async () => {
     for (const noop of [{}, { GOVERN_NOOP: '1' }]) {
       const r = await runner('user', [USER, `home=${path.join(ns.dir, 'home', 'moved')}`, 'managehome=true'], noop);
       expect(r.code).to.equal(1);
@@ -79,7 +79,7 @@ describe('user runner, pw provider (FAKE FreeBSD pw, private /etc)', function ()
     expect(ns.takeCalls()).to.deep.equal([]);
   });
 
-  it('absent with managehome: pw userdel NAME -r', async () => {
+  it('absent with managehome: pw userdel NAME -r #once', async () => {
     const home = (await ns.entry('passwd', USER))![5];
     const r = await runner('user', [USER, 'ensure=absent', 'managehome=true']);
     expect(r.code, r.stderr).to.equal(0);

@@ -20,7 +20,7 @@ describe('user and group runners: the refresh signal', function () {
   after(cleanup);
 
   for (const mode of MODES) {
-    it(`refresh does nothing, for an account that exists or not; another signal is refused (${mode})`, async () => {
+    it(`refresh does nothing, for an account that exists or not; another signal is refused (${mode}) #once`, async () => {
       const before = accountChecksums();
       for (const [runner, name] of [['user', USER], ['group', GROUP], ['user', 'root'], ['group', 'root']]) {
         const answer = await callRunner(runner, mode, name, [], { GOVERN_SIGNAL: 'refresh' });

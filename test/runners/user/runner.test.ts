@@ -13,7 +13,7 @@ const G2 = 'govtest17-g2';
 const user = (args: string[], env: NodeJS.ProcessEnv = {}) => runnerOutcome('user', [USER, ...args], { env });
 const group = (name: string, args: string[], env: NodeJS.ProcessEnv = {}) => runnerOutcome('group', [name, ...args], { env });
 
-describe('user and group runners by hand', function () {
+describe('user and group runners by hand #once', function () {
   hostExclusive();
   this.timeout(120_000);
   const cleanup = async () => {

@@ -11,7 +11,7 @@ async function plan(shell: string) {
   return { code: r.code, ...parseResult(r.stdout), stderr: r.stderr };
 }
 
-describe('user runner: the shell warning', () => {
+describe('user runner: the shell warning #once', () => {
   it('says nothing of /usr/sbin/nologin or /bin/false for a system user', async () => {
     for (const shell of ['/usr/sbin/nologin', '/bin/false']) {
       const r = await plan(shell);
