@@ -9,6 +9,7 @@ import type { Snapshot } from '../facts/snapshot.js';
 import { chooseSnapshots } from '../plan/hosts.js';
 import { UserError } from '../shared/errors.js';
 import { lastLines, runCommand } from '../shared/process.js';
+import { checkBase, hostFilesForBase } from './base-root.js';
 import { readChecks, type Check } from './checks.js';
 import { writeSnapshotFacts } from './snapshot-facts.js';
 import { NO_SANDBOX_EXIT, sandboxProgram, workFiles, type SandboxSpec } from './spec.js';
@@ -23,6 +24,8 @@ export interface TestSettings {
   keep: boolean;
   /** `host`: the sandbox shares the host's network namespace (a mirror can be reached); else loopback only. */
   network: 'loopback' | 'host';
+  /** `--base DIR`: the sandbox over DIR instead of the host's root. */
+  base?: string;
   /** Where unshare, mount and chroot are looked for. */
   env: NodeJS.ProcessEnv;
   /** Told each host's verdict as soon as it is known. */
@@ -69,11 +72,13 @@ export async function testHosts(s: TestSettings): Promise<TestOutcome> {
   // Every problem of the input before any sandbox: the snapshots and the checks.
   const snapshots: (Snapshot | undefined)[] = s.facts !== undefined ? chooseSnapshots(s.facts, s.host) : [undefined];
   const checks = readChecks(root);
-  const why = cannotSandbox(s.env);
+  const base = s.base !== undefined ? checkBase(s.base) : undefined;
+  const why = cannotSandbox(s.env) ?? (base !== undefined && 'problem' in base ? base.problem : undefined);
+  const over = base !== undefined && 'base' in base ? { base: base.base, hostFiles: await hostFilesForBase(base.base, process.execPath, GOVERN_ROOT) } : {};
   const hosts: HostVerdict[] = [];
   for (const snapshot of snapshots) {
     const host = snapshot?.host ?? os.hostname();
-    const v = why !== undefined ? sandboxFailure(host, snapshot?.source, `cannot make the sandbox: ${why}`, 0) : await testHost(s, target, root, checks, snapshot);
+    const v = why !== undefined ? sandboxFailure(host, snapshot?.source, `cannot make the sandbox: ${why}`, 0) : await testHost(s, target, root, checks, snapshot, over);
     hosts.push(v);
     s.onHost?.(v);
   }
@@ -81,7 +86,7 @@ export async function testHosts(s: TestSettings): Promise<TestOutcome> {
   return { hosts, exit: noSandbox ? 2 : hosts.every((h) => h.passed) ? 0 : 1 };
 }
 
-async function testHost(s: TestSettings, target: string, root: string, checks: Check[], snapshot: Snapshot | undefined): Promise<HostVerdict> {
+async function testHost(s: TestSettings, target: string, root: string, checks: Check[], snapshot: Snapshot | undefined, over: Pick<SandboxSpec, 'base' | 'hostFiles'>): Promise<HostVerdict> {
   const started = Date.now();
   const host = snapshot?.host ?? os.hostname();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-sandbox-'));
@@ -98,6 +103,7 @@ async function testHost(s: TestSettings, target: string, root: string, checks: C
       node: process.execPath,
       ...(snapshot !== undefined ? { factsDir: files.facts } : {}),
       checks,
+      ...over,
       keep: s.keep,
       network: s.network,
       env: Object.fromEntries(['GOVERN_RUNNER_MODE', 'GOVERN_JOBS'].flatMap((k) => (s.env[k] !== undefined ? [[k, s.env[k]!]] : []))),

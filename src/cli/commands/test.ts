@@ -34,6 +34,7 @@ export const testCommand = defineCommand({
       default: 'loopback',
       help: "loopback: the sandbox's own network, loopback only; host: the host's network (package installs from a mirror need it)",
     },
+    { name: 'base', kind: 'text', placeholder: 'DIR', help: "run the sandbox over the root file system DIR (a debootstrapped Debian) instead of the host's" },
     { name: 'json', kind: 'flag', help: 'print the result as a JSON document' },
     ...helpOptions,
   ]),
@@ -45,6 +46,7 @@ export const testCommand = defineCommand({
       host: o.host,
       keep: o.keep,
       network: o.network as 'loopback' | 'host',
+      base: o.base,
       env: process.env,
       onHost: o.json ? undefined : (v) => void out(hostText(v)),
     });
