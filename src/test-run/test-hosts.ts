@@ -10,6 +10,7 @@ import { chooseSnapshots } from '../plan/hosts.js';
 import { UserError } from '../shared/errors.js';
 import { lastLines, runCommand } from '../shared/process.js';
 import { checkBase, hostFilesForBase } from './base-root.js';
+import { onPath } from './on-path.js';
 import { readChecks, type Check } from './checks.js';
 import { writeSnapshotFacts } from './snapshot-facts.js';
 import { NO_SANDBOX_EXIT, sandboxProgram, workFiles, type SandboxSpec } from './spec.js';
@@ -39,21 +40,6 @@ export interface TestOutcome {
 
 /** The namespaces of the sandbox; `--fork` makes the PID namespace's first process, `--kill-child` ends it with unshare. */
 const unshareArgs = (network: TestSettings['network']) => ['--mount', '--pid', '--ipc', '--uts', ...(network === 'host' ? [] : ['--net']), '--fork', '--kill-child', '--propagation', 'private'];
-
-/** A program on PATH, or undefined. */
-export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(':')) {
-    if (dir === '') continue;
-    const file = path.join(dir, name);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 /** Why no sandbox can be made here, or undefined. */
 function cannotSandbox(env: NodeJS.ProcessEnv): string | undefined {

@@ -6,9 +6,11 @@ import { out } from '../../output/writers.js';
 import { writeFileAtomic } from '../../shared/atomic-file.js';
 import { UserError } from '../../shared/errors.js';
 import { hostText, summaryText, testJson, testJunit } from '../../test-run/report.js';
+import { makeBase } from '../../test-run/make-base.js';
 import { testHosts } from '../../test-run/test-hosts.js';
+import { terminalLine } from '../../shared/terminal-text.js';
 import { described } from '../command-names.js';
-import { defineCommand, treeOperand } from '../command.js';
+import { defineCommand, theOperand, treeOperand } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 
@@ -35,10 +37,17 @@ export const testCommand = defineCommand({
       help: "loopback: the sandbox's own network, loopback only; host: the host's network (package installs from a mirror need it)",
     },
     { name: 'base', kind: 'text', placeholder: 'DIR', help: "run the sandbox over the root file system DIR (a debootstrapped Debian) instead of the host's" },
+    { name: 'make-base', kind: 'text', placeholder: 'SUITE', help: 'instead of testing: make a root for --base in the directory given, with debootstrap (debian:12; reused when it is there)' },
     { name: 'json', kind: 'flag', help: 'print the result as a JSON document' },
     ...helpOptions,
   ]),
   async run(o, operands) {
+    if (o.makeBase !== undefined) {
+      const made = await makeBase(o.makeBase, theOperand(operands, 'govern test --make-base debian:12 DIR', 'DIR'), process.env);
+      if (made.exit === 0) await out(terminalLine(made.message) + '\n');
+      else process.stderr.write(`govern test: ${terminalLine(made.message)}\n`);
+      return made.exit;
+    }
     const started = Date.now();
     const outcome = await testHosts({
       target: treeOperand(operands, this.usage),
