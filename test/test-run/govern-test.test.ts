@@ -8,13 +8,7 @@ import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
-
-/** A tree in a temporary directory: its files by path under the tree. */
-function tree(files: Record<string, string>): string {
-  const dir = tempDir();
-  for (const [name, content] of Object.entries(files)) writeFile(path.join(dir, name), content, name.startsWith('runners.d/') ? 0o755 : 0o644);
-  return dir;
-}
+import { tree } from './support.js';
 
 interface Verdict {
   host: string;
