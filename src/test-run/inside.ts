@@ -46,6 +46,6 @@ export async function runInside(spec: SandboxSpec): Promise<void> {
     if (done.report === undefined || done.report.errors.length > 0) break;
   }
   const through = steps.length === 3;
-  const result: SandboxResult = { steps, checks: through ? await runChecks(spec.checks) : [] };
+  const result: SandboxResult = { steps, checks: through ? await runChecks(spec.checks) : [], systemd: fs.existsSync('/run/systemd/system') };
   writeFileAtomic(workFiles(spec.work).result, JSON.stringify(result), 0o600);
 }

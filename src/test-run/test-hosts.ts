@@ -10,6 +10,7 @@ import { chooseSnapshots } from '../plan/hosts.js';
 import { UserError } from '../shared/errors.js';
 import { lastLines, runCommand } from '../shared/process.js';
 import { checkBase, hostFilesForBase } from './base-root.js';
+import { nspawnProblem, type Driver } from './nspawn.js';
 import { onPath } from './on-path.js';
 import { readChecks, type Check } from './checks.js';
 import { writeSnapshotFacts } from './snapshot-facts.js';
@@ -25,6 +26,8 @@ export interface TestSettings {
   keep: boolean;
   /** `host`: the sandbox shares the host's network namespace (a mirror can be reached); else loopback only. */
   network: 'loopback' | 'host';
+  /** unshare (the default) or nspawn (systemd-nspawn booting a container). */
+  driver?: Driver;
   /** `--base DIR`: the sandbox over DIR instead of the host's root. */
   base?: string;
   /** Where unshare, mount and chroot are looked for. */
@@ -59,7 +62,7 @@ export async function testHosts(s: TestSettings): Promise<TestOutcome> {
   const snapshots: (Snapshot | undefined)[] = s.facts !== undefined ? chooseSnapshots(s.facts, s.host) : [undefined];
   const checks = readChecks(root);
   const base = s.base !== undefined ? checkBase(s.base) : undefined;
-  const why = cannotSandbox(s.env) ?? (base !== undefined && 'problem' in base ? base.problem : undefined);
+  const why = cannotSandbox(s.env) ?? (s.driver === 'nspawn' ? nspawnProblem(s.env) : undefined) ?? (base !== undefined && 'problem' in base ? base.problem : undefined);
   const over = base !== undefined && 'base' in base ? { base: base.base, hostFiles: await hostFilesForBase(base.base, process.execPath, GOVERN_ROOT) } : {};
   const hosts: HostVerdict[] = [];
   for (const snapshot of snapshots) {

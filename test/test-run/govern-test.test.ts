@@ -158,6 +158,39 @@ describe('govern test', function () {
     expect(verdicts(host.stdout)[0].checks.map((c) => [c.name, c.passed])).to.deep.equal([['loopback only', false], ['loopback up', true]]);
   });
 
+  it('reports the services that need systemd as could only noop, in text, JSON and JUnit (skipped), without failing', async () => {
+    const n = id();
+    const t = tree({
+      'main.hcl':
+        `service "govern-sd-${n}" {\n  provider = "systemd"\n  ensure = "running"\n}\n` +
+        `unit "govern-unit-${n}.service" {\n  contents = "[Service]\\nExecStart=/bin/sleep 1000\\n"\n}\n` +
+        `service "govern-unit-${n}" {\n  ensure = "running"\n}\n` +
+        FILE(`/etc/govern-sandbox-sd-${n}`, 'tested'),
+    });
+    const junit = path.join(tempDir(), 'junit.xml');
+    const r = await govern(['test', '--junit', junit, t]);
+    expect(r.code, r.stderr + r.stdout).to.equal(0);
+    expect(r.stdout).to.contain(`  could only noop: service:govern-sd-${n} (no systemd in the sandbox), service:govern-unit-${n} (no systemd in the sandbox)\n`);
+    const doc = new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testsuite', 'testcase'].includes(name) }).parse(fs.readFileSync(junit, 'utf8'));
+    const skipped = doc.testsuites.testsuite[0].testcase.filter((c: { skipped?: unknown }) => c.skipped !== undefined);
+    expect(skipped.map((c: { '@_name': string; skipped: { '@_message': string } }) => [c['@_name'], c.skipped['@_message']])).to.deep.equal([
+      [`service:govern-sd-${n}`, 'could only noop: no systemd in the sandbox'],
+      [`service:govern-unit-${n}`, 'could only noop: no systemd in the sandbox'],
+    ]);
+    const j = await govern(['test', '--json', t]);
+    const v = verdicts(j.stdout)[0] as Verdict & { couldOnlyNoop: { ref: string; why: string }[] };
+    expect(v.couldOnlyNoop.map((c) => c.ref)).to.deep.equal([`service:govern-sd-${n}`, `service:govern-unit-${n}`]);
+    expect(v.steps.map((s) => [s.step, s.changed.length])).to.deep.equal([['noop', 2], ['run', 2], ['rerun', 0]]);
+  });
+
+  it('exits 2 with --driver nspawn where systemd-nspawn cannot boot a container, saying why', async () => {
+    const t = tree({ 'main.hcl': FILE('/etc/govern-sandbox-never', 'never') });
+    const r = await govern(['test', '--driver', 'nspawn', t]);
+    expect(r.code, r.stderr + r.stdout).to.equal(2);
+    expect(r.stdout).to.match(/sandbox: cannot make the sandbox: --driver nspawn: (systemd-nspawn not found on PATH|systemd-nspawn boots a container only on a host whose init is systemd|booting a container is not built)/);
+    expect(fs.existsSync('/etc/govern-sandbox-never')).to.equal(false);
+  });
+
   it('exits 2 when the sandbox cannot be made: no unshare on PATH', async () => {
     const bin = tempDir();
     // Everything govern test needs but unshare.

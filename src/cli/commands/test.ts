@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../../shared/atomic-file.js';
 import { UserError } from '../../shared/errors.js';
 import { hostText, summaryText, testJson, testJunit } from '../../test-run/report.js';
 import { makeBase } from '../../test-run/make-base.js';
+import type { Driver } from '../../test-run/nspawn.js';
 import { testHosts } from '../../test-run/test-hosts.js';
 import { terminalLine } from '../../shared/terminal-text.js';
 import { described } from '../command-names.js';
@@ -36,6 +37,14 @@ export const testCommand = defineCommand({
       default: 'loopback',
       help: "loopback: the sandbox's own network, loopback only; host: the host's network (package installs from a mirror need it)",
     },
+    {
+      name: 'driver',
+      kind: 'choice',
+      placeholder: 'DRIVER',
+      choices: ['unshare', 'nspawn'],
+      default: 'unshare',
+      help: 'unshare: private namespaces, no systemd inside; nspawn: a container booted by systemd-nspawn (not on hosts without systemd as init)',
+    },
     { name: 'base', kind: 'text', placeholder: 'DIR', help: "run the sandbox over the root file system DIR (a debootstrapped Debian) instead of the host's" },
     { name: 'make-base', kind: 'text', placeholder: 'SUITE', help: 'instead of testing: make a root for --base in the directory given, with debootstrap (debian:12; reused when it is there)' },
     { name: 'json', kind: 'flag', help: 'print the result as a JSON document' },
@@ -56,6 +65,7 @@ export const testCommand = defineCommand({
       keep: o.keep,
       network: o.network as 'loopback' | 'host',
       base: o.base,
+      driver: o.driver as Driver,
       env: process.env,
       onHost: o.json ? undefined : (v) => void out(hostText(v)),
     });
