@@ -24,6 +24,7 @@ export function insideEnv(base: NodeJS.ProcessEnv, spec: SandboxSpec): NodeJS.Pr
 async function step(spec: SandboxSpec, name: StepName, env: NodeJS.ProcessEnv): Promise<StepResult> {
   const args = [path.join(spec.governRoot, 'bin', 'govern'), 'run', '--json', ...(name === 'noop' ? ['--noop'] : [])];
   if (spec.factsDir !== undefined) args.push('--facts-dir', spec.factsDir);
+  if (spec.identity !== undefined) args.push('--identity', spec.identity);
   args.push('--', spec.target);
   const r = await runCommand(spec.node, args, { env, cwd: '/' });
   try {

@@ -96,7 +96,7 @@ export async function makeSandboxRoot(spec: SandboxSpec): Promise<SandboxRoot> {
   for (const dir of [spec.governRoot, path.dirname(spec.node)]) {
     if (spec.hostFiles === undefined && PRIVATE.some((p) => under(dir, p))) await readOnlyBind(dir, inside(dir));
   }
-  for (const p of spec.hostFiles ?? []) await readOnlyBind(p, placeFor(root, p));
+  for (const p of [...(spec.hostFiles ?? []), ...(spec.identity !== undefined ? [spec.identity] : [])]) await readOnlyBind(p, placeFor(root, p));
   // Loopback only; a sandbox without `ip` has it down, and a check of 127.0.0.1 says so.
   if (spec.network === 'host') return { root, uppers };
   const lo = await runCommand('ip', ['link', 'set', 'lo', 'up'], { timeoutMs: 30_000 });

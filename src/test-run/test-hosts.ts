@@ -26,6 +26,8 @@ export interface TestSettings {
   keep: boolean;
   /** `host`: the sandbox shares the host's network namespace (a mirror can be reached); else loopback only. */
   network: 'loopback' | 'host';
+  /** `--identity FILE`: decrypts the tree's secrets in the runs, as govern run's option does. */
+  identity?: string;
   /** unshare (the default) or nspawn (systemd-nspawn booting a container). */
   driver?: Driver;
   /** `--base DIR`: the sandbox over DIR instead of the host's root. */
@@ -61,6 +63,7 @@ export async function testHosts(s: TestSettings): Promise<TestOutcome> {
   // Every problem of the input before any sandbox: the snapshots and the checks.
   const snapshots: (Snapshot | undefined)[] = s.facts !== undefined ? chooseSnapshots(s.facts, s.host) : [undefined];
   const checks = readChecks(root);
+  if (s.identity !== undefined && !fs.statSync(s.identity, { throwIfNoEntry: false })?.isFile()) throw new UserError(`--identity ${s.identity}: no such file`);
   const base = s.base !== undefined ? checkBase(s.base) : undefined;
   const why = cannotSandbox(s.env) ?? (s.driver === 'nspawn' ? nspawnProblem(s.env) : undefined) ?? (base !== undefined && 'problem' in base ? base.problem : undefined);
   const over = base !== undefined && 'base' in base ? { base: base.base, hostFiles: await hostFilesForBase(base.base, process.execPath, GOVERN_ROOT) } : {};
@@ -93,6 +96,7 @@ async function testHost(s: TestSettings, target: string, root: string, checks: C
       ...(snapshot !== undefined ? { factsDir: files.facts } : {}),
       checks,
       ...over,
+      ...(s.identity !== undefined ? { identity: path.resolve(s.identity) } : {}),
       keep: s.keep,
       network: s.network,
       env: Object.fromEntries(['GOVERN_RUNNER_MODE', 'GOVERN_JOBS'].flatMap((k) => (s.env[k] !== undefined ? [[k, s.env[k]!]] : []))),

@@ -47,6 +47,7 @@ export const testCommand = defineCommand({
     },
     { name: 'base', kind: 'text', placeholder: 'DIR', help: "run the sandbox over the root file system DIR (a debootstrapped Debian) instead of the host's" },
     { name: 'make-base', kind: 'text', placeholder: 'SUITE', help: 'instead of testing: make a root for --base in the directory given, with debootstrap (debian:12; reused when it is there)' },
+    { name: 'identity', kind: 'text', placeholder: 'FILE', help: "decrypt the tree's secrets in the runs with this age identity or SSH private key (as govern run --identity)" },
     { name: 'json', kind: 'flag', help: 'print the result as a JSON document' },
     ...helpOptions,
   ]),
@@ -66,6 +67,7 @@ export const testCommand = defineCommand({
       network: o.network as 'loopback' | 'host',
       base: o.base,
       driver: o.driver as Driver,
+      identity: o.identity,
       env: process.env,
       onHost: o.json ? undefined : (v) => void out(hostText(v)),
     });
