@@ -15,7 +15,7 @@ bench() { # NAME DIR CHECK-ARGS -- TEST-ARGS
   name=$1 dir=$2
   shift 2
   out=$(mktemp -d)
-  "$govern" test --network host "$@" >/dev/null 2>&1 || true # warm-up: the package cache of the mirror's files
+  (cd "$dir" && "$govern" test --network host "$@" >/dev/null 2>&1) || true # warm-up
   i=0
   while [ "$i" -lt "$rounds" ]; do
     t0=$(now)

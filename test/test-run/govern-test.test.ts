@@ -15,7 +15,7 @@ interface Verdict {
   passed: boolean;
   failures: { kind: string; message: string; resources?: string[] }[];
   checks: { name: string; where: string; passed: boolean; message: string }[];
-  steps: { step: string; changed: string[] }[];
+  steps: { step: string; changed: string[]; applied: boolean }[];
   kept?: string;
 }
 
@@ -189,6 +189,21 @@ describe('govern test', function () {
     expect(r.code, r.stderr + r.stdout).to.equal(2);
     expect(r.stdout).to.match(/sandbox: cannot make the sandbox: --driver nspawn: (systemd-nspawn not found on PATH|systemd-nspawn boots a container only on a host whose init is systemd|booting a container is not built)/);
     expect(fs.existsSync('/etc/govern-sandbox-never')).to.equal(false);
+  });
+
+  it("decrypts the tree's secrets with --identity, as govern run does (examples/fleet's web1)", async () => {
+    const fleet = path.resolve('examples/fleet');
+    const args = ['test', '--json', '--facts', path.join(fleet, 'snapshots'), '--host', 'web1'];
+    const without = verdicts((await govern([...args, fleet])).stdout)[0];
+    expect(without.failures[0].message).to.contain('cannot decrypt with the identity');
+    const missing = await govern([...args, '--identity', path.join(fleet, 'no-such-key'), fleet]);
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr).to.contain('no-such-key: no such file');
+    const r = await govern([...args, '--identity', path.join(fleet, 'test-keys', 'web1.TEST-ONLY.ssh_host_ed25519_key'), fleet]);
+    const v = verdicts(r.stdout)[0];
+    // Loopback only: nginx cannot come from a mirror, but every run plans, its secrets decrypted.
+    expect(v.steps.map((s) => [s.step, s.applied]), r.stdout).to.deep.equal([['noop', true], ['run', true], ['rerun', true]]);
+    expect(r.stdout).to.not.contain('cannot decrypt');
   });
 
   it('exits 2 when the sandbox cannot be made: no unshare on PATH', async () => {
