@@ -3,9 +3,12 @@
 # round with `govern check` of the same tree (planning alone, no host), medians of ROUNDS (default 5).
 # Both install packages from Debian's mirror, so they run with --network host: a host whose port 80
 # is taken makes the web servers fail to start (the verdict is printed; the time is what is measured).
-# usage (as root, after make build): bench/govern-test.sh [ROUNDS]
+# With BASE (a root made by govern test --make-base), examples/web is also tested over it: a new
+# server, lighttpd installed from the mirror in each round.
+# usage (as root, after make build): bench/govern-test.sh [ROUNDS [BASE]] (ONLY_BASE=1: that row alone)
 set -eu
 rounds=${1:-5}
+base=${2:-}
 here=$(cd "$(dirname "$0")/.." && pwd)
 govern="$here/bin/govern"
 now() { date +%s.%N; }
@@ -38,6 +41,7 @@ bench() { # NAME DIR CHECK-ARGS -- TEST-ARGS
 
 echo "| $rounds rounds | govern test (median) | govern check (median) | test / check, per pair (median) | exit of each test |"
 echo "|---|---:|---:|---:|---|"
-bench 'examples/web' "$here/examples/web" .
+[ -n "${ONLY_BASE:-}" ] || bench "examples/web" "$here/examples/web" .
+[ -z "$base" ] || bench "examples/web over $base" "$here/examples/web" --base "$base" .
 fleet="$here/examples/fleet"
-bench "examples/fleet, web1" "$fleet" --facts "$fleet/snapshots" --host web1 --identity "$fleet/test-keys/web1.TEST-ONLY.ssh_host_ed25519_key" .
+[ -n "${ONLY_BASE:-}" ] || bench "examples/fleet, web1" "$fleet" --facts "$fleet/snapshots" --host web1 --identity "$fleet/test-keys/web1.TEST-ONLY.ssh_host_ed25519_key" .
