@@ -24,6 +24,7 @@ export function insideEnv(base: NodeJS.ProcessEnv, spec: SandboxSpec): NodeJS.Pr
 async function step(spec: SandboxSpec, name: StepName, env: NodeJS.ProcessEnv): Promise<StepResult> {
   const args = [path.join(spec.governRoot, 'bin', 'govern'), 'run', '--json', ...(name === 'noop' ? ['--noop'] : [])];
   if (spec.factsDir !== undefined) args.push('--facts-dir', spec.factsDir);
+  if (spec.identity !== undefined) args.push('--identity', spec.identity);
   args.push('--', spec.target);
   const r = await runCommand(spec.node, args, { env, cwd: '/' });
   try {
@@ -46,6 +47,6 @@ export async function runInside(spec: SandboxSpec): Promise<void> {
     if (done.report === undefined || done.report.errors.length > 0) break;
   }
   const through = steps.length === 3;
-  const result: SandboxResult = { steps, checks: through ? await runChecks(spec.checks) : [] };
+  const result: SandboxResult = { steps, checks: through ? await runChecks(spec.checks) : [], systemd: fs.existsSync('/run/systemd/system') };
   writeFileAtomic(workFiles(spec.work).result, JSON.stringify(result), 0o600);
 }

@@ -17,6 +17,7 @@ export function hostText(v: HostVerdict): string {
   for (const f of v.failures.filter((f) => f.kind !== 'check-failed')) lines.push(`  ${f.kind}: ${f.message}`);
   for (const c of v.checks) lines.push(`  check "${c.name}" (${c.where}): ${c.passed ? 'passed' : 'FAILED'}: ${c.message}`);
   if (v.noopOnly.length > 0) lines.push(`  only as noop (noop = true, or after such a resource): ${v.noopOnly.join(', ')}`);
+  if (v.couldOnlyNoop.length > 0) lines.push(`  could only noop: ${v.couldOnlyNoop.map((c) => `${c.ref} (${c.why})`).join(', ')}`);
   if (v.kept !== undefined) lines.push(`  kept the files the sandbox changed in ${v.kept}`);
   return lines.map(terminalLine).join('\n') + '\n';
 }
@@ -48,6 +49,7 @@ function cases(v: HostVerdict): Case[] {
     { name: 'idempotence', failures: of('idempotence'), ...unless(applied('rerun'), 'the second run did not apply') },
     { name: 'noop fidelity', failures: of('noop-fidelity'), ...unless(applied('noop', 'run'), 'the noop run or the first run did not apply') },
   ].filter((c) => c.name !== 'sandbox' || c.failures.length > 0);
+  for (const c of v.couldOnlyNoop) list.push({ name: c.ref, failures: [], skipped: `could only noop: ${c.why}` });
   for (const c of v.checks) list.push({ name: `check ${c.name}`, failures: c.passed ? [] : [{ kind: 'check-failed', message: `${c.where}: ${c.message}` }] });
   return list;
 }

@@ -3,6 +3,7 @@
 // when `enter` ends, the PID namespace ends, and every process the runs started with it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { describeFailure, lastLines, runCommand } from '../shared/process.js';
 import { runInside } from './inside.js';
 import { keepChanges, makeSandboxRoot, SandboxError } from './sandbox-mounts.js';
 import { NO_SANDBOX_EXIT, sandboxProgram, workFiles, type SandboxSpec } from './spec.js';
@@ -32,6 +33,14 @@ async function enter(specFile: string): Promise<number> {
   } catch (e) {
     process.stderr.write(`govern test: cannot make the sandbox: ${(e as Error).message}\n`);
     return NO_SANDBOX_EXIT;
+  }
+  if (spec.base !== undefined) {
+    // The host's Node.js must run over the base (its libraries are shown, but a base's older libc is not).
+    const r = await runCommand('chroot', [sandbox.root, spec.node, '-e', '0'], { timeoutMs: 60_000 });
+    if (r.code !== 0) {
+      process.stderr.write(`govern test: cannot make the sandbox: ${spec.node} does not run over the base ${spec.base}: ${lastLines((r.stderr || describeFailure(r)).trim(), 3)}\n`);
+      return NO_SANDBOX_EXIT;
+    }
   }
   const code = await chrooted(sandbox.root, spec, specFile);
   if (spec.keep) {

@@ -66,8 +66,10 @@ export async function makeSandboxRoot(spec: SandboxSpec): Promise<SandboxRoot> {
     uppers.push({ upper, at });
   };
   fs.mkdirSync(root);
-  await overlay('/', '/');
-  for (const point of diskMounts(fs.readFileSync('/proc/self/mountinfo', 'utf8'), spec.work)) {
+  await overlay(spec.base ?? '/', '/');
+  // Over a base, the base alone: the host's other file systems are not its.
+  const points = spec.base !== undefined ? [] : diskMounts(fs.readFileSync('/proc/self/mountinfo', 'utf8'), spec.work);
+  for (const point of points) {
     if (fs.existsSync(point)) await overlay(point, point);
   }
   const inside = (p: string) => {
@@ -92,13 +94,39 @@ export async function makeSandboxRoot(spec: SandboxSpec): Promise<SandboxRoot> {
   await mount(['--bind', spec.work, inside(spec.work)]);
   await readOnlyBind(spec.treeRoot, inside(spec.treeRoot));
   for (const dir of [spec.governRoot, path.dirname(spec.node)]) {
-    if (PRIVATE.some((p) => under(dir, p))) await readOnlyBind(dir, inside(dir));
+    if (spec.hostFiles === undefined && PRIVATE.some((p) => under(dir, p))) await readOnlyBind(dir, inside(dir));
   }
+  for (const p of [...(spec.hostFiles ?? []), ...(spec.identity !== undefined ? [spec.identity] : [])]) await readOnlyBind(p, placeFor(root, p));
   // Loopback only; a sandbox without `ip` has it down, and a check of 127.0.0.1 says so.
   if (spec.network === 'host') return { root, uppers };
   const lo = await runCommand('ip', ['link', 'set', 'lo', 'up'], { timeoutMs: 30_000 });
   if (lo.code !== 0) process.stderr.write(`govern test: the sandbox's loopback is down: ip link set lo up: ${(lo.stderr || lo.spawnError?.message || '').trim()}\n`);
   return { root, uppers };
+}
+
+function lexists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where a host file or directory is shown over a base: made in the overlay (an empty file for a file)
+ * when missing, never through a link of the base that leads out of it.
+ */
+function placeFor(root: string, p: string): string {
+  const target = path.join(root, p);
+  let existing = path.dirname(target);
+  while (!lexists(existing)) existing = path.dirname(existing);
+  const real = fs.realpathSync(existing);
+  if (!under(real, fs.realpathSync(root))) throw new SandboxError(`the base's ${path.dirname(p)} leads out of it (to ${real}): ${p} cannot be shown in it`);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  if (fs.statSync(p).isDirectory()) fs.mkdirSync(target, { recursive: true });
+  else if (!fs.existsSync(target)) fs.writeFileSync(target, '', { mode: 0o644 });
+  return target;
 }
 
 /** --keep: each overlay's changed files copied to the work directory, at the paths they show. */

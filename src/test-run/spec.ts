@@ -15,6 +15,12 @@ export interface SandboxSpec {
   /** The snapshot's facts as a facts directory, searched first; undefined: the sandbox's own facts. */
   factsDir?: string;
   checks: Check[];
+  /** `--identity FILE`, absolute: the runs decrypt the tree's secrets with it (shown read-only at its path). */
+  identity?: string;
+  /** `--base DIR`, its real path: the overlay's lower directory instead of the host's root. */
+  base?: string;
+  /** Over a base: the host's files shown read-only at their paths (Node.js, its libraries, govern). */
+  hostFiles?: string[];
   keep: boolean;
   /** `loopback`: a network namespace of its own, its loopback brought up; `host`: the host's. */
   network: 'loopback' | 'host';

@@ -9,6 +9,9 @@ import type { Snapshot } from '../facts/snapshot.js';
 import { chooseSnapshots } from '../plan/hosts.js';
 import { UserError } from '../shared/errors.js';
 import { lastLines, runCommand } from '../shared/process.js';
+import { checkBase, hostFilesForBase } from './base-root.js';
+import { nspawnProblem, type Driver } from './nspawn.js';
+import { onPath } from './on-path.js';
 import { readChecks, type Check } from './checks.js';
 import { writeSnapshotFacts } from './snapshot-facts.js';
 import { NO_SANDBOX_EXIT, sandboxProgram, workFiles, type SandboxSpec } from './spec.js';
@@ -23,6 +26,12 @@ export interface TestSettings {
   keep: boolean;
   /** `host`: the sandbox shares the host's network namespace (a mirror can be reached); else loopback only. */
   network: 'loopback' | 'host';
+  /** `--identity FILE`: decrypts the tree's secrets in the runs, as govern run's option does. */
+  identity?: string;
+  /** unshare (the default) or nspawn (systemd-nspawn booting a container). */
+  driver?: Driver;
+  /** `--base DIR`: the sandbox over DIR instead of the host's root. */
+  base?: string;
   /** Where unshare, mount and chroot are looked for. */
   env: NodeJS.ProcessEnv;
   /** Told each host's verdict as soon as it is known. */
@@ -36,21 +45,6 @@ export interface TestOutcome {
 
 /** The namespaces of the sandbox; `--fork` makes the PID namespace's first process, `--kill-child` ends it with unshare. */
 const unshareArgs = (network: TestSettings['network']) => ['--mount', '--pid', '--ipc', '--uts', ...(network === 'host' ? [] : ['--net']), '--fork', '--kill-child', '--propagation', 'private'];
-
-/** A program on PATH, or undefined. */
-export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(':')) {
-    if (dir === '') continue;
-    const file = path.join(dir, name);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 /** Why no sandbox can be made here, or undefined. */
 function cannotSandbox(env: NodeJS.ProcessEnv): string | undefined {
@@ -69,11 +63,14 @@ export async function testHosts(s: TestSettings): Promise<TestOutcome> {
   // Every problem of the input before any sandbox: the snapshots and the checks.
   const snapshots: (Snapshot | undefined)[] = s.facts !== undefined ? chooseSnapshots(s.facts, s.host) : [undefined];
   const checks = readChecks(root);
-  const why = cannotSandbox(s.env);
+  if (s.identity !== undefined && !fs.statSync(s.identity, { throwIfNoEntry: false })?.isFile()) throw new UserError(`--identity ${s.identity}: no such file`);
+  const base = s.base !== undefined ? checkBase(s.base) : undefined;
+  const why = cannotSandbox(s.env) ?? (s.driver === 'nspawn' ? nspawnProblem(s.env) : undefined) ?? (base !== undefined && 'problem' in base ? base.problem : undefined);
+  const over = base !== undefined && 'base' in base ? { base: base.base, hostFiles: await hostFilesForBase(base.base, process.execPath, GOVERN_ROOT) } : {};
   const hosts: HostVerdict[] = [];
   for (const snapshot of snapshots) {
     const host = snapshot?.host ?? os.hostname();
-    const v = why !== undefined ? sandboxFailure(host, snapshot?.source, `cannot make the sandbox: ${why}`, 0) : await testHost(s, target, root, checks, snapshot);
+    const v = why !== undefined ? sandboxFailure(host, snapshot?.source, `cannot make the sandbox: ${why}`, 0) : await testHost(s, target, root, checks, snapshot, over);
     hosts.push(v);
     s.onHost?.(v);
   }
@@ -81,7 +78,7 @@ export async function testHosts(s: TestSettings): Promise<TestOutcome> {
   return { hosts, exit: noSandbox ? 2 : hosts.every((h) => h.passed) ? 0 : 1 };
 }
 
-async function testHost(s: TestSettings, target: string, root: string, checks: Check[], snapshot: Snapshot | undefined): Promise<HostVerdict> {
+async function testHost(s: TestSettings, target: string, root: string, checks: Check[], snapshot: Snapshot | undefined, over: Pick<SandboxSpec, 'base' | 'hostFiles'>): Promise<HostVerdict> {
   const started = Date.now();
   const host = snapshot?.host ?? os.hostname();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-sandbox-'));
@@ -98,6 +95,8 @@ async function testHost(s: TestSettings, target: string, root: string, checks: C
       node: process.execPath,
       ...(snapshot !== undefined ? { factsDir: files.facts } : {}),
       checks,
+      ...over,
+      ...(s.identity !== undefined ? { identity: path.resolve(s.identity) } : {}),
       keep: s.keep,
       network: s.network,
       env: Object.fromEntries(['GOVERN_RUNNER_MODE', 'GOVERN_JOBS'].flatMap((k) => (s.env[k] !== undefined ? [[k, s.env[k]!]] : []))),

@@ -27,6 +27,8 @@ export interface CheckResult {
 export interface SandboxResult {
   steps: StepResult[];
   checks: CheckResult[];
+  /** Whether systemd was the sandbox's init (/run/systemd/system); absent: it was not. */
+  systemd?: boolean;
 }
 
 /** Why a host failed, one kind per failure; `resources` names them where there are some. */
@@ -47,6 +49,8 @@ export interface HostVerdict {
   checks: CheckResult[];
   /** Resources that only ever ran as noop (`noop = true`): their changes were never made. */
   noopOnly: string[];
+  /** Resources the sandbox could only run as noop, and why: services that need systemd where none runs. */
+  couldOnlyNoop: { ref: string; why: string }[];
   /** With --keep: the directory holding the files the sandbox changed. */
   kept?: string;
   durationMs: number;

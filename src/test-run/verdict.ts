@@ -85,8 +85,28 @@ function relative(result: SandboxResult, root: string): SandboxResult {
   return { ...result, steps };
 }
 
+const NO_SYSTEMD = 'no systemd in the sandbox';
+
+/**
+ * Without systemd in the sandbox, a service that needs it fails in every run: the systemd provider's
+ * failures (they name systemctl or a unit file), and a service whose only definition is a unit of the
+ * tree. Those are reported as could only noop, not as failures; their noop run's word is all there is.
+ */
+function withoutSystemd(result: SandboxResult): { result: SandboxResult; couldOnlyNoop: HostVerdict['couldOnlyNoop'] } {
+  if (result.systemd === true) return { result, couldOnlyNoop: [] };
+  const units = new Set(result.steps.flatMap((s) => refs(s.report, (r) => r.ref.startsWith('unit:'))));
+  const needs = (r: ResourceReport) =>
+    r.ref.startsWith('service:') && r.status === 'failed' && (/\b(systemctl|systemd|unit file)\b/.test(r.message ?? '') || units.has(`unit:${r.ref.slice('service:'.length)}.service`));
+  const refsOf = new Set(result.steps.filter((s) => s.step !== 'noop').flatMap((s) => refs(s.report, needs)));
+  if (refsOf.size === 0) return { result, couldOnlyNoop: [] };
+  const steps = result.steps.map((s) =>
+    s.report ? { ...s, report: { ...s.report, resources: s.report.resources.filter((r) => !refsOf.has(r.ref) || s.step === 'noop') } } : s,
+  );
+  return { result: { ...result, steps }, couldOnlyNoop: [...refsOf].map((ref) => ({ ref, why: NO_SYSTEMD })) };
+}
+
 export function verdict(host: string, facts: string | undefined, found: SandboxResult, treeRoot: string, durationMs: number): HostVerdict {
-  const result = relative(found, treeRoot);
+  const { result, couldOnlyNoop } = withoutSystemd(relative(found, treeRoot));
   const by = (name: StepName) => result.steps.find((s) => s.step === name);
   const failures: Failure[] = result.steps.flatMap((s) => runFailures(s, by('run')?.report));
   const notRun = (['noop', 'run', 'rerun'] as const).filter((name) => by(name) === undefined);
@@ -109,11 +129,12 @@ export function verdict(host: string, facts: string | undefined, found: SandboxR
     })),
     checks: result.checks,
     noopOnly: refs(run, held),
+    couldOnlyNoop,
     durationMs,
   };
 }
 
 /** A host whose sandbox could not be made: no step ran. */
 export function sandboxFailure(host: string, facts: string | undefined, message: string, durationMs: number): HostVerdict {
-  return { host, ...(facts !== undefined ? { facts } : {}), passed: false, failures: [{ kind: 'sandbox', message }], steps: [], checks: [], noopOnly: [], durationMs };
+  return { host, ...(facts !== undefined ? { facts } : {}), passed: false, failures: [{ kind: 'sandbox', message }], steps: [], checks: [], noopOnly: [], couldOnlyNoop: [], durationMs };
 }

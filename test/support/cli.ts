@@ -25,13 +25,15 @@ export const ONCE_TAG = '#once';
 
 /**
  * The commands that read GOVERN_RUNNER_MODE or GOVERN_JOBS: a run, and those that start one (a pull,
- * a listener, the fleet's). The others (render, plan, check, fmt, data, facts...) never apply.
+ * a listener, the fleet's, a test's sandbox). The others (render, plan, check, fmt, data, facts...) never apply.
  */
-const RUN_COMMANDS = new Set(['run', 'resource', 'pull', 'listen', 'fleet']);
+const RUN_COMMANDS = new Set(['run', 'resource', 'pull', 'listen', 'fleet', 'test']);
 
 export function govern(args: string[], options: CliOptions = {}): Promise<RunResult> {
   const command = args.find((a) => !a.startsWith('-'));
-  if (command !== undefined && RUN_COMMANDS.has(command) && currentTestTitle()?.includes(ONCE_TAG)) {
+  // govern test starts runs in its sandbox, but not with --make-base.
+  const starts = command !== undefined && RUN_COMMANDS.has(command) && !(command === 'test' && args.includes('--make-base'));
+  if (starts && currentTestTitle()?.includes(ONCE_TAG)) {
     return Promise.reject(new Error(`"${currentTestTitle()}" starts govern ${command}, so it depends on the runner mode and jobs: remove ${ONCE_TAG} from its title`));
   }
   const env = { ...process.env, ...options.env };

@@ -8,20 +8,14 @@ import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
-
-/** A tree in a temporary directory: its files by path under the tree. */
-function tree(files: Record<string, string>): string {
-  const dir = tempDir();
-  for (const [name, content] of Object.entries(files)) writeFile(path.join(dir, name), content, name.startsWith('runners.d/') ? 0o755 : 0o644);
-  return dir;
-}
+import { tree } from './support.js';
 
 interface Verdict {
   host: string;
   passed: boolean;
   failures: { kind: string; message: string; resources?: string[] }[];
   checks: { name: string; where: string; passed: boolean; message: string }[];
-  steps: { step: string; changed: string[] }[];
+  steps: { step: string; changed: string[]; applied: boolean }[];
   kept?: string;
 }
 
@@ -162,6 +156,55 @@ describe('govern test', function () {
     const host = await govern(['test', '--json', '--network', 'host', t]);
     expect(host.code).to.equal(1);
     expect(verdicts(host.stdout)[0].checks.map((c) => [c.name, c.passed])).to.deep.equal([['loopback only', false], ['loopback up', true]]);
+  });
+
+  it('reports the services that need systemd as could only noop, in text, JSON and JUnit (skipped), without failing', async () => {
+    const n = id();
+    const t = tree({
+      'main.hcl':
+        `service "govern-sd-${n}" {\n  provider = "systemd"\n  ensure = "running"\n}\n` +
+        `unit "govern-unit-${n}.service" {\n  contents = "[Service]\\nExecStart=/bin/sleep 1000\\n"\n}\n` +
+        `service "govern-unit-${n}" {\n  ensure = "running"\n}\n` +
+        FILE(`/etc/govern-sandbox-sd-${n}`, 'tested'),
+    });
+    const junit = path.join(tempDir(), 'junit.xml');
+    const r = await govern(['test', '--junit', junit, t]);
+    expect(r.code, r.stderr + r.stdout).to.equal(0);
+    expect(r.stdout).to.contain(`  could only noop: service:govern-sd-${n} (no systemd in the sandbox), service:govern-unit-${n} (no systemd in the sandbox)\n`);
+    const doc = new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testsuite', 'testcase'].includes(name) }).parse(fs.readFileSync(junit, 'utf8'));
+    const skipped = doc.testsuites.testsuite[0].testcase.filter((c: { skipped?: unknown }) => c.skipped !== undefined);
+    expect(skipped.map((c: { '@_name': string; skipped: { '@_message': string } }) => [c['@_name'], c.skipped['@_message']])).to.deep.equal([
+      [`service:govern-sd-${n}`, 'could only noop: no systemd in the sandbox'],
+      [`service:govern-unit-${n}`, 'could only noop: no systemd in the sandbox'],
+    ]);
+    const j = await govern(['test', '--json', t]);
+    const v = verdicts(j.stdout)[0] as Verdict & { couldOnlyNoop: { ref: string; why: string }[] };
+    expect(v.couldOnlyNoop.map((c) => c.ref)).to.deep.equal([`service:govern-sd-${n}`, `service:govern-unit-${n}`]);
+    // What the noop says of a service that needs systemd depends on the order it is checked in (--jobs): only the real runs are asserted.
+    expect(v.steps.slice(1).map((s) => [s.step, s.changed.length])).to.deep.equal([['run', 2], ['rerun', 0]]);
+  });
+
+  it('exits 2 with --driver nspawn where systemd-nspawn cannot boot a container, saying why', async () => {
+    const t = tree({ 'main.hcl': FILE('/etc/govern-sandbox-never', 'never') });
+    const r = await govern(['test', '--driver', 'nspawn', t]);
+    expect(r.code, r.stderr + r.stdout).to.equal(2);
+    expect(r.stdout).to.match(/sandbox: cannot make the sandbox: --driver nspawn: (systemd-nspawn not found on PATH|systemd-nspawn boots a container only on a host whose init is systemd|booting a container is not built)/);
+    expect(fs.existsSync('/etc/govern-sandbox-never')).to.equal(false);
+  });
+
+  it("decrypts the tree's secrets with --identity, as govern run does (examples/fleet's web1)", async () => {
+    const fleet = path.resolve('examples/fleet');
+    const args = ['test', '--json', '--facts', path.join(fleet, 'snapshots'), '--host', 'web1'];
+    const without = verdicts((await govern([...args, fleet])).stdout)[0];
+    expect(without.failures[0].message).to.contain('cannot decrypt with the identity');
+    const missing = await govern([...args, '--identity', path.join(fleet, 'no-such-key'), fleet]);
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr).to.contain('no-such-key: no such file');
+    const r = await govern([...args, '--identity', path.join(fleet, 'test-keys', 'web1.TEST-ONLY.ssh_host_ed25519_key'), fleet]);
+    const v = verdicts(r.stdout)[0];
+    // Loopback only: nginx cannot come from a mirror, but every run plans, its secrets decrypted.
+    expect(v.steps.map((s) => [s.step, s.applied]), r.stdout).to.deep.equal([['noop', true], ['run', true], ['rerun', true]]);
+    expect(r.stdout).to.not.contain('cannot decrypt');
   });
 
   it('exits 2 when the sandbox cannot be made: no unshare on PATH', async () => {

@@ -7,19 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GOVERN } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
-
-/** Every process of the host whose arguments hold `marker` (those of the sandbox's PID namespace too). */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker)) found.push(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
+import { processesWith } from './support.js';
 
 describe('govern test interrupted', function () {
   this.timeout(300_000);

@@ -8,19 +8,7 @@ import path from 'node:path';
 import { runCommand } from '../../src/shared/process.js';
 import { govern } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
-
-/** Every process of the host whose command line holds `marker`. */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker)) found.push(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
+import { processesWith } from './support.js';
 
 async function dpkgKnows(name: string): Promise<boolean> {
   return (await runCommand('dpkg-query', ['-W', '--', name])).code === 0;

@@ -6,9 +6,12 @@ import { out } from '../../output/writers.js';
 import { writeFileAtomic } from '../../shared/atomic-file.js';
 import { UserError } from '../../shared/errors.js';
 import { hostText, summaryText, testJson, testJunit } from '../../test-run/report.js';
+import { makeBase } from '../../test-run/make-base.js';
+import type { Driver } from '../../test-run/nspawn.js';
 import { testHosts } from '../../test-run/test-hosts.js';
+import { terminalLine } from '../../shared/terminal-text.js';
 import { described } from '../command-names.js';
-import { defineCommand, treeOperand } from '../command.js';
+import { defineCommand, theOperand, treeOperand } from '../command.js';
 import { helpOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 
@@ -34,10 +37,27 @@ export const testCommand = defineCommand({
       default: 'loopback',
       help: "loopback: the sandbox's own network, loopback only; host: the host's network (package installs from a mirror need it)",
     },
+    {
+      name: 'driver',
+      kind: 'choice',
+      placeholder: 'DRIVER',
+      choices: ['unshare', 'nspawn'],
+      default: 'unshare',
+      help: 'unshare: private namespaces, no systemd inside; nspawn: a container booted by systemd-nspawn (not on hosts without systemd as init)',
+    },
+    { name: 'base', kind: 'text', placeholder: 'DIR', help: "run the sandbox over the root file system DIR (a debootstrapped Debian) instead of the host's" },
+    { name: 'make-base', kind: 'text', placeholder: 'SUITE', help: 'instead of testing: make a root for --base in the directory given, with debootstrap (debian:12; reused when it is there)' },
+    { name: 'identity', kind: 'text', placeholder: 'FILE', help: "decrypt the tree's secrets in the runs with this age identity or SSH private key (as govern run --identity)" },
     { name: 'json', kind: 'flag', help: 'print the result as a JSON document' },
     ...helpOptions,
   ]),
   async run(o, operands) {
+    if (o.makeBase !== undefined) {
+      const made = await makeBase(o.makeBase, theOperand(operands, 'govern test --make-base debian:12 DIR', 'DIR'), process.env);
+      if (made.exit === 0) await out(terminalLine(made.message) + '\n');
+      else process.stderr.write(`govern test: ${terminalLine(made.message)}\n`);
+      return made.exit;
+    }
     const started = Date.now();
     const outcome = await testHosts({
       target: treeOperand(operands, this.usage),
@@ -45,6 +65,9 @@ export const testCommand = defineCommand({
       host: o.host,
       keep: o.keep,
       network: o.network as 'loopback' | 'host',
+      base: o.base,
+      driver: o.driver as Driver,
+      identity: o.identity,
       env: process.env,
       onHost: o.json ? undefined : (v) => void out(hostText(v)),
     });
