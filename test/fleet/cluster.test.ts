@@ -106,6 +106,11 @@ describe('the fleet on a three-node JetStream cluster', function () {
     // After it, the crashed node is still a peer of every stream: reads must not depend on it.
     for (let i = 0; i < 5; i++) expect((await fleetJson(cluster)).hosts).to.have.length(4);
     for (const h of hosts) await published(h);
+    // The listener dials again after a random wait, up to 10 s for its first try (src/fleet/backoff.ts):
+    // the request is made once it is back on one of the two nodes left.
+    for (const end = Date.now() + 120_000; (await cluster.nodeOf('govern listen web1')) < 0; await new Promise((r) => setTimeout(r, 100))) {
+      if (Date.now() > end) throw new Error('govern listen web1 did not reconnect within 2 minutes');
+    }
     // Its watch of the runs is a consumer, placed anew at each try: tried within --fleet-timeout.
     const rollout = await fleetRun(cluster.urls, ['--where', 'fqdn=web1', '--timeout', '5m', '--fleet-timeout', '60s']);
     expect(rollout.code, rollout.stdout + rollout.stderr).to.equal(0);
