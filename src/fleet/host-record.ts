@@ -3,7 +3,8 @@
 // are JSON values under the host's key; `govern fleet` and the templates read them back.
 import { addSecretText } from '../shared/secret-texts.js';
 import type { LocalFacts } from '../facts/local-facts.js';
-import type { RunReport, RunSummary } from '../report/types.js';
+import { runSucceeded } from '../report/exit-code.js';
+import type { HealthReport, RevertReport, RunReport, RunSummary } from '../report/types.js';
 import { isSensitiveFact } from '../shared/sensitive.js';
 
 /** The value under the host's key in govern_runs. Version 1; fields are only ever added. */
@@ -23,6 +24,10 @@ export interface HostRun {
   errors: string[];
   /** The resources that failed: ref and message (first 20). */
   failed: { ref: string; message: string }[];
+  /** The health checks' results; absent when no health block ran. */
+  health?: HealthReport;
+  /** The run returned the tree to its last good commit: from and to as full hashes. */
+  reverted?: RevertReport;
 }
 
 /** The value under the host's key in govern_facts. */
@@ -44,13 +49,15 @@ export function hostRun(host: string, r: RunReport): HostRun {
     ended_at: new Date(Date.parse(r.started_at) + s.duration_ms).toISOString(),
     state: r.state,
     ...(r.commit !== undefined ? { commit: r.commit } : {}),
-    success: r.errors.length === 0 && s.failed === 0 && s.notifications_failed === 0,
+    success: runSucceeded(r),
     summary: s,
     errors: r.errors.slice(0, 10).map((e) => e.message),
     failed: r.resources
       .filter((x) => x.status === 'failed')
       .slice(0, 20)
       .map((x) => ({ ref: x.ref, message: x.message })),
+    ...(r.health ? { health: { ...r.health, failures: r.health.failures.slice(0, 20) } } : {}),
+    ...(r.reverted ? { reverted: r.reverted } : {}),
   };
 }
 

@@ -24,6 +24,7 @@ import type { NotificationReport, ResourceReport, RunMeta, RunReport } from '../
 import { UserError } from '../shared/errors.js';
 import { interruptedBy, onInterrupt } from '../shared/interrupt.js';
 import { KILL_GRACE_MS } from '../shared/process.js';
+import { healthLines, runHealth } from './health.js';
 import { trackManaged } from './managed-tracking.js';
 
 /**
@@ -48,6 +49,8 @@ export interface RunSettings {
   forget: string[];
   varDir: string;
   metricsFile?: string;
+  /** --no-health: the tree's health checks are not run (docs/rollout.md). */
+  noHealth?: boolean;
   /** Undefined: no fleet is configured. */
   fleet?: FleetSettings;
   fleetName?: string;
@@ -194,7 +197,7 @@ async function runTree(
   applied: Applied,
   source: RunSource,
 ): Promise<{ report: RunReport; code: number } | undefined> {
-  const { plan, runners, selected, notes } = await source.plan(inputs, clock);
+  const { plan, runners, selected, notes, health } = await source.plan(inputs, clock);
   if (o.verbose > 0) for (const message of notes ?? []) note(message);
   const managed = source.adHoc ? { dropped: [], save: () => {} } : trackManaged(o.varDir, source.target, plan.resources, o.forget);
   const persistent = [...runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable);
@@ -232,10 +235,17 @@ async function runTree(
       saved = false;
     }
   }
+  // After a real run, also a failed one: its record says whether what it left is healthy.
+  if (!o.noop && !o.noHealth && health.length > 0) {
+    const checked = await runHealth(health);
+    report.health = checked.report;
+    report.summary.duration_ms = sinceStart();
+    if (!o.json) for (const line of healthLines(checked.results, view.verbosity)) write(`${line}\n`, line.startsWith('failed') ? 'err' : 'info');
+  }
   if (o.json) await out(reportJson(report));
   else {
     for (const ref of managed.dropped) write(`no longer managed: ${ref}\n`, 'warning');
-    write(`${summaryLine(report)}\n`, summaryPriority(report.summary));
+    write(`${summaryLine(report)}\n`, report.health?.failed ? 'warning' : summaryPriority(report.summary));
   }
-  return { report, code: saved ? exitCode(report.summary, o.detailedExitcodes) : 1 };
+  return { report, code: saved ? exitCode(report.summary, o.detailedExitcodes, report.health) : 1 };
 }
