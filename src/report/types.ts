@@ -69,6 +69,8 @@ export interface RunMeta {
   /** The commit the state tree is at, when `govern pull` made it. */
   commit?: string;
   noop: boolean;
+  /** The run returned the tree to its last good commit (govern pull --revert-on-failure): full commit hashes, and why. */
+  reverted?: RevertReport;
 }
 
 export interface RunReport extends RunMeta {
@@ -82,8 +84,6 @@ export interface RunReport extends RunMeta {
   no_longer_managed?: string[];
   /** The tree's health checks, run after the run (docs/rollout.md); absent when none ran (noop, --no-health, none declared). */
   health?: HealthReport;
-  /** The run returned the tree to its last good commit (govern pull --revert-on-failure): full commit hashes, and why. */
-  reverted?: RevertReport;
 }
 
 export interface HealthReport {
