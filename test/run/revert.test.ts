@@ -1,0 +1,128 @@
+// The return to the last good commit (docs/rollout.md), with real git and signed commits: a commit
+// whose health check fails is returned from in the same invocation, the good commit applied again,
+// the record, status and metrics say so, the commit is quarantined at later pulls while a newer
+// fixing commit goes through; a tree pulled without --revert-on-failure behaves as before.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { hostRun } from '../../src/fleet/host-record.js';
+import type { RunReport } from '../../src/report/types.js';
+import { govern } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
+import { gitLab, must, type GitLab } from '../pull/git-lab.js';
+
+/** A configuration file, and a health check that it says `listen`. */
+const site = (conf: string, content: string) =>
+  [
+    `file "${conf}" {\n  ensure   = "present"\n  contents = "${content}"\n  owner    = "root"\n  group    = "root"\n  mode     = "0644"\n}\n`,
+    `health "conf listens" {\n  file     = "${conf}"\n  contains = "listen"\n}\n`,
+  ].join('\n');
+
+describe('govern pull --revert-on-failure, and the run that returns', function () {
+  this.timeout(180_000);
+  let lab: GitLab;
+  let varDir: string;
+  let dir: string;
+  let conf: string;
+  let metrics: string;
+  beforeEach(async () => {
+    lab = await gitLab();
+    const place = tempDir('govern-revert-');
+    varDir = path.join(place, 'var');
+    dir = path.join(place, 'states');
+    conf = path.join(place, 'app.conf');
+    metrics = path.join(place, 'govern.prom');
+  });
+
+  const pull = (extra: string[] = []) => govern(['pull', '--var-dir', varDir, '--allowed-signers', lab.allowedSigners, ...extra, lab.bare, dir]);
+  const run = (extra: string[] = []) => govern(['run', dir, '--var-dir', varDir, '--metrics-file', metrics, ...extra]);
+  const lastRun = () => JSON.parse(fs.readFileSync(path.join(varDir, 'last-run.json'), 'utf8')) as RunReport;
+  const lastPull = () => JSON.parse(fs.readFileSync(path.join(varDir, 'last-pull.json'), 'utf8')) as { outcome: string; good?: string; message?: string; current?: string };
+  const storeGit = () => {
+    const stores = fs.readdirSync(path.join(varDir, 'pull'));
+    return path.join(varDir, 'pull', stores[0], 'repo.git');
+  };
+
+  it('returns from a commit whose health check fails to the last good one, and quarantines it until a newer commit', async () => {
+    const good = await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n') }, 'trusted');
+    expect((await pull(['--revert-on-failure'])).code).to.equal(0);
+    const first = await run();
+    expect(first.code, first.stderr).to.equal(0);
+    expect(await must('git', [`--git-dir=${storeGit()}`, 'rev-parse', 'refs/govern/good'])).to.equal(good);
+    expect(lastPull().good).to.equal(good);
+
+    const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n') }, 'trusted');
+    expect((await pull(['--revert-on-failure'])).code).to.equal(0);
+    const r = await run();
+    expect(r.code).to.equal(1);
+    expect(r.stdout).to.match(/^failed {4}health "conf listens" \(site\.hcl:9 .*does not contain "listen"/m);
+    expect(r.stderr).to.include(`${dir}: reverted from ${bad} (health check "conf listens" failed: ${conf} does not contain "listen") to ${good}, the last good commit: running it`);
+    // The good commit applied again, in the same invocation: its file as it was.
+    expect(fs.readFileSync(conf, 'utf8')).to.equal('listen 80\n');
+    expect(fs.realpathSync(dir)).to.match(new RegExp(`/trees/${good}$`));
+    const recorded = lastRun();
+    expect(recorded.commit).to.equal(good);
+    expect(recorded.health).to.deep.equal({ passed: 1, failed: 0, failures: [] });
+    expect(recorded.reverted).to.deep.equal({ from: bad, to: good, reason: `health check "conf listens" failed: ${conf} does not contain "listen"` });
+    const status = await govern(['status', '--var-dir', varDir]);
+    expect(status.code).to.equal(2);
+    expect(status.stdout).to.match(new RegExp(`^GOVERN CRITICAL - reverted from ${bad.slice(0, 12)} \\(health check "conf listens" failed: .*\\) to ${good.slice(0, 12)};`));
+    expect(fs.readFileSync(metrics, 'utf8')).to.include('govern_last_run_reverted 1');
+    // The fleet's record carries it, as full hashes.
+    expect(hostRun('h', recorded).reverted).to.deep.equal(recorded.reverted);
+    expect(hostRun('h', recorded).success).to.equal(true);
+
+    // The bad commit is not applied again: the next pull refuses it and DIR stays at the good one.
+    const again = await pull(['--revert-on-failure']);
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.include(`refusing commit ${bad} of ${lab.bare}: it is quarantined on this host, reverted from it to ${good}: health check "conf listens" failed`);
+    expect(fs.realpathSync(dir)).to.match(new RegExp(`/trees/${good}$`));
+    // The timer's next run applies the good commit, and status stays CRITICAL until a newer commit succeeds.
+    expect((await run()).code).to.equal(0);
+    expect(lastRun().reverted?.from).to.equal(bad);
+    expect((await govern(['status', '--var-dir', varDir])).code).to.equal(2);
+
+    const fixed = await lab.commit({ 'site.hcl': site(conf, 'listen 8080\\n') }, 'trusted');
+    const pulled = await pull(['--revert-on-failure']);
+    expect(pulled.code, pulled.stderr).to.equal(0);
+    expect(pulled.stdout).to.equal(`${dir}: ${good} -> ${fixed} (signed by ops@example.org)\n`);
+    expect((await run()).code).to.equal(0);
+    expect(fs.readFileSync(conf, 'utf8')).to.equal('listen 8080\n');
+    expect(lastRun()).to.not.have.property('reverted');
+    expect(await must('git', [`--git-dir=${storeGit()}`, 'rev-parse', 'refs/govern/good'])).to.equal(fixed);
+    expect((await govern(['status', '--var-dir', varDir])).stdout).to.match(/^GOVERN OK - /);
+    expect(fs.readFileSync(metrics, 'utf8')).to.include('govern_last_run_reverted 0');
+  });
+
+  it('a commit whose run fails before applying is returned from too', async () => {
+    const good = await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n') }, 'trusted');
+    await pull(['--revert-on-failure']);
+    expect((await run()).code).to.equal(0);
+    const bad = await lab.commit({ 'site.hcl': 'pkg "x" {\n  ensure = \n}\n' }, 'trusted');
+    await pull(['--revert-on-failure']);
+    const r = await run(['--detailed-exitcodes']);
+    expect(r.code).to.equal(4);
+    expect(lastRun().reverted?.from).to.equal(bad);
+    expect(lastRun().reverted?.to).to.equal(good);
+    expect(lastRun().commit).to.equal(good);
+  });
+
+  it('without --revert-on-failure, a failing commit stays and fails as before: no return, no quarantine', async () => {
+    await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n') }, 'trusted');
+    await pull();
+    expect((await run()).code).to.equal(0);
+    const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n') }, 'trusted');
+    await pull();
+    const r = await run();
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.not.include('reverted');
+    expect(fs.readFileSync(conf, 'utf8')).to.equal('oops\n');
+    expect(fs.realpathSync(dir)).to.match(new RegExp(`/trees/${bad}$`));
+    expect(lastRun().commit).to.equal(bad);
+    expect(lastRun()).to.not.have.property('reverted');
+    expect((await run()).code).to.equal(1);
+    const quarantined = await must('git', [`--git-dir=${storeGit()}`, 'for-each-ref', 'refs/govern/quarantine/']);
+    expect(quarantined).to.equal('');
+    expect((await pull()).stdout).to.equal(`${dir}: already at ${bad} (signed by ops@example.org)\n`);
+  });
+});
