@@ -2,11 +2,14 @@
 // makes its commit the tree's last good commit; one that failed, in a tree govern pull marked with
 // --revert-on-failure, quarantines its commit and returns the tree to the last good commit, which
 // the caller then runs at once. The return is carried by every run of the good commit until a newer
-// commit succeeds, so the record and govern status say it (CRITICAL) meanwhile.
+// commit succeeds, so the record and govern status say it (CRITICAL) meanwhile. What the good
+// commit's run does not write back itself, the backups of the failed run restore (restoreReplaced).
 import { goodCommit, markGood, quarantine, readReturn, returnTo, revertMarked, storeGit, writeReturn } from '../pull/good.js';
 import { storeOfTree, type PulledTree } from '../pull/store.js';
+import { listBackups, restoreBackup, type Backup } from '../record/backups.js';
 import { noteGoodCommit } from '../record/last-pull.js';
 import { runSucceeded } from '../report/exit-code.js';
+import { BACKUP_ALWAYS_ENV } from '../runners/lib/file/backup.js';
 import type { RevertReport, RunReport } from '../report/types.js';
 
 /** The return the tree's commit carries: the good commit a run returned to, until a newer one succeeds. */
@@ -50,4 +53,33 @@ export async function afterPulledRun(dir: string, tree: PulledTree, report: RunR
   const made = { from: tree.commit, to: good, reason };
   writeReturn(store, made);
   return made;
+}
+
+/**
+ * After the good commit ran again: the files the failed run replaced (their copies taken between its
+ * start and the return's) that the good commit's run did not write back itself, restored from the
+ * copy taken first, the content before the failed run. A file the good commit manages is its own.
+ */
+export function restoreReplaced(varDir: string, failed: RunReport, returnStartMs: number, returned: RunReport | undefined): string[] {
+  const start = Date.parse(failed.started_at);
+  const all = listBackups(varDir);
+  const managed = new Set((returned?.resources ?? []).map((r) => r.ref));
+  const rewritten = new Set(all.filter((b) => b.at.getTime() >= returnStartMs).map((b) => b.file));
+  const firstCopy = new Map<string, Backup>();
+  for (const b of all) if (b.at.getTime() >= start && b.at.getTime() < returnStartMs && !firstCopy.has(b.file)) firstCopy.set(b.file, b);
+  const lines: string[] = [];
+  for (const [file, copy] of firstCopy) {
+    if (rewritten.has(file) || managed.has(`file:${file}`)) continue;
+    try {
+      lines.push(restoreBackup(varDir, file, copy.id));
+    } catch (e) {
+      lines.push(`${file}: not restored: ${(e as Error).message}`);
+    }
+  }
+  return lines;
+}
+
+/** The runners' environment in a tree marked for a return: every change of content backed up. */
+export function backUpAll(tree: PulledTree): Record<string, string> {
+  return revertMarked(storeOfTree(tree)) ? { [BACKUP_ALWAYS_ENV]: '1' } : {};
 }

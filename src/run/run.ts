@@ -26,7 +26,7 @@ import { UserError } from '../shared/errors.js';
 import { interruptedBy, onInterrupt } from '../shared/interrupt.js';
 import { KILL_GRACE_MS } from '../shared/process.js';
 import { healthLines, runHealth } from './health.js';
-import { afterPulledRun, carriedReturn } from './revert.js';
+import { afterPulledRun, backUpAll, carriedReturn, restoreReplaced } from './revert.js';
 import { trackManaged } from './managed-tracking.js';
 
 /**
@@ -126,7 +126,9 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
   if (made === undefined) return code;
   warn(`${source.target}: reverted from ${made.from} (${made.reason}) to ${made.to}, the last good commit: running it`);
   const again: Done = {};
+  const returnStart = Date.now();
   const second = await runOnce(o, source, again);
+  for (const line of restoreReplaced(o.varDir, done.report, returnStart, again.report)) warn(line);
   if (again.report && interruptedBy() === undefined) {
     try {
       if (again.tree) await afterPulledRun(path.resolve(source.target), again.tree, again.report, o.varDir);
@@ -164,7 +166,7 @@ async function runOnce(o: RunSettings, source: RunSource, done: Done): Promise<n
     noop: o.noop,
     timeoutMs: o.runnerTimeout,
     // The runners' backups (backup = true) go under the run's var dir.
-    baseEnv: o.varDir ? { ...process.env, GOVERN_VAR_DIR: o.varDir } : process.env,
+    baseEnv: { ...process.env, ...(o.varDir ? { GOVERN_VAR_DIR: o.varDir } : {}), ...(pulled && !o.noop ? backUpAll(pulled) : {}) },
     jobs: o.jobs,
     runnerMode: o.runnerMode,
   });

@@ -51,7 +51,10 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     expect(await must('git', [`--git-dir=${storeGit()}`, 'rev-parse', 'refs/govern/good'])).to.equal(good);
     expect(lastPull().good).to.equal(good);
 
-    const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n') }, 'trusted');
+    // The bad commit also takes over a file the good one leaves alone: its backup puts it back.
+    const other = path.join(path.dirname(conf), 'other.conf');
+    fs.writeFileSync(other, 'original\n', { mode: 0o640 });
+    const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n'), 'other.hcl': site(other, 'taken over\\n').split('\nhealth')[0] }, 'trusted');
     expect((await pull(['--revert-on-failure'])).code).to.equal(0);
     const r = await run();
     expect(r.code).to.equal(1);
@@ -59,6 +62,9 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     expect(r.stderr).to.include(`${dir}: reverted from ${bad} (health check "conf listens" failed: ${conf} does not contain "listen") to ${good}, the last good commit: running it`);
     // The good commit applied again, in the same invocation: its file as it was.
     expect(fs.readFileSync(conf, 'utf8')).to.equal('listen 80\n');
+    expect(fs.readFileSync(other, 'utf8')).to.equal('original\n');
+    expect(fs.statSync(other).mode & 0o7777).to.equal(0o640);
+    expect(r.stderr).to.match(new RegExp(`restored ${other} from \\d{8}T\\d{9}Z \\(9 bytes, owner 0:0, mode 0640\\)`));
     expect(fs.realpathSync(dir)).to.match(new RegExp(`/trees/${good}$`));
     const recorded = lastRun();
     expect(recorded.commit).to.equal(good);
@@ -117,6 +123,8 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     expect(r.code).to.equal(1);
     expect(r.stderr).to.not.include('reverted');
     expect(fs.readFileSync(conf, 'utf8')).to.equal('oops\n');
+    // Without the mark, a file without backup = true is not backed up, as before.
+    expect(fs.existsSync(path.join(varDir, 'backup'))).to.equal(false);
     expect(fs.realpathSync(dir)).to.match(new RegExp(`/trees/${bad}$`));
     expect(lastRun().commit).to.equal(bad);
     expect(lastRun()).to.not.have.property('reverted');
