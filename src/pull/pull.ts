@@ -129,8 +129,8 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
   const runLock = await tryRunLock();
   if (runLock) {
     try {
-      // The last good commit's tree stays: a return to it needs no checkout (good.ts).
-      pruneTrees(store, commit, good);
+      // Marked, the last good commit's tree stays: a return to it needs no checkout (good.ts).
+      pruneTrees(store, commit, request.revertOnFailure ? good : undefined);
     } finally {
       runLock.release();
     }
