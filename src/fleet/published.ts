@@ -42,7 +42,21 @@ function runProblem(key: string, v: unknown, nowMs: number): string | undefined 
   }
   if (!Array.isArray(v.errors) || !v.errors.every((e) => typeof e === 'string')) return 'errors is not a list of strings';
   if (!Array.isArray(v.failed) || !v.failed.every((f) => isObject(f) && typeof f.ref === 'string' && typeof f.message === 'string')) return 'failed is not a list of {ref, message}';
-  return undefined;
+  return healthProblem(v.health) ?? revertedProblem(v.reverted);
+}
+
+const isCount = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+function healthProblem(h: unknown): string | undefined {
+  if (h === undefined) return undefined;
+  const ok = isObject(h) && isCount(h.passed) && isCount(h.failed) && Array.isArray(h.failures) && h.failures.length <= 20 && h.failures.every((f) => typeof f === 'string');
+  return ok ? undefined : 'health is not {passed, failed, failures}';
+}
+
+function revertedProblem(r: unknown): string | undefined {
+  if (r === undefined) return undefined;
+  const commit = (c: unknown) => typeof c === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(c);
+  return isObject(r) && commit(r.from) && commit(r.to) && typeof r.reason === 'string' ? undefined : 'reverted is not {from, to, reason} with whole commit ids';
 }
 
 /** A value of govern_runs under `key`, checked. */
