@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const GOVERN = path.join(REPO, 'bin', 'govern');
 const WEB = fs.readFileSync(path.join(REPO, 'examples', 'web', 'web.hcl'), 'utf8');
-const HEALTH = '\nhealth "web answers" {\n  url     = "http://127.0.0.1/index.html"\n  status  = 200\n  retries = 3\n}\n';
+const HEALTH = '\nhealth "web answers" {\n  url     = "http://127.0.0.1/index.html"\n  status  = 200\n  retries = 10\n}\n';
 /** A document root without the page: lighttpd answers 404, and the check fails. */
 const BAD = WEB.replace('server.document-root = \\"/srv/webapp\\"', 'server.document-root = \\"/srv/webapp-missing\\"');
 
@@ -94,7 +94,7 @@ function main(): void {
           plain.commit(WEB);
           plain.pull(false);
           const good = plain.run();
-          if (failed.code === 0 || good.code !== 0) throw new Error('the baseline runs did not fail and succeed');
+          if (failed.code === 0 || good.code !== 0) throw new Error(`the baseline runs did not fail and succeed (exit ${failed.code}, then ${good.code})`);
           row.baseline = failed.ms + good.ms;
         }
       }

@@ -26,6 +26,7 @@ import { UserError } from '../shared/errors.js';
 import { interruptedBy, onInterrupt } from '../shared/interrupt.js';
 import { KILL_GRACE_MS } from '../shared/process.js';
 import { healthLines, runHealth } from './health.js';
+import { packageSource, packagesBefore } from './restore-packages.js';
 import { afterPulledRun, backUpAll, carriedReturn, restoreReplaced } from './revert.js';
 import { trackManaged } from './managed-tracking.js';
 
@@ -129,6 +130,10 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
   const returnStart = Date.now();
   const second = await runOnce(o, source, again);
   for (const line of restoreReplaced(o.varDir, done.report, returnStart, again.report)) warn(line);
+  for (const p of packagesBefore(done.report, again.report)) {
+    warn(`putting pkg:${p.name} back at ${p.version}, its version before ${made.from}`);
+    await runOnce({ ...o, json: false, noHealth: true }, packageSource(p), {}).catch(printError);
+  }
   if (again.report && interruptedBy() === undefined) {
     try {
       if (again.tree) await afterPulledRun(path.resolve(source.target), again.tree, again.report, o.varDir);

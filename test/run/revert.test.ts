@@ -7,9 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hostRun } from '../../src/fleet/host-record.js';
 import type { RunReport } from '../../src/report/types.js';
-import { govern } from '../support/cli.js';
+import { govern, runner } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { gitLab, must, type GitLab } from '../pull/git-lab.js';
+import { AptTestRepo, dpkgLeftovers, dpkgStatus, have, scratchDir } from '../runners/pkg/repos.js';
+import { hostExclusive } from '../support/host-lock.js';
 
 /** A configuration file, and a health check that it says `listen`. */
 const site = (conf: string, content: string) =>
@@ -132,5 +134,44 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     const quarantined = await must('git', [`--git-dir=${storeGit()}`, 'for-each-ref', 'refs/govern/quarantine/']);
     expect(quarantined).to.equal('');
     expect((await pull()).stdout).to.equal(`${dir}: already at ${bad} (signed by ops@example.org)\n`);
+  });
+
+  describe('with a package from a local apt repository', function () {
+    hostExclusive();
+    const NAME = 'govern-test-revert';
+    let repo: AptTestRepo | undefined;
+    before(async function () {
+      if (process.getuid?.() !== 0 || !(await have('apt-get')) || !(await have('dpkg-scanpackages'))) this.skip();
+      const stale = await dpkgLeftovers(NAME);
+      if (stale.length > 0) await must('dpkg', ['--purge', ...stale]);
+      repo = new AptTestRepo(scratchDir('govern-revert-apt-'), [NAME]);
+      await repo.build([
+        { name: NAME, version: '1.0-1' },
+        { name: NAME, version: '1.1-1' },
+      ]);
+      await repo.add();
+    });
+    after(async () => {
+      await repo?.cleanup();
+    });
+
+    it('puts back the version the failed run upgraded, when the good commit leaves the package as it finds it', async () => {
+      const installed = await runner('pkg', [NAME, 'ensure=1.0-1']);
+      expect(installed.code, installed.stderr).to.equal(0);
+      const pkg = (ensure: string) => `pkg "${NAME}" {\n  ensure = "${ensure}"\n}\n`;
+      const good = await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n'), 'pkg.hcl': pkg('present') }, 'trusted');
+      await pull(['--revert-on-failure']);
+      expect((await run()).code).to.equal(0);
+      expect(await dpkgStatus(NAME)).to.equal('1.0-1 installed');
+      const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n'), 'pkg.hcl': pkg('1.1-1') }, 'trusted');
+      await pull(['--revert-on-failure']);
+      const r = await run();
+      expect(r.code).to.equal(1);
+      expect(r.stdout).to.include(`changed   pkg:${NAME}  upgraded from 1.0-1 to 1.1-1`);
+      expect(r.stderr).to.include(`putting pkg:${NAME} back at 1.0-1, its version before ${bad}`);
+      expect(await dpkgStatus(NAME)).to.equal('1.0-1 installed');
+      expect(lastRun().commit).to.equal(good);
+      expect(lastRun().reverted?.from).to.equal(bad);
+    });
   });
 });
