@@ -26,7 +26,7 @@ import { UserError } from '../shared/errors.js';
 import { interruptedBy, onInterrupt } from '../shared/interrupt.js';
 import { KILL_GRACE_MS } from '../shared/process.js';
 import { healthLines, runHealth } from './health.js';
-import { packageSource, packagesBefore } from './restore-packages.js';
+import { putBackSource, putBacks } from './restore-resources.js';
 import { afterPulledRun, backUpAll, carriedReturn, restoreReplaced } from './revert.js';
 import { trackManaged } from './managed-tracking.js';
 
@@ -130,9 +130,9 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
   const returnStart = Date.now();
   const second = await runOnce(o, source, again);
   for (const line of restoreReplaced(o.varDir, done.report, returnStart, again.report)) warn(line);
-  for (const p of packagesBefore(done.report, again.report)) {
-    warn(`putting pkg:${p.name} back at ${p.version}, its version before ${made.from}`);
-    await runOnce({ ...o, json: false, noHealth: true }, packageSource(p), {}).catch(printError);
+  for (const p of putBacks(done.report, again.report)) {
+    warn(`putting ${p.runner}:${p.name} back ${p.what} before ${made.from}`);
+    await runOnce({ ...o, json: false, noHealth: true }, putBackSource(p), {}).catch(printError);
   }
   if (again.report && interruptedBy() === undefined) {
     try {

@@ -12,6 +12,8 @@ import { tempDir } from '../support/tmp.js';
 import { gitLab, must, type GitLab } from '../pull/git-lab.js';
 import { AptTestRepo, dpkgLeftovers, dpkgStatus, have, scratchDir } from '../runners/pkg/repos.js';
 import { hostExclusive } from '../support/host-lock.js';
+import { runCommand } from '../../src/shared/process.js';
+import { SysvScript } from '../runners/service/support/sysv-script.js';
 
 /** A configuration file, and a health check that it says `listen`. */
 const site = (conf: string, content: string) =>
@@ -38,6 +40,12 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
 
   const pull = (extra: string[] = []) => govern(['pull', '--var-dir', varDir, '--allowed-signers', lab.allowedSigners, ...extra, lab.bare, dir]);
   const run = (extra: string[] = []) => govern(['run', dir, '--var-dir', varDir, '--metrics-file', metrics, ...extra]);
+  /** A run that must exit `code`; its output is in the message when it does not. */
+  const ran = async (code: number) => {
+    const r = await run();
+    expect(r.code, `${r.stdout}${r.stderr}`).to.equal(code);
+    return r;
+  };
   const lastRun = () => JSON.parse(fs.readFileSync(path.join(varDir, 'last-run.json'), 'utf8')) as RunReport;
   const lastPull = () => JSON.parse(fs.readFileSync(path.join(varDir, 'last-pull.json'), 'utf8')) as { outcome: string; good?: string; message?: string; current?: string };
   const storeGit = () => {
@@ -86,7 +94,7 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     expect(again.stderr).to.include(`refusing commit ${bad} of ${lab.bare}: it is quarantined on this host, reverted from it to ${good}: health check "conf listens" failed`);
     expect(fs.realpathSync(dir)).to.match(new RegExp(`/trees/${good}$`));
     // The timer's next run applies the good commit, and status stays CRITICAL until a newer commit succeeds.
-    expect((await run()).code).to.equal(0);
+    await ran(0);
     expect(lastRun().reverted?.from).to.equal(bad);
     expect((await govern(['status', '--var-dir', varDir])).code).to.equal(2);
 
@@ -94,7 +102,7 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     const pulled = await pull(['--revert-on-failure']);
     expect(pulled.code, pulled.stderr).to.equal(0);
     expect(pulled.stdout).to.equal(`${dir}: ${good} -> ${fixed} (signed by ops@example.org)\n`);
-    expect((await run()).code).to.equal(0);
+    await ran(0);
     expect(fs.readFileSync(conf, 'utf8')).to.equal('listen 8080\n');
     expect(lastRun()).to.not.have.property('reverted');
     expect(await must('git', [`--git-dir=${storeGit()}`, 'rev-parse', 'refs/govern/good'])).to.equal(fixed);
@@ -105,7 +113,7 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
   it('a commit whose run fails before applying is returned from too', async () => {
     const good = await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n') }, 'trusted');
     await pull(['--revert-on-failure']);
-    expect((await run()).code).to.equal(0);
+    await ran(0);
     const bad = await lab.commit({ 'site.hcl': 'pkg "x" {\n  ensure = \n}\n' }, 'trusted');
     await pull(['--revert-on-failure']);
     const r = await run(['--detailed-exitcodes']);
@@ -118,7 +126,7 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
   it('without --revert-on-failure, a failing commit stays and fails as before: no return, no quarantine', async () => {
     await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n') }, 'trusted');
     await pull();
-    expect((await run()).code).to.equal(0);
+    await ran(0);
     const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n') }, 'trusted');
     await pull();
     const r = await run();
@@ -161,7 +169,7 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
       const pkg = (ensure: string) => `pkg "${NAME}" {\n  ensure = "${ensure}"\n}\n`;
       const good = await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n'), 'pkg.hcl': pkg('present') }, 'trusted');
       await pull(['--revert-on-failure']);
-      expect((await run()).code).to.equal(0);
+      await ran(0);
       expect(await dpkgStatus(NAME)).to.equal('1.0-1 installed');
       const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n'), 'pkg.hcl': pkg('1.1-1') }, 'trusted');
       await pull(['--revert-on-failure']);
@@ -172,6 +180,37 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
       expect(await dpkgStatus(NAME)).to.equal('1.0-1 installed');
       expect(lastRun().commit).to.equal(good);
       expect(lastRun().reverted?.from).to.equal(bad);
+    });
+  });
+
+  describe('with a sysv service', function () {
+    hostExclusive();
+    const NAME = 'govern-test-revert-svc';
+    let script: SysvScript | undefined;
+    before(function () {
+      if (process.getuid?.() !== 0 || fs.existsSync('/run/systemd/system')) this.skip();
+    });
+    afterEach(async () => {
+      await script?.remove();
+    });
+
+    it('stops and disables again a service the failed run started and enabled, that the good commit does not manage', async () => {
+      script = new SysvScript(NAME);
+      script.install();
+      const running = async () => (await runCommand('start-stop-daemon', ['--status', '--pidfile', script!.pidfile, '--exec', '/bin/sleep'])).code === 0;
+      const enabled = () => fs.readdirSync('/etc/rc2.d').some((f) => f.endsWith(NAME) && f.startsWith('S'));
+      await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n') }, 'trusted');
+      await pull(['--revert-on-failure']);
+      await ran(0);
+      const service = `service "${NAME}" {\n  ensure   = "running"\n  enable   = true\n  provider = "sysv"\n}\n`;
+      const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n'), 'svc.hcl': service }, 'trusted');
+      await pull(['--revert-on-failure']);
+      const r = await run();
+      expect(r.code).to.equal(1);
+      expect(r.stdout).to.include(`changed   service:${NAME}  started; enabled`);
+      expect(r.stderr).to.include(`putting service:${NAME} back to ensure=stopped enable=false, as it was before ${bad}`);
+      expect(await running()).to.equal(false);
+      expect(enabled()).to.equal(false);
     });
   });
 });
