@@ -21,15 +21,18 @@ const BAD = WEB.replace('server.document-root = \\"/srv/webapp\\"', 'server.docu
 
 const sh = (cmd: string, args: string[], cwd?: string) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 
-function governTimed(args: string[]): { ms: number; code: number } {
+function governTimed(args: string[]): { ms: number; code: number; output: string } {
   const start = process.hrtime.bigint();
   let code = 0;
+  let output = '';
   try {
-    execFileSync(GOVERN, args, { stdio: ['ignore', 'ignore', 'ignore'] });
+    execFileSync(GOVERN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
-    code = (e as { status?: number }).status ?? 1;
+    const failure = e as { status?: number; stdout?: Buffer; stderr?: Buffer };
+    code = failure.status ?? 1;
+    output = `${failure.stdout?.toString() ?? ''}${failure.stderr?.toString() ?? ''}`;
   }
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, code };
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, code, output };
 }
 
 class Lab {
@@ -55,7 +58,7 @@ class Lab {
   pull(marked: boolean): void {
     sh(GOVERN, ['pull', '--var-dir', this.varDir, ...(marked ? ['--revert-on-failure'] : []), this.bare, this.dir]);
   }
-  run(): { ms: number; code: number } {
+  run(): { ms: number; code: number; output: string } {
     return governTimed(['run', '-q', '--var-dir', this.varDir, this.dir]);
   }
 }
@@ -94,7 +97,7 @@ function main(): void {
           plain.commit(WEB);
           plain.pull(false);
           const good = plain.run();
-          if (failed.code === 0 || good.code !== 0) throw new Error(`the baseline runs did not fail and succeed (exit ${failed.code}, then ${good.code})`);
+          if (failed.code === 0 || good.code !== 0) throw new Error(`the baseline runs did not fail and succeed (exit ${failed.code}, then ${good.code}):\n${good.output}`);
           row.baseline = failed.ms + good.ms;
         }
       }
