@@ -1,6 +1,10 @@
 // Options of the fleet layer (docs/fleet.md): where the NATS server is and this host's credentials,
 // shared by `govern run` (publishing after the run), `govern fleet` and `govern listen`.
+import { checkHostKey } from '../fleet/buckets.js';
 import { DEFAULT_FLEET_TIMEOUT_MS, type FleetSettings } from '../fleet/settings.js';
+import { searchPaths, type GivenDirs } from '../plan/tree-paths.js';
+import { UserError } from '../shared/errors.js';
+import { localFacts } from './common-options.js';
 import { optionTable, type Options } from './options.js';
 
 export const fleetConnectionOptions = optionTable([
@@ -26,4 +30,21 @@ export const fleetOptions = optionTable([
 export function fleetSettings(o: Options<typeof fleetConnectionOptions>): FleetSettings | undefined {
   if (o.fleetUrl === undefined || o.fleetUrl === '') return undefined;
   return { url: o.fleetUrl, credsFile: o.fleetCreds, caFile: o.fleetCa, timeoutMs: o.fleetTimeout };
+}
+
+/** This host's name in the fleet: --fleet-name, else its fqdn fact (as when it publishes), checked as a key. */
+export async function fleetHostName(o: GivenDirs & { fleetName?: string; factTimeout: number }): Promise<string> {
+  let host = o.fleetName;
+  if (host === undefined) {
+    const facts = localFacts(o, searchPaths(o, undefined));
+    await facts.load(['fqdn']);
+    const result = facts.peek('fqdn')!;
+    if (!result.ok) throw new UserError(`this host's name in the fleet: the fqdn fact: ${result.error} (give --fleet-name)`);
+    host = result.value;
+  }
+  try {
+    return checkHostKey(host);
+  } catch (e) {
+    throw new UserError((e as Error).message);
+  }
 }

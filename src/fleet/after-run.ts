@@ -5,6 +5,7 @@ import type { RunReport } from '../report/types.js';
 import { checkHostKey } from './buckets.js';
 import { hostRun, publishableFacts } from './host-record.js';
 import { publishHost, type PublishOutcome } from './publish.js';
+import { withRolloutFields } from './rollout-fields.js';
 import { nextPublishRecord, readPublishRecord, writePublishRecord } from './publish-record.js';
 import type { FleetSettings } from './settings.js';
 
@@ -36,7 +37,7 @@ async function attempt(a: AfterRun): Promise<PublishOutcome> {
     const host = checkHostKey(a.name ?? a.report.host);
     // The facts are read (most already are, from planning) before the clock of the publish starts.
     const facts = a.facts === undefined ? undefined : { format: 1 as const, host, at: new Date().toISOString(), facts: await publishableFacts(a.facts) };
-    return await publishHost(a.settings, hostRun(host, a.report), facts);
+    return await publishHost(a.settings, withRolloutFields(hostRun(host, a.report), a.varDir, facts?.facts), facts);
   } catch (e) {
     return { ok: false, ms: Date.now() - start, error: (e as Error).message };
   }

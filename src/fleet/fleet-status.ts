@@ -60,6 +60,10 @@ async function watch(o: FleetStatusOptions, watching: FleetWatch, runs: Map<stri
   const end = await followRuns(watching, runs, { ...selection, commit: o.untilCommit, timeoutMs: o.timeoutMs }, (e) => printing.push(out(`${eventLine(e)}\n`)));
   await Promise.all(printing);
   if (o.untilCommit === undefined) return 0;
+  if (end.reverted.length > 0) {
+    await out(`${terminalLine(`${o.untilCommit} reverted on ${end.reverted.join(', ')}: the staged rollout stops`)}\n`);
+    return 2;
+  }
   if (!end.reached) {
     await out(`${terminalLine(`not at ${o.untilCommit} after ${formatDuration(o.timeoutMs ?? 0)}: ${end.missing.join(', ')}`)}\n`);
     return end.failed.length > 0 ? 2 : 1;
@@ -81,6 +85,6 @@ function eventLine(e: WatchEvent): string {
 
 function runLine(run: HostRun): string {
   const s = run.summary;
-  const result = run.success ? 'ok' : 'failed';
+  const result = run.reverted !== undefined ? `reverted from ${run.reverted.from.slice(0, 12)}` : run.success ? 'ok' : 'failed';
   return terminalLine(`${run.ended_at} ${run.host} ${result} ${run.commit?.slice(0, 12) ?? '-'}: ${s.changed} changed, ${s.failed} failed of ${s.resources}`);
 }

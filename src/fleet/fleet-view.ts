@@ -97,7 +97,7 @@ function cell(text: string, max = 64): string {
 }
 
 export function fleetTable(rows: HostRow[]): string {
-  const table = [['HOST', 'RESULT', 'AGE', 'CHANGED', 'FAILED', 'COMMIT', 'VERSION']];
+  const table = [['HOST', 'RESULT', 'AGE', 'CHANGED', 'FAILED', 'STAGE', 'COMMIT', 'VERSION']];
   const notes: string[] = [];
   for (const r of rows) {
     const s = r.run?.summary;
@@ -107,10 +107,12 @@ export function fleetTable(rows: HostRow[]): string {
       r.age_seconds === undefined ? '-' : r.age_seconds === 0 ? '0s' : formatDuration(r.age_seconds * 1000),
       s ? String(s.changed) : '-',
       s ? String(s.failed) : '-',
+      r.run?.stage === undefined ? '-' : String(r.run.stage),
       r.run?.commit === undefined ? '-' : cell(r.run.commit.slice(0, 12)),
       r.run === undefined ? '-' : cell(r.run.govern_version, 20),
     ]);
     if (r.problem !== undefined) notes.push(`${cell(r.host)}: ${cell(r.problem, 200)}`);
+    if (r.run?.reverted !== undefined) notes.push(`${cell(r.host)}: reverted from ${cell(r.run.reverted.from.slice(0, 12))} to ${cell(r.run.reverted.to.slice(0, 12))} (${cell(r.run.reverted.reason, 200)})`);
   }
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   const text = table.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n') + '\n';

@@ -4,7 +4,7 @@
 import { addSecretText } from '../shared/secret-texts.js';
 import type { LocalFacts } from '../facts/local-facts.js';
 import { runSucceeded } from '../report/exit-code.js';
-import type { HealthReport, RevertReport, RunReport, RunSummary } from '../report/types.js';
+import type { RunReport, RunSummary } from '../report/types.js';
 import { isSensitiveFact } from '../shared/sensitive.js';
 
 /** The value under the host's key in govern_runs. Version 1; fields are only ever added. */
@@ -24,10 +24,16 @@ export interface HostRun {
   errors: string[];
   /** The resources that failed: ref and message (first 20). */
   failed: { ref: string; message: string }[];
-  /** The health checks' results; absent when no health block ran. */
-  health?: HealthReport;
-  /** The run returned the tree to its last good commit: from and to as full hashes. */
-  reverted?: RevertReport;
+  /** The health checks after the run; absent when none ran. */
+  health?: { passed: number; failed: number; failures: string[] };
+  /** The run went back to the last good commit: `from` failed (why: `reason`), `to` was applied again. */
+  reverted?: { from: string; to: string; reason: string };
+  /** Since when this host's runs of `commit` have been healthy without a break (ISO 8601; rollout-fields.ts). */
+  healthy_since?: string;
+  /** The commits this host reverted, newest last (at most 20): no host of a staged rollout applies them. */
+  quarantined?: string[];
+  /** The stage of the tree's rollout.hcl this host is in, from 1; absent without rollout.hcl. */
+  stage?: number;
 }
 
 /** The value under the host's key in govern_facts. */

@@ -2,6 +2,7 @@
 // read from the buckets is checked against its record's schema before govern uses it, and a value
 // that does not follow it is one host's problem, said in words, never the whole fleet's failure.
 import type { HostFacts, HostRun } from './host-record.js';
+import { rolloutFieldsProblem } from './rollout-fields.js';
 
 /** How far ahead of this clock a record's time may be (clocks differ): beyond, it is refused. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
@@ -42,21 +43,7 @@ function runProblem(key: string, v: unknown, nowMs: number): string | undefined 
   }
   if (!Array.isArray(v.errors) || !v.errors.every((e) => typeof e === 'string')) return 'errors is not a list of strings';
   if (!Array.isArray(v.failed) || !v.failed.every((f) => isObject(f) && typeof f.ref === 'string' && typeof f.message === 'string')) return 'failed is not a list of {ref, message}';
-  return healthProblem(v.health) ?? revertedProblem(v.reverted);
-}
-
-const isCount = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-
-function healthProblem(h: unknown): string | undefined {
-  if (h === undefined) return undefined;
-  const ok = isObject(h) && isCount(h.passed) && isCount(h.failed) && Array.isArray(h.failures) && h.failures.length <= 20 && h.failures.every((f) => typeof f === 'string');
-  return ok ? undefined : 'health is not {passed, failed, failures}';
-}
-
-function revertedProblem(r: unknown): string | undefined {
-  if (r === undefined) return undefined;
-  const commit = (c: unknown) => typeof c === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(c);
-  return isObject(r) && commit(r.from) && commit(r.to) && typeof r.reason === 'string' ? undefined : 'reverted is not {from, to, reason} with whole commit ids';
+  return rolloutFieldsProblem(v, (field, t) => timeProblem(field, t, nowMs));
 }
 
 /** A value of govern_runs under `key`, checked. */

@@ -21,8 +21,8 @@ export interface WatchGoal {
   timeoutMs?: number;
 }
 
-/** `hosts`: the selection at the end, sorted. */
-export type WatchEnd = { reached: boolean; hosts: string[]; missing: string[]; failed: string[] };
+/** `hosts`: the selection at the end, sorted; `reverted`: those that went back from the commit (their health checks failed). */
+export type WatchEnd = { reached: boolean; hosts: string[]; missing: string[]; failed: string[]; reverted: string[] };
 
 export type WatchEvent = { kind: 'run'; run: HostRun } | { kind: 'selected' | 'unselected'; host: string } | { kind: 'invalid'; host: string; problem: string };
 
@@ -50,7 +50,8 @@ export function followRuns(watch: FleetWatch, known: Map<string, HostRun>, goal:
   // Every host's last run, selected or not: a host's run may come just before the facts that select it.
   const at = new Map(known);
   const atCommit = (run: HostRun | undefined) => goal.commit !== undefined && run?.commit?.startsWith(goal.commit) === true;
-  const done = () => goal.commit !== undefined && [...selected].every((h) => atCommit(at.get(h)));
+  const revertedFrom = (run: HostRun | undefined) => goal.commit !== undefined && run?.reverted?.from.startsWith(goal.commit) === true;
+  const done = () => goal.commit !== undefined && ([...selected].every((h) => atCommit(at.get(h))) || [...selected].some((h) => revertedFrom(at.get(h))));
   const select = (host: string) => {
     selected.add(host);
     on({ kind: 'selected', host });
@@ -67,10 +68,11 @@ export function followRuns(watch: FleetWatch, known: Map<string, HostRun>, goal:
       watch.facts.stop();
       const hosts = [...selected].sort();
       resolve({
-        reached: done(),
+        reached: hosts.every((h) => atCommit(at.get(h))),
         hosts,
         missing: hosts.filter((h) => !atCommit(at.get(h))),
         failed: hosts.filter((h) => atCommit(at.get(h)) && !at.get(h)!.success),
+        reverted: hosts.filter((h) => revertedFrom(at.get(h))),
       });
     };
     const timer = goal.timeoutMs === undefined ? undefined : setTimeout(end, goal.timeoutMs);

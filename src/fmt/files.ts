@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TREE_DIRS } from '../config/paths.js';
 import { DATA_DIR, HIERARCHY_FILE } from '../data/hierarchy.js';
+import { ROLLOUT_FILE } from '../pull/rollout-file.js';
 import { RECIPIENTS_FILE } from '../secrets/recipients.js';
 import { UserError, type Problem } from '../shared/errors.js';
 
@@ -52,9 +53,9 @@ function walk(dir: string, found: FmtFile[], problems: Problem[]): void {
   }
 }
 
-/** A data file is one under a data/ directory beside a hierarchy.hcl; recipients.hcl is read as it is. */
+/** A data file is one under a data/ directory beside a hierarchy.hcl; recipients.hcl and rollout.hcl are read as they are. */
 export function isTemplated(file: string): boolean {
-  if (path.basename(file) === RECIPIENTS_FILE) return false;
+  if (path.basename(file) === RECIPIENTS_FILE || path.basename(file) === ROLLOUT_FILE) return false;
   for (let dir = path.dirname(path.resolve(file)); ; dir = path.dirname(dir)) {
     if (path.basename(dir) === DATA_DIR && fs.existsSync(path.join(path.dirname(dir), HIERARCHY_FILE))) return false;
     if (path.dirname(dir) === dir) return true;

@@ -16,6 +16,7 @@ import { git, gitChecked, GitFailure, type GitContext } from './git.js';
 import { checkOut } from './checkout.js';
 import { goodCommit, quarantineOf, setRevertMark } from './good.js';
 import { checkLineage } from './lineage.js';
+import { gatePull, type GateVerdict, type StageGate } from './stage-gate.js';
 import { CURRENT_REF, currentCommit, makeStore, pruneTrees, storeFor, switchTo, type Store } from './store.js';
 
 export interface PullRequest {
@@ -35,6 +36,8 @@ export interface PullRequest {
   varDir: string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  /** Asked when the commit's tree has rollout.hcl (stage-gate.ts); without one, such a tree is refused. */
+  gate?: StageGate;
 }
 
 export interface PullResult {
@@ -48,6 +51,8 @@ export interface PullResult {
   rolledBack: boolean;
   /** The host's last good commit (its run and health checks succeeded), when there is one. */
   good?: string;
+  /** The fetched commit waits for the earlier stages of the rollout: DIR stays at `commit`. */
+  held?: { commit: string; reason: string };
 }
 
 /**
@@ -115,6 +120,11 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
     if (e instanceof GitFailure) throw new PullFailure('failed', `cannot check out ${commit}: ${e.message}`, commit);
     throw e;
   }
+  if (old !== commit) {
+    const verdict = await stageVerdict(request.gate, path.join(store.trees, commit), commit, old, stays);
+    if (verdict.kind === 'quarantined') throw new PullFailure('refused', `refusing commit ${commit} of ${request.repo}: ${verdict.reason}; ${stays}`, commit, old);
+    if (verdict.kind === 'hold' && old !== undefined) return { dir, old, commit: old, rolledBack: false, held: { commit, reason: verdict.reason } };
+  }
   try {
     await gitChecked(c, 'update-ref', ['update-ref', CURRENT_REF, commit]);
   } catch (e) {
@@ -136,6 +146,16 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
     }
   }
   return { dir, old, commit, signer, rolledBack: lineage.rolledBack, ...(good ? { good } : {}) };
+}
+
+/** The stage gate's verdict; a mistake of rollout.hcl, or a fleet that cannot be read, leaves DIR as it is. */
+async function stageVerdict(gate: StageGate | undefined, tree: string, commit: string, old: string | undefined, stays: string): Promise<GateVerdict> {
+  try {
+    return await gatePull(gate, tree, commit, old);
+  } catch (e) {
+    if (e instanceof UserError) throw new PullFailure('failed', [...e.problems, { message: stays }], commit, old);
+    throw e;
+  }
 }
 
 /**

@@ -16,8 +16,9 @@ export const LAST_PULL_FILE = 'last-pull.json';
  * - `refused`: the commit is not trusted here (signature, environment, the allowed signers file)
  * - `rollback`: the commit would have taken DIR back (before its commit, or its anchor): refused
  * - `failed`: git could not fetch or check out, or the request was wrong
+ * - `held`: the commit waits for the earlier stages of the tree's staged rollout (rollout.hcl); DIR stays
  */
-export const PULL_OUTCOMES = ['pulled', 'unchanged', 'rolled-back', 'refused', 'rollback', 'failed'] as const;
+export const PULL_OUTCOMES = ['pulled', 'unchanged', 'rolled-back', 'refused', 'rollback', 'failed', 'held'] as const;
 export type PullOutcome = (typeof PULL_OUTCOMES)[number];
 
 export interface PullRecord {

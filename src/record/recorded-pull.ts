@@ -17,6 +17,10 @@ export async function recordedPull(request: PullRequest, warn: (message: string)
     if (e instanceof UserError) record(request, failureRecord(e), warn);
     throw e;
   }
+  if (result.held !== undefined) {
+    record(request, { outcome: 'held', current: result.commit, commit: result.held.commit, message: result.held.reason }, warn);
+    return `${result.dir}: stays at ${result.commit}, ${result.held.commit} held: ${result.held.reason}\n`;
+  }
   const signed = result.signer !== undefined ? ` (signed by ${result.signer})` : '';
   if (result.rolledBack) warn(`${result.dir}: rolled back from ${result.old} to ${result.commit}, which does not descend from it (--allow-rollback)${signed}`);
   record(request, { outcome: result.rolledBack ? 'rolled-back' : result.old === result.commit ? 'unchanged' : 'pulled', current: result.commit, commit: result.commit, ...(result.good ? { good: result.good } : {}) }, warn);

@@ -2,7 +2,7 @@
 // package's description (packaging/runners-description), the docs (scripts/update-runner-docs and the
 // docs test), the tests and the process that serves them together (src/runners/host/main.ts) read this
 // list. Names only, apart from their code, so that govern's core knows them without loading them.
-export const BUILT_IN_RUNNERS = ['apt_repository', 'archive', 'authorized_key', 'block', 'cron', 'dnf_repository', 'download', 'exec', 'file', 'git', 'group', 'ini', 'json', 'kernel_module', 'line', 'mount', 'pkg', 'service', 'sysctl', 'toml', 'unit', 'user', 'yaml'] as const;
+export const BUILT_IN_RUNNERS = ['apt_repository', 'archive', 'authorized_key', 'block', 'cron', 'dnf_repository', 'download', 'exec', 'file', 'git', 'group', 'hostname', 'ini', 'json', 'kernel_module', 'line', 'mount', 'pkg', 'service', 'sysctl', 'toml', 'unit', 'user', 'yaml'] as const;
 
 /** Every built-in runner can be served by the one host process in persistent mode. */
 export const HOSTED_RUNNERS = BUILT_IN_RUNNERS;

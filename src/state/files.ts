@@ -3,12 +3,13 @@
 // is read once (by device and inode), so a loop cannot make the walk endless; every entry that is
 // refused is reported by its path, all at once (README, "State files"). The tree's own runners.d,
 // facts.d and templates.d at its root are not state files, nor the other places of a tree
-// (README, "Places in a tree"): hierarchy.hcl, recipients.hcl, modules.hcl, modules.lock, data/,
+// (README, "Places in a tree"): hierarchy.hcl, recipients.hcl, rollout.hcl, modules.hcl, modules.lock, data/,
 // modules/ and tests/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { TREE_DIRS } from '../config/paths.js';
 import { DATA_DIR, HIERARCHY_FILE } from '../data/hierarchy.js';
+import { ROLLOUT_FILE } from '../pull/rollout-file.js';
 import { RECIPIENTS_FILE } from '../secrets/recipients.js';
 import { MODULES_DIR } from './modules/declarations.js';
 import { UserError, type Problem } from '../shared/errors.js';
@@ -33,7 +34,7 @@ const identity = (st: fs.Stats) => `${st.dev}:${st.ino}`;
 const isStateFile = (name: string) => name.endsWith('.hcl');
 const SUPPORT_DIRS = new Set<string>(Object.values(TREE_DIRS));
 /** The other entries of a tree's root that belong to the data, secrets and module layers, and its tests. */
-const PLACES = new Set<string>([HIERARCHY_FILE, RECIPIENTS_FILE, 'modules.hcl', 'modules.lock', DATA_DIR, MODULES_DIR, 'tests']);
+const PLACES = new Set<string>([HIERARCHY_FILE, RECIPIENTS_FILE, ROLLOUT_FILE, 'modules.hcl', 'modules.lock', DATA_DIR, MODULES_DIR, 'tests']);
 const SKIP_HINT = 'give the link a name starting with "." so that govern skips it';
 
 class TreeWalk {

@@ -23,8 +23,8 @@ describe('govern fleet', () => {
     expect(r.code, r.stdout + r.stderr).to.equal(0);
     const [line, header, row] = r.stdout.split('\n');
     expect(line).to.match(/^GOVERN FLEET OK - 1 host ran successfully within 1h \| hosts=1;;;0 ok=1;;;0 failed=0;;0;0 stale=0;0;;0 commits=0;;;0 changed=1;;;0 invalid=0;0;;0$/);
-    expect(header).to.match(/^HOST +RESULT +AGE +CHANGED +FAILED +COMMIT +VERSION$/);
-    expect(row).to.match(/^web1\.example\.org +ok +\d+s +1 +0 +- +\d/);
+    expect(header).to.match(/^HOST +RESULT +AGE +CHANGED +FAILED +STAGE +COMMIT +VERSION$/);
+    expect(row).to.match(/^web1\.example\.org +ok +\d+s +1 +0 +- +- +\d/);
   });
 
   it('selects by fact (every --where must hold); CRITICAL when a selected host failed, WARNING when one is late, UNKNOWN when none', async () => {

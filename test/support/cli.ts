@@ -13,6 +13,8 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   timeoutMs?: number;
+  /** A command the runner is started under (`['unshare', '-u']`: in a UTS namespace of its own). */
+  via?: string[];
 }
 
 /** Where the tests' runs record themselves (suite-dirs.ts: the suite's own lock, cache and var directories). */
@@ -42,7 +44,8 @@ export function runner(name: string, args: string[], options: CliOptions = {}): 
   for (const key of CALL_ENV) {
     if (options.env?.[key] === undefined) delete env[key];
   }
-  return runCommand(path.join(RUNNERS_DIR, name), args, { env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
+  const argv = [...(options.via ?? []), path.join(RUNNERS_DIR, name), ...args];
+  return runCommand(argv[0]!, argv.slice(1), { env, cwd: options.cwd, timeoutMs: options.timeoutMs ?? 300_000 });
 }
 
 export interface RunnerOutcome {

@@ -18,13 +18,17 @@ export interface Outcome {
   log: string;
 }
 
-/** `runners/RUNNER NAME key=value...` with GOVERN_* variables from env, in the given mode. */
-export async function callRunner(runner: string, mode: RunnerMode, name: string, args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+/**
+ * `runners/RUNNER NAME key=value...` with GOVERN_* variables from env, in the given mode, started
+ * under `via` when given (`['unshare', '-u']`).
+ */
+export async function callRunner(runner: string, mode: RunnerMode, name: string, args: string[], env: Record<string, string> = {}, via: string[] = []): Promise<Outcome> {
   if (mode === 'oneshot') {
-    const r = await runnerOutcome(runner, [name, ...args], { env });
+    const r = await runnerOutcome(runner, [name, ...args], { env, via });
     return { ok: r.code === 0, changed: r.changed, message: r.message, diff: r.diff, log: r.stderr };
   }
-  const child = spawn(path.join(RUNNERS_DIR, runner), [], { env: { ...process.env, GOVERN_PERSISTENT: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const argv = [...via, path.join(RUNNERS_DIR, runner)];
+  const child = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, GOVERN_PERSISTENT: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   const answer = new Promise<PersistentResponse>((resolve, reject) => {
     lines.once('line', (line) => resolve(JSON.parse(line) as PersistentResponse));

@@ -1,7 +1,6 @@
 // `govern listen`: run by govern-listen.service beside the timer; starts the host's usual run when
 // `govern fleet run` asks (src/fleet/listener.ts). Its name in the fleet is --fleet-name, else its
 // fqdn fact, as when it publishes.
-import { checkHostKey } from '../../fleet/buckets.js';
 import { listen } from '../../fleet/listener.js';
 import { readAllowedKeys, SignatureCheck } from '../../fleet/request-signature.js';
 import { UserError } from '../../shared/errors.js';
@@ -9,10 +8,9 @@ import { onInterrupt } from '../../shared/interrupt.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
 import { note, warn } from '../../output/writers.js';
-import { factsOptions, helpOptions, localFacts } from '../common-options.js';
-import { searchPaths } from '../../plan/tree-paths.js';
-import { fleetOptions, fleetSettings } from '../fleet-options.js';
-import { optionTable, type Options } from '../options.js';
+import { factsOptions, helpOptions } from '../common-options.js';
+import { fleetHostName, fleetOptions, fleetSettings } from '../fleet-options.js';
+import { optionTable } from '../options.js';
 
 const options = optionTable([
   {
@@ -50,12 +48,7 @@ export const listenCommand = defineCommand({
     if (operands.length > 0) throw new UserError(`govern listen takes no operands (usage: ${this.usage})`);
     const settings = fleetSettings(o);
     if (settings === undefined) throw new UserError('no fleet is configured: give --fleet-url or set GOVERN_FLEET_URL');
-    const host = o.fleetName ?? (await fqdn(o));
-    try {
-      checkHostKey(host);
-    } catch (e) {
-      throw new UserError((e as Error).message);
-    }
+    const host = await fleetHostName(o);
     if (o.allowedKeys === undefined) {
       throw new UserError("govern listen needs --allowed-keys FILE (GOVERN_LISTEN_ALLOWED_KEYS): the operators' public keys, whose signed requests alone it honours (docs/fleet.md)");
     }
@@ -68,11 +61,3 @@ export const listenCommand = defineCommand({
     return 0;
   },
 });
-
-async function fqdn(o: Options<typeof options>): Promise<string> {
-  const facts = localFacts(o, searchPaths(o, undefined));
-  await facts.load(['fqdn']);
-  const result = facts.peek('fqdn')!;
-  if (!result.ok) throw new UserError(`this host's name in the fleet: the fqdn fact: ${result.error} (give --fleet-name)`);
-  return result.value;
-}

@@ -8,7 +8,9 @@ import { UserError } from '../../shared/errors.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
 import { out, warn } from '../../output/writers.js';
-import { helpOptions, varDirOptions } from '../common-options.js';
+import { factsOptions, helpOptions, varDirOptions } from '../common-options.js';
+import { fleetHostName, fleetOptions, fleetSettings } from '../fleet-options.js';
+import type { StageGate } from '../../pull/stage-gate.js';
 import { optionTable } from '../options.js';
 
 export const pullCommand = defineCommand({
@@ -19,7 +21,10 @@ export const pullCommand = defineCommand({
     'sees the old commit or the new one, never a mix. Prints the old and the new commit. A fetch that\n' +
     'fails, or a commit refused, leaves DIR as it was and exits 1. A commit must descend from the one\n' +
     'DIR is at (and from --anchor); with --allowed-signers and --ref, its signed message must name the\n' +
-    'ref in a "Govern-Ref: REF" trailer. Each pull is recorded in VAR_DIR/last-pull.json for govern status.',
+    'ref in a "Govern-Ref: REF" trailer. Each pull is recorded in VAR_DIR/last-pull.json for govern status.\n' +
+    'A commit whose tree has rollout.hcl rolls out in stages: it is held (DIR stays, exit 0) until the\n' +
+    "hosts of the earlier stages hold it healthy in the fleet's KV, and refused when a host reverted it\n" +
+    '(docs/rollout-stages.md); such a tree needs --fleet-url.',
   options: optionTable([
     { name: 'ref', kind: 'text', placeholder: 'REF', env: 'GOVERN_PULL_REF', help: "the branch or tag to pull (default: the repository's default branch)" },
     {
@@ -39,6 +44,8 @@ export const pullCommand = defineCommand({
     },
     { name: 'any-ref', kind: 'flag', env: 'GOVERN_PULL_ANY_REF', help: 'with --allowed-signers and --ref, accept a commit whatever its Govern-Ref trailer names (migration)' },
     { name: 'timeout', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_PULL_TIMEOUT', default: '10m', help: 'give up on git after this long' },
+    ...fleetOptions,
+    ...factsOptions,
     ...varDirOptions,
     ...helpOptions,
   ]),
@@ -57,8 +64,19 @@ export const pullCommand = defineCommand({
       varDir: o.varDir,
       timeoutMs: o.timeout,
       env: process.env,
+      gate: await stageGate(o),
     };
     await out(await recordedPull(request, warn));
     return 0;
   },
 });
+
+/** The fleet's gate when a fleet is configured (the NATS client is loaded only when a tree has rollout.hcl). */
+async function stageGate(o: Parameters<typeof fleetSettings>[0] & Parameters<typeof fleetHostName>[0]): Promise<StageGate | undefined> {
+  const settings = fleetSettings(o);
+  if (settings === undefined) return undefined;
+  return async (tree, commit, old) => {
+    const { fleetStageGate } = await import('../../fleet/stage-gate.js');
+    return fleetStageGate(settings, await fleetHostName(o))(tree, commit, old);
+  };
+}

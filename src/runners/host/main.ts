@@ -17,6 +17,7 @@ const load: Record<HostedRunner, () => RunnerDefinition> = {
   file: () => (require('../file/runner.js') as typeof import('../file/runner.js')).fileRunner() as RunnerDefinition,
   git: () => (require('../git/runner.js') as typeof import('../git/runner.js')).gitRunner() as RunnerDefinition,
   group: () => (require('../group/runner.js') as typeof import('../group/runner.js')).groupRunner() as RunnerDefinition,
+  hostname: () => (require('../hostname/runner.js') as typeof import('../hostname/runner.js')).hostnameRunner() as RunnerDefinition,
   ini: () => (require('../ini/runner.js') as typeof import('../ini/runner.js')).iniRunner() as RunnerDefinition,
   json: () => (require('../json/runner.js') as typeof import('../json/runner.js')).jsonRunner() as RunnerDefinition,
   kernel_module: () => (require('../kernel_module/runner.js') as typeof import('../kernel_module/runner.js')).kernelModuleRunner() as RunnerDefinition,
