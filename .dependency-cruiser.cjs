@@ -4,7 +4,7 @@
 const layers = [
   ['shared'],
   ['facts', 'hcl', 'config', 'lock', 'runners'],
-  ['data', 'pull'],
+  ['data', 'pull', 'checks'],
   ['templates', 'secrets', 'module-sources'],
   ['state', 'fmt'],
   ['graph'],

@@ -66,6 +66,7 @@ export const runOptions = optionTable([
     env: 'GOVERN_METRICS_FILE',
     help: "after each run that is not --noop, write its metrics to FILE for node_exporter's textfile collector",
   },
+  { name: 'no-health', kind: 'flag', help: "do not run the tree's health checks after the run (docs/rollout.md)" },
   ...planningOptions,
   ...helpOptions,
 ]);
@@ -90,6 +91,7 @@ export function runSettings(o: ResolvedRunOptions): RunSettings {
     forget: o.forget,
     varDir: o.varDir,
     metricsFile: o.metricsFile,
+    noHealth: o.noHealth,
     fleet: fleetSettings(o),
     fleetName: o.fleetName,
   };

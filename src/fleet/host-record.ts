@@ -3,6 +3,7 @@
 // are JSON values under the host's key; `govern fleet` and the templates read them back.
 import { addSecretText } from '../shared/secret-texts.js';
 import type { LocalFacts } from '../facts/local-facts.js';
+import { runSucceeded } from '../report/exit-code.js';
 import type { RunReport, RunSummary } from '../report/types.js';
 import { isSensitiveFact } from '../shared/sensitive.js';
 
@@ -54,13 +55,15 @@ export function hostRun(host: string, r: RunReport): HostRun {
     ended_at: new Date(Date.parse(r.started_at) + s.duration_ms).toISOString(),
     state: r.state,
     ...(r.commit !== undefined ? { commit: r.commit } : {}),
-    success: r.errors.length === 0 && s.failed === 0 && s.notifications_failed === 0,
+    success: runSucceeded(r),
     summary: s,
     errors: r.errors.slice(0, 10).map((e) => e.message),
     failed: r.resources
       .filter((x) => x.status === 'failed')
       .slice(0, 20)
       .map((x) => ({ ref: x.ref, message: x.message })),
+    ...(r.health ? { health: { ...r.health, failures: r.health.failures.slice(0, 20) } } : {}),
+    ...(r.reverted ? { reverted: r.reverted } : {}),
   };
 }
 

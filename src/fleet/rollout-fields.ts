@@ -70,7 +70,7 @@ export function rolloutFieldsProblem(v: Record<string, unknown>, timeProblem: (f
     return 'health is not {passed, failed, failures}';
   }
   const r = v.reverted as Record<string, unknown> | undefined;
-  if (r !== undefined && (typeof r !== 'object' || r === null || !isText(r.from, 64) || !isText(r.to, 64) || !isText(r.reason, 2_000))) return 'reverted is not {from, to, reason}';
+  if (r !== undefined && (typeof r !== 'object' || r === null || !COMMIT.test(String(r.from)) || !COMMIT.test(String(r.to)) || !isText(r.reason, 2_000))) return 'reverted is not {from, to, reason} with whole commit ids';
   if (v.healthy_since !== undefined) {
     const t = timeProblem('healthy_since', v.healthy_since);
     if (t !== undefined) return t;

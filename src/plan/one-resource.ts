@@ -27,7 +27,7 @@ export function planOneResource(resource: Resource, onCommandLine: ReadonlySet<s
   return async (settings, clock) => {
     const planned = await clock.time('plan', () => buildGraph([resource], { runnerDirs: settings.paths.runners, cache: settings.cache }));
     for (const message of secretsOnCommandLine(resource, onCommandLine, planned.runners)) warn(message);
-    return planned;
+    return { ...planned, health: [] };
   };
 }
 

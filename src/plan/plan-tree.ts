@@ -1,6 +1,7 @@
 // Planning a tree, as every command that plans does it (run, resource, graph, plan, diff): the named
 // steps data, render, parse, modules, contents, describe and graph, selection, each timed, over
 // settings resolved once from the command line (settings.ts, docs/architecture.md).
+import type { Check } from '../checks/kinds.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import type { Resource } from '../state/resource.js';
 import { treeRoot } from '../config/paths.js';
@@ -34,6 +35,8 @@ export interface PlannedTree {
   data?: TreeData;
   /** What planning left out and why, shown under -v (keys of an absent resource that only matter when present). */
   notes?: string[];
+  /** The tree's `health` blocks, run after a real run (docs/rollout.md); a module's files may declare them too. */
+  health: Check[];
 }
 
 /** Every problem of planning is masked with every secret planning met before it leaves here. */
@@ -47,7 +50,7 @@ export async function planTree(settings: PlanSettings, clock: PhaseClock): Promi
 }
 
 async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: PlanningSecrets): Promise<PlannedTree> {
-  const { root, data, timed, parsed, problems, parseCache } = await readResources(settings, clock, secrets);
+  const { root, data, timed, parsed, problems, parseCache, health } = await readResources(settings, clock, secrets);
   if (problems.length > 0) throw new UserError(problems);
   const resources = await clock.time('render', () => renderResourceTemplates(parsed, settings.paths.templates, timed, root));
   const misplaced = misplacedEncrypted(resources);
@@ -66,7 +69,7 @@ async function planMasked(settings: PlanSettings, clock: PhaseClock, secrets: Pl
       throw new UserError([...unknown, `--tags ${filter.tags.join(',')}${filter.skipTags.length > 0 ? ` --skip-tags ${filter.skipTags.join(',')}` : ''} selects no resource of the tree`].map((message) => ({ message })));
     }
     for (const message of unknown) (settings.warn ?? warn)(message);
-    return { plan, runners, selected, data, notes };
+    return { plan, runners, selected, data, notes, health };
   });
 }
 
@@ -79,6 +82,7 @@ export interface ReadResources {
   problems: Problem[];
   /** The state files parsed this run, kept once the graph is built (state/parse-cache.ts). */
   parseCache: ParseCache;
+  health: Check[];
 }
 
 /** `goOn`: a problem of the data phase is one more problem, and state files render without data (govern check). `parses`: where the parse cache keeps its entries. */
@@ -115,17 +119,31 @@ export async function readResources(settings: PlanSettings, clock: PhaseClock, s
   // Module instances become state files of their own, rendered with their parameters; the instances
   // those declare (modules in modules) in the next round, until none is left (docs/modules.md).
   const parsed = [...tree.resources];
+  const health = [...tree.health];
   const problems = [...dataProblems, ...rendered.problems, ...tree.problems];
   let expansion = await clock.time('render', () => expandModules(root, tree.instances, data, timed));
   for (;;) {
     const round = expansion;
     const expanded = await clock.time('parse', async () => parseFiles(round.texts, secrets, parsed.length));
     parsed.push(...expanded.resources);
+    health.push(...expanded.health);
     problems.push(...round.problems, ...expanded.problems);
     round.warnings.forEach(warnOnce);
     if (expanded.instances.length === 0) break;
     expansion = await clock.time('render', () => expandModules(root, expanded.instances, data, timed, round.taken));
   }
-  problems.push(...duplicates(parsed));
-  return { root, data, timed, parsed, problems, parseCache };
+  problems.push(...duplicates(parsed), ...duplicateHealth(health));
+  return { root, data, timed, parsed, problems, parseCache, health };
+}
+
+/** Two health checks of one name: the report and the record could not tell them apart. */
+function duplicateHealth(health: Check[]): Problem[] {
+  const first = new Map<string, string>();
+  const problems: Problem[] = [];
+  for (const c of health) {
+    const earlier = first.get(c.name);
+    if (earlier !== undefined) problems.push({ message: `${c.where}: health "${c.name}" is already declared at ${earlier}` });
+    else first.set(c.name, c.where);
+  }
+  return problems;
 }

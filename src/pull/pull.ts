@@ -2,21 +2,22 @@
 // repository, check the commit's signature when allowed signers are given, and that it may follow
 // DIR's commit (lineage.ts), check it out into a tree of its own, then switch DIR to it (store.ts).
 // Until that switch nothing DIR shows has changed, so a failed fetch or a refused commit leaves DIR
-// at the last good commit.
+// at the last good commit. A commit a run returned from (quarantined, good.ts) is refused.
 import fs from 'node:fs';
 import path from 'node:path';
 import { flockFd, openLockFile } from '../shared/flock.js';
 import { tryRunLock } from '../lock/run-lock.js';
-import { syncDirectory } from '../shared/atomic-file.js';
 import { formatDuration } from '../shared/duration.js';
 import { UserError, type Problem } from '../shared/errors.js';
 import { verifyCommit } from '../shared/commit-signature.js';
 import { foreignRepository, localRepositoryPath } from '../shared/git-safety.js';
 import { trustedFile } from '../shared/trust.js';
 import { git, gitChecked, GitFailure, type GitContext } from './git.js';
+import { checkOut } from './checkout.js';
+import { goodCommit, quarantineOf, setRevertMark } from './good.js';
 import { checkLineage } from './lineage.js';
 import { gatePull, type GateVerdict, type StageGate } from './stage-gate.js';
-import { currentCommit, makeStore, pruneTrees, storeFor, switchTo, type Store } from './store.js';
+import { CURRENT_REF, currentCommit, makeStore, pruneTrees, storeFor, switchTo, type Store } from './store.js';
 
 export interface PullRequest {
   repo: string;
@@ -30,6 +31,8 @@ export interface PullRequest {
   allowRollback: boolean;
   /** With allowed signers and a ref: accept a commit whatever refs its Govern-Ref trailers name. */
   anyRef: boolean;
+  /** Mark the tree: its next run returns to the last good commit if this one fails (docs/rollout.md). */
+  revertOnFailure?: boolean;
   varDir: string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
@@ -46,6 +49,8 @@ export interface PullResult {
   signer?: string;
   /** DIR went to a commit that does not descend from its old one (--allow-rollback). */
   rolledBack: boolean;
+  /** The host's last good commit (its run and health checks succeeded), when there is one. */
+  good?: string;
   /** The fetched commit waits for the earlier stages of the rollout: DIR stays at `commit`. */
   held?: { commit: string; reason: string };
 }
@@ -66,9 +71,8 @@ export class PullFailure extends UserError {
   }
 }
 
-/** Where the fetched commit is kept in the store's repository, and the commit DIR is at (kept from git's gc). */
+/** Where the fetched commit is kept in the store's repository. */
 const PULLED_REF = 'refs/govern/pulled';
-const CURRENT_REF = 'refs/govern/current';
 
 export async function pull(request: PullRequest): Promise<PullResult> {
   request = checkRequest(request);
@@ -108,7 +112,14 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
   const boundRef = request.allowedSigners !== undefined && !request.anyRef ? request.ref : undefined;
   const lineage = await checkLineage(c, { old, commit, anchor: request.anchor, ref: boundRef, allowRollback: request.allowRollback });
   if (!lineage.ok) throw new PullFailure(lineage.kind, `refusing commit ${commit} of ${request.repo}: ${lineage.reason}; ${stays}`, commit, old);
-  if (!fs.existsSync(path.join(store.trees, commit))) await checkOut(c, store, commit);
+  const quarantined = await quarantineOf(c, commit);
+  if (quarantined !== undefined) throw new PullFailure('refused', `refusing commit ${commit} of ${request.repo}: it is quarantined on this host, ${quarantined} (a newer commit that descends from it is taken); ${stays}`, commit, old);
+  try {
+    if (!fs.existsSync(path.join(store.trees, commit))) await checkOut(c, store, commit);
+  } catch (e) {
+    if (e instanceof GitFailure) throw new PullFailure('failed', `cannot check out ${commit}: ${e.message}`, commit);
+    throw e;
+  }
   if (old !== commit) {
     const verdict = await stageVerdict(request.gate, path.join(store.trees, commit), commit, old, stays);
     if (verdict.kind === 'quarantined') throw new PullFailure('refused', `refusing commit ${commit} of ${request.repo}: ${verdict.reason}; ${stays}`, commit, old);
@@ -121,17 +132,20 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
     throw e;
   }
   if (old !== commit) switchTo(store, dir, commit);
+  setRevertMark(store, request.revertOnFailure === true);
+  const good = await goodCommit(c);
   // Old trees go only while no run is under way: a run resolves DIR once it holds the run lock,
   // and reads the tree it resolved until it ends.
   const runLock = await tryRunLock();
   if (runLock) {
     try {
-      pruneTrees(store, commit);
+      // Marked, the last good commit's tree stays: a return to it needs no checkout (good.ts).
+      pruneTrees(store, commit, request.revertOnFailure ? good : undefined);
     } finally {
       runLock.release();
     }
   }
-  return { dir, old, commit, signer, rolledBack: lineage.rolledBack };
+  return { dir, old, commit, signer, rolledBack: lineage.rolledBack, ...(good ? { good } : {}) };
 }
 
 /** The stage gate's verdict; a mistake of rollout.hcl, or a fleet that cannot be read, leaves DIR as it is. */
@@ -141,27 +155,6 @@ async function stageVerdict(gate: StageGate | undefined, tree: string, commit: s
   } catch (e) {
     if (e instanceof UserError) throw new PullFailure('failed', [...e.problems, { message: stays }], commit, old);
     throw e;
-  }
-}
-
-/** The commit's files into trees/COMMIT: written under a temporary name, renamed when complete. */
-async function checkOut(c: GitContext, store: Store, commit: string): Promise<void> {
-  const temp = path.join(store.trees, `.${commit}.${process.pid}.tmp`);
-  const index = path.join(store.root, `index.${process.pid}.tmp`);
-  fs.rmSync(temp, { recursive: true, force: true });
-  fs.mkdirSync(temp, { mode: 0o755 });
-  try {
-    const env = { GIT_INDEX_FILE: index };
-    await gitChecked(c, 'read-tree', ['read-tree', commit], { env });
-    await gitChecked(c, 'checkout-index', [`--work-tree=${temp}`, 'checkout-index', '--all'], { env });
-    fs.renameSync(temp, path.join(store.trees, commit));
-    syncDirectory(store.trees);
-  } catch (e) {
-    fs.rmSync(temp, { recursive: true, force: true });
-    if (e instanceof GitFailure) throw new PullFailure('failed', `cannot check out ${commit}: ${e.message}`, commit);
-    throw e;
-  } finally {
-    fs.rmSync(index, { force: true });
   }
 }
 

@@ -16,6 +16,9 @@ export interface Store {
   lockFile: string;
 }
 
+/** The commit DIR is at, in the store's repository (kept from git's gc). */
+export const CURRENT_REF = 'refs/govern/current';
+
 const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** The store of DIR (an absolute path): its name shows DIR's last part, its hash keeps DIRs apart. */
@@ -35,6 +38,12 @@ export function makeStore(store: Store): void {
 export interface PulledTree {
   path: string;
   commit: string;
+}
+
+/** The store a pulled tree is in: trees/COMMIT's parent's parent. */
+export function storeOfTree(tree: PulledTree): Store {
+  const root = path.dirname(path.dirname(tree.path));
+  return { root, gitDir: path.join(root, 'repo.git'), trees: path.join(root, 'trees'), lockFile: path.join(root, 'pull.lock') };
 }
 
 /** The tree and commit of a path that is a pull's symlink; undefined for anything else. */
@@ -85,9 +94,9 @@ export function switchTo(store: Store, dir: string, commit: string): void {
   syncDirectory(path.dirname(dir));
 }
 
-/** Removes the trees of other commits than `keep`, and leftovers of interrupted checkouts. */
-export function pruneTrees(store: Store, keep: string): void {
+/** Removes the trees of other commits than `keep` (and `also`), and leftovers of interrupted checkouts. */
+export function pruneTrees(store: Store, keep: string, also?: string): void {
   for (const name of fs.readdirSync(store.trees)) {
-    if (name !== keep) fs.rmSync(path.join(store.trees, name), { recursive: true, force: true });
+    if (name !== keep && name !== also) fs.rmSync(path.join(store.trees, name), { recursive: true, force: true });
   }
 }

@@ -34,6 +34,8 @@ export interface PullRecord {
   commit?: string;
   /** What govern said about it (the refusal, or the failure). */
   message?: string;
+  /** The last good commit of DIR (a run of it succeeded with its health checks), when there is one; a run updates it (docs/rollout.md). */
+  good?: string;
 }
 
 /** Readable by all (0644), as the last run's record: monitoring agents rarely run as root. */
@@ -68,9 +70,16 @@ export function readLastPull(varDir: string): LastPull {
       Number.isFinite(Date.parse(record.at)) &&
       typeof record.dir === 'string' &&
       typeof record.repo === 'string' &&
-      ['current', 'commit', 'message', 'ref'].every((k) => record[k as keyof PullRecord] === undefined || typeof record[k as keyof PullRecord] === 'string');
+      ['current', 'commit', 'message', 'ref', 'good'].every((k) => record[k as keyof PullRecord] === undefined || typeof record[k as keyof PullRecord] === 'string');
     return valid ? { kind: 'record', file, record } : { kind: 'unreadable', file, reason: 'not a govern pull record' };
   } catch (e) {
     return { kind: 'unreadable', file, reason: (e as Error).message };
   }
+}
+
+/** A run made `good` DIR's last good commit: the record of the last pull of DIR says so too. */
+export function noteGoodCommit(varDir: string, dir: string, good: string): void {
+  const last = readLastPull(varDir);
+  if (last.kind !== 'record' || last.record.dir !== dir || last.record.good === good) return;
+  writeLastPull(varDir, { ...last.record, good });
 }

@@ -6,7 +6,7 @@ import { pull, PullFailure, type PullRequest, type PullResult } from '../pull/pu
 import { UserError } from '../shared/errors.js';
 import { writeLastPull, type PullRecord } from './last-pull.js';
 
-type Outcome = Pick<PullRecord, 'outcome' | 'current' | 'commit' | 'message'>;
+type Outcome = Pick<PullRecord, 'outcome' | 'current' | 'commit' | 'message' | 'good'>;
 
 /** The line to print: the old and the new commit. `warn` is told of a rollback, and of a record not written. */
 export async function recordedPull(request: PullRequest, warn: (message: string) => void): Promise<string> {
@@ -23,7 +23,7 @@ export async function recordedPull(request: PullRequest, warn: (message: string)
   }
   const signed = result.signer !== undefined ? ` (signed by ${result.signer})` : '';
   if (result.rolledBack) warn(`${result.dir}: rolled back from ${result.old} to ${result.commit}, which does not descend from it (--allow-rollback)${signed}`);
-  record(request, { outcome: result.rolledBack ? 'rolled-back' : result.old === result.commit ? 'unchanged' : 'pulled', current: result.commit, commit: result.commit }, warn);
+  record(request, { outcome: result.rolledBack ? 'rolled-back' : result.old === result.commit ? 'unchanged' : 'pulled', current: result.commit, commit: result.commit, ...(result.good ? { good: result.good } : {}) }, warn);
   return result.old === result.commit ? `${result.dir}: already at ${result.commit}${signed}\n` : `${result.dir}: ${result.old ?? 'none'} -> ${result.commit}${signed}\n`;
 }
 

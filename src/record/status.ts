@@ -28,6 +28,9 @@ export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, la
   if (r.errors.length > 0) problems.push(`stopped${r.resources.length > 0 ? '' : ' before applying'}: ${r.errors[0].message}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`);
   if (s.failed > 0) problems.push(`${s.failed} resource${s.failed === 1 ? '' : 's'} failed`);
   if (s.notifications_failed > 0) problems.push(`${s.notifications_failed} notification${s.notifications_failed === 1 ? '' : 's'} failed`);
+  if (r.health && r.health.failed > 0) problems.push(`${r.health.failed} health check${r.health.failed === 1 ? '' : 's'} failed (${r.health.failures[0]}${r.health.failed > 1 ? ', ...' : ''})`);
+  // Until a newer commit succeeds, every run of the good commit carries the return (run/revert.ts).
+  if (r.reverted) problems.unshift(`reverted from ${r.reverted.from.slice(0, 12)} (${r.reverted.reason}) to ${r.reverted.to.slice(0, 12)}`);
   const stale = ageMs > maxAgeMs;
   if (stale) problems.push(`the last run is older than ${formatDuration(maxAgeMs)}`);
   let code: StatusCode = problems.length > (stale ? 1 : 0) ? 2 : stale ? 1 : 0;
@@ -53,6 +56,8 @@ export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, la
     `notifications_failed=${s.notifications_failed};;0;0`,
     `errors=${r.errors.length};;0;0`,
     `no_longer_managed=${dropped.length};;;0`,
+    `health_failed=${r.health?.failed ?? 0};;0;0`,
+    `reverted=${r.reverted ? 1 : 0};;0;0`,
   ];
   return answer(code, [...problems, details].join('; '), perf);
 }

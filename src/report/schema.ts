@@ -283,6 +283,26 @@ export const REPORT_SCHEMA = {
         "type": "string",
         "minLength": 1
       }
+    },
+    "health": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["passed", "failed", "failures"],
+      "properties": {
+        "passed": { "type": "integer", "minimum": 0 },
+        "failed": { "type": "integer", "minimum": 0 },
+        "failures": { "type": "array", "items": { "type": "string" } }
+      }
+    },
+    "reverted": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["from", "to", "reason"],
+      "properties": {
+        "from": { "type": "string", "pattern": "^[0-9a-f]{40,64}$" },
+        "to": { "type": "string", "pattern": "^[0-9a-f]{40,64}$" },
+        "reason": { "type": "string" }
+      }
     }
   }
 } as const;

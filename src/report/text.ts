@@ -69,7 +69,9 @@ export function summaryLine(report: RunReport): string {
     `${count} notification${count === 1 ? '' : 's'} ${noop ? 'would be sent' : 'sent'}` +
     (s.notifications_failed ? `, ${s.notifications_failed} failed` : '') +
     (s.notifications_skipped ? `, ${s.notifications_skipped} not sent` : '');
-  return `${noop ? 'noop: ' : ''}${parts.join(', ')}; ${notes}; ${formatSeconds(s.duration_ms)}`;
+  const h = report.health;
+  const health = h ? `; health ${h.passed} passed${h.failed ? `, ${h.failed} failed` : ''}` : '';
+  return `${noop ? 'noop: ' : ''}${parts.join(', ')}; ${notes}${health}; ${formatSeconds(s.duration_ms)}`;
 }
 
 function head(status: string, what: string, message: string, durationMs: number, view: TextView): string {

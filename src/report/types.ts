@@ -69,6 +69,8 @@ export interface RunMeta {
   /** The commit the state tree is at, when `govern pull` made it. */
   commit?: string;
   noop: boolean;
+  /** The run returned the tree to its last good commit (govern pull --revert-on-failure): full commit hashes, and why. */
+  reverted?: RevertReport;
 }
 
 export interface RunReport extends RunMeta {
@@ -80,4 +82,22 @@ export interface RunReport extends RunMeta {
   timings: PhaseTimings;
   /** Resources the tree declared at an earlier real run and no longer does, left on the host: until removed or forgotten. */
   no_longer_managed?: string[];
+  /** The tree's health checks, run after the run (docs/rollout.md); absent when none ran (noop, --no-health, none declared). */
+  health?: HealthReport;
+}
+
+export interface HealthReport {
+  passed: number;
+  failed: number;
+  /** One line a failed check: `site.hcl:12: health check "NAME" failed: MESSAGE`. */
+  failures: string[];
+}
+
+export interface RevertReport {
+  /** The commit whose run or health checks failed, now quarantined. */
+  from: string;
+  /** The last good commit, applied again by this run. */
+  to: string;
+  /** Why: the first failure of the reverted commit's run. */
+  reason: string;
 }

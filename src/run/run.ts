@@ -1,6 +1,7 @@
 // One run end to end, for `govern run` (a tree) and `govern resource` (one resource): the run lock,
 // planning, applying with live output, the report, the record, publishing to the fleet, and what an
 // interruption leaves (docs/architecture.md, "The flow of one run").
+import path from 'node:path';
 import type { RunnerMode } from '../apply/invoke.js';
 import { RunSession } from '../apply/run.js';
 import { forecastRunners, rememberRunners } from '../apply/runner-forecast.js';
@@ -12,7 +13,7 @@ import { textPrinter, useColour, type ColourChoice } from '../output/text-output
 import { note, out, printError, warn } from '../output/writers.js';
 import type { PlannedTree } from '../plan/plan-tree.js';
 import type { PlanSettings } from '../plan/settings.js';
-import { pulledTree } from '../pull/store.js';
+import { pulledTree, type PulledTree } from '../pull/store.js';
 import { recordRun } from '../record/record.js';
 import { errorReport, interruptedReport, runReport, type Applied } from '../report/build.js';
 import { exitCode } from '../report/exit-code.js';
@@ -24,6 +25,9 @@ import type { NotificationReport, ResourceReport, RunMeta, RunReport } from '../
 import { UserError } from '../shared/errors.js';
 import { interruptedBy, onInterrupt } from '../shared/interrupt.js';
 import { KILL_GRACE_MS } from '../shared/process.js';
+import { healthLines, runHealth } from './health.js';
+import { putBackSource, putBacks } from './restore-resources.js';
+import { afterPulledRun, backUpAll, carriedReturn, restoreReplaced } from './revert.js';
 import { trackManaged } from './managed-tracking.js';
 
 /**
@@ -48,6 +52,8 @@ export interface RunSettings {
   forget: string[];
   varDir: string;
   metricsFile?: string;
+  /** --no-health: the tree's health checks are not run (docs/rollout.md). */
+  noHealth?: boolean;
   /** Undefined: no fleet is configured. */
   fleet?: FleetSettings;
   fleetName?: string;
@@ -101,14 +107,60 @@ export async function underRunLock(o: { quiet: boolean; verbose: number; lockTim
   }
 }
 
+/**
+ * A run, and for a pulled tree what it leaves for the tree's commit (revert.ts): a failed run in a
+ * tree marked by `govern pull --revert-on-failure` returns it to the last good commit, run at once,
+ * in the same invocation; that exits as a failure (the commit pulled failed) whatever the return's run did.
+ */
 export async function lockedRun(o: RunSettings, source: RunSource): Promise<number> {
+  const done: Done = {};
+  const code = await runOnce(o, source, done);
+  const tree = o.noop ? undefined : done.tree;
+  if (tree === undefined || done.report === undefined || interruptedBy() !== undefined) return code;
+  let made;
+  try {
+    made = await afterPulledRun(path.resolve(source.target), tree, done.report, o.varDir);
+  } catch (e) {
+    printError(e);
+    return 1;
+  }
+  if (made === undefined) return code;
+  warn(`${source.target}: reverted from ${made.from} (${made.reason}) to ${made.to}, the last good commit: running it`);
+  const again: Done = {};
+  const returnStart = Date.now();
+  const second = await runOnce(o, source, again);
+  for (const line of restoreReplaced(o.varDir, done.report, returnStart, again.report)) warn(line);
+  for (const p of putBacks(done.report, again.report)) {
+    warn(`putting ${p.runner}:${p.name} back ${p.what} before ${made.from}`);
+    await runOnce({ ...o, json: false, noHealth: true }, putBackSource(p), {}).catch(printError);
+  }
+  if (again.report && interruptedBy() === undefined) {
+    try {
+      if (again.tree) await afterPulledRun(path.resolve(source.target), again.tree, again.report, o.varDir);
+    } catch (e) {
+      printError(e);
+    }
+  }
+  return o.detailedExitcodes ? second | 4 : 1;
+}
+
+/** What one run leaves for lockedRun: its report (none when interrupted) and the pulled tree it read. */
+type Done = { report?: RunReport; tree?: PulledTree };
+
+async function runOnce(o: RunSettings, source: RunSource, done: Done): Promise<number> {
   const { target } = source;
   const clock = new PhaseClock();
   // A tree from govern pull is resolved once, under the run lock (no pull prunes it meanwhile), so
   // the whole run reads one commit even if a pull switches the tree while it runs.
   const pulled = source.adHoc ? undefined : pulledTree(target);
+  done.tree = pulled;
   const inputs = o.planSettings(pulled?.path ?? target);
-  const meta = async (): Promise<RunMeta> => ({ ...(await runMeta(source.state ?? target, o.noop, inputs.facts)), ...(pulled ? { commit: pulled.commit } : {}) });
+  const carried = pulled && !o.noop ? carriedReturn(pulled) : undefined;
+  const meta = async (): Promise<RunMeta> => ({
+    ...(await runMeta(source.state ?? target, o.noop, inputs.facts)),
+    ...(pulled ? { commit: pulled.commit } : {}),
+    ...(carried ? { reverted: carried } : {}),
+  });
   let report: RunReport;
   let code: number;
   const applied: Applied = { resources: [], notifications: [], excluded: 0 };
@@ -119,7 +171,7 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
     noop: o.noop,
     timeoutMs: o.runnerTimeout,
     // The runners' backups (backup = true) go under the run's var dir.
-    baseEnv: o.varDir ? { ...process.env, GOVERN_VAR_DIR: o.varDir } : process.env,
+    baseEnv: { ...process.env, ...(o.varDir ? { GOVERN_VAR_DIR: o.varDir } : {}), ...(pulled && !o.noop ? backUpAll(pulled) : {}) },
     jobs: o.jobs,
     runnerMode: o.runnerMode,
   });
@@ -147,6 +199,7 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
       throw e;
     }
     report = errorReport(await meta(), e, clock.timings(), sinceStart());
+    done.report = report;
     if (o.json) await out(reportJson(report));
     printError(e);
     record(o, report, source);
@@ -159,6 +212,7 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
     await session.close();
   }
   if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
+  done.report = report;
   const recorded = record(o, report, source);
   unregister();
   await publish(o, report, inputs, source);
@@ -194,7 +248,7 @@ async function runTree(
   applied: Applied,
   source: RunSource,
 ): Promise<{ report: RunReport; code: number } | undefined> {
-  const { plan, runners, selected, notes } = await source.plan(inputs, clock);
+  const { plan, runners, selected, notes, health } = await source.plan(inputs, clock);
   if (o.verbose > 0) for (const message of notes ?? []) note(message);
   const managed = source.adHoc ? { dropped: [], save: () => {} } : trackManaged(o.varDir, source.target, plan.resources, o.forget);
   const persistent = [...runners.values()].filter((r) => r.description?.persistent === true).map((r) => r.executable);
@@ -232,10 +286,17 @@ async function runTree(
       saved = false;
     }
   }
+  // After a real run, also a failed one: its record says whether what it left is healthy.
+  if (!o.noop && !o.noHealth && health.length > 0) {
+    const checked = await runHealth(health);
+    report.health = checked.report;
+    report.summary.duration_ms = sinceStart();
+    if (!o.json) for (const line of healthLines(checked.results, view.verbosity)) write(`${line}\n`, line.startsWith('failed') ? 'err' : 'info');
+  }
   if (o.json) await out(reportJson(report));
   else {
     for (const ref of managed.dropped) write(`no longer managed: ${ref}\n`, 'warning');
-    write(`${summaryLine(report)}\n`, summaryPriority(report.summary));
+    write(`${summaryLine(report)}\n`, report.health?.failed ? 'warning' : summaryPriority(report.summary));
   }
-  return { report, code: saved ? exitCode(report.summary, o.detailedExitcodes) : 1 };
+  return { report, code: saved ? exitCode(report.summary, o.detailedExitcodes, report.health) : 1 };
 }

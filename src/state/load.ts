@@ -1,4 +1,5 @@
 // State files to resources: read, render (Handlebars), parse (HCL, src/hcl/parse.ts).
+import type { Check } from '../checks/kinds.js';
 import { treeRoot } from '../config/paths.js';
 import { parseHcl } from '../hcl/parse.js';
 import type { HclFile } from '../hcl/syntax.js';
@@ -35,6 +36,8 @@ export interface ParsedFiles {
   resources: Resource[];
   instances: InstanceDecl[];
   problems: Problem[];
+  /** The `health` blocks of the files, in file then source order. */
+  health: Check[];
 }
 
 /** Every state file rendered that can be; the problems of those that cannot, to report with the others'. */
@@ -68,6 +71,7 @@ export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, fi
   const problems: Problem[] = [];
   const resources: Resource[] = [];
   const instances: InstanceDecl[] = [];
+  const health: Check[] = [];
   for (const text of texts) {
     // A module's file, or one that read a sensitive fact or data, is parsed every time (parse-cache.ts).
     const keep = cache && text.module === undefined && (text.sensitiveFacts ?? []).length === 0 ? cache : undefined;
@@ -90,7 +94,9 @@ export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, fi
       continue;
     }
     const result = toResources(text.file, parsed.items, lines, firstIndex + resources.length, { inModule: text.module !== undefined, templated: text.module !== undefined && text.source.includes('{{') });
-    if (keep && result.problems.length === 0 && !result.resources.some((r) => r.sensitive || r.attrs.show_diff === false)) keep.parsed(text, result.resources, result.instances, firstIndex + resources.length);
+    health.push(...result.health);
+    // A file with health blocks is parsed every time: the cache keeps resources and instances only.
+    if (keep && result.problems.length === 0 && result.health.length === 0 && !result.resources.some((r) => r.sensitive || r.attrs.show_diff === false)) keep.parsed(text, result.resources, result.instances, firstIndex + resources.length);
     if (text.module) for (const r of result.resources) r.module = text.module;
     taintResources(result.resources, text.sensitiveFacts ?? []);
     result.resources.forEach((r) => secrets?.addResource(r));
@@ -102,7 +108,7 @@ export function parseFiles(texts: StateFileText[], secrets?: PlanningSecrets, fi
     const declared = text.module ? tainted.map((i) => ({ ...i, within: text.module })) : tainted;
     instances.push(...(secretValues.length > 0 ? declared.map((i) => ({ ...i, sensitiveValues: secretValues })) : declared));
   }
-  return { resources, instances, problems };
+  return { resources, instances, problems, health };
 }
 
 /** A syntax error may quote what the file holds (a bare word): never the value of a sensitive fact it used. */

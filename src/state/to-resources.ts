@@ -2,7 +2,8 @@
 // file and line. A nested block becomes a value as Terraform's JSON syntax writes it: a list of its
 // bodies under its type (and under each of its labels).
 import path from 'node:path';
-import type { Location, Problem } from '../shared/errors.js';
+import { checkOf, HEALTH_BLOCK, type Check } from '../checks/kinds.js';
+import { formatLocation, type Location, type Problem } from '../shared/errors.js';
 import type { AttrValue, Attributes } from '../shared/protocol.js';
 import { masker } from '../shared/sensitive.js';
 import { ATTRIBUTE_KEY, checkResourceName, RUNNER_NAME } from '../shared/validate.js';
@@ -17,6 +18,8 @@ export interface FileResources {
   problems: Problem[];
   /** The file's `module` blocks (docs/modules.md). */
   instances: InstanceDecl[];
+  /** The file's `health` blocks, checked after every real run (docs/rollout.md). */
+  health: Check[];
 }
 
 /** Where a state file sits: a module's files may hold `variable` blocks. */
@@ -43,6 +46,7 @@ export function toResources(
   const problems: Problem[] = [];
   const resources: Resource[] = [];
   const instances: InstanceDecl[] = [];
+  const health: Check[] = [];
   const stateDir = path.dirname(path.resolve(file));
 
   for (const item of items) {
@@ -50,6 +54,14 @@ export function toResources(
     const problem = (message: string) => problems.push({ ...at, message });
     if (item.kind === 'attribute') {
       problem(`"${item.name} = ..." at the top level: a state file holds only resource blocks, runner "name" { ... }`);
+      continue;
+    }
+    if (item.type === HEALTH_BLOCK) {
+      const messages: string[] = [];
+      const where = formatLocation(at);
+      const check = checkOf(item, where, messages, 'health');
+      if (check) health.push(check);
+      for (const m of messages) problem(m.startsWith(`${where}: `) ? m.slice(where.length + 2) : m);
       continue;
     }
     if (item.labels.length !== 1) {
@@ -85,7 +97,7 @@ export function toResources(
     const resource = bodyToResource(item.type, name, ordered, at, keyAt, problems);
     if (resource) resources.push({ ...resource, file, stateDir, index: firstIndex + resources.length });
   }
-  return { resources, problems, instances };
+  return { resources, problems, instances, health };
 }
 
 /**

@@ -4,36 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseHcl } from '../hcl/parse.js';
-import type { HclBlock } from '../hcl/syntax.js';
+import { checkOf, type Check } from '../checks/kinds.js';
 import { UserError } from '../shared/errors.js';
-import type { AttrValue } from '../shared/protocol.js';
 
-export type CheckKind = 'command' | 'file' | 'port' | 'service' | 'package' | 'url';
-
-export interface Check {
-  name: string;
-  kind: CheckKind;
-  /** The kind's own key and the keys that go with it, as written. */
-  keys: Record<string, string | number>;
-  /** `tests/web.hcl:3`, relative to the tree. */
-  where: string;
-}
-
-/** The keys each kind takes besides its own, and whether a value is a number. */
-const KINDS: Record<CheckKind, { extra: string[]; numeric: string[] }> = {
-  command: { extra: ['user'], numeric: [] },
-  file: { extra: ['contains', 'mode'], numeric: [] },
-  port: { extra: [], numeric: ['port'] },
-  service: { extra: [], numeric: [] },
-  package: { extra: ['version'], numeric: [] },
-  url: { extra: ['status'], numeric: ['status'] },
-};
+export type { Check, CheckKind } from '../checks/kinds.js';
 
 const MAX_FILES = 200;
 const MAX_BYTES = 1024 * 1024;
 const MAX_CHECKS = 1000;
-/** A user, service or package name reaches a command line: it must not read as an option or a path. */
-const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+:@-]{0,127}$/;
 
 /** The checks of the tree at root, in file then source order; none when it has no tests/ directory. */
 export function readChecks(root: string): Check[] {
@@ -99,47 +77,3 @@ function checksOf(shown: string, text: string, problems: string[]): Check[] {
   return checks;
 }
 
-function checkOf(block: HclBlock, where: string, problems: string[]): Check | undefined {
-  const start = problems.length;
-  const fail = (message: string) => problems.push(`${where}: ${message}`);
-  if (block.labels.length !== 1 || block.labels[0] === '') fail('a check has one name: check "NAME" { ... }');
-  const name = block.labels[0] ?? '';
-  const keys: Record<string, AttrValue> = {};
-  for (const item of block.body) {
-    if (item.kind === 'block') fail(`check "${name}": no block goes inside a check (found ${item.type})`);
-    else keys[item.name] = item.value;
-  }
-  const kinds = (Object.keys(KINDS) as CheckKind[]).filter((k) => k in keys);
-  if (kinds.length !== 1) {
-    fail(`check "${name}": ${kinds.length === 0 ? 'says nothing to check' : `has ${kinds.join(' and ')}`}: give one of ${Object.keys(KINDS).join(', ')}`);
-    return undefined;
-  }
-  const kind = kinds[0];
-  const allowed = new Set([kind, ...KINDS[kind].extra]);
-  const values: Record<string, string | number> = {};
-  for (const [key, value] of Object.entries(keys)) {
-    if (!allowed.has(key)) {
-      fail(`check "${name}": ${kind} takes ${[...allowed].join(', ')}, not ${key}`);
-      continue;
-    }
-    const numeric = KINDS[kind].numeric.includes(key);
-    if (numeric ? typeof value === 'number' && Number.isInteger(value) : typeof value === 'string') values[key] = value as string | number;
-    else fail(`check "${name}": ${key} is ${numeric ? 'a whole number' : 'a string'}`);
-  }
-  if (problems.length === start) validate(kind, values, (m) => fail(`check "${name}": ${m}`));
-  return problems.length === start ? { name, kind, keys: values, where } : undefined;
-}
-
-function validate(kind: CheckKind, v: Record<string, string | number>, fail: (message: string) => void): void {
-  const text = (key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
-  if (kind === 'file' && !path.isAbsolute(text('file') ?? '')) fail('file is an absolute path');
-  if (kind === 'file' && text('mode') !== undefined && !/^0?[0-7]{3,4}$/.test(text('mode')!)) fail(`mode is octal, as "0644", not ${JSON.stringify(v.mode)}`);
-  if (kind === 'port' && ((v.port as number) < 1 || (v.port as number) > 65535)) fail(`port is from 1 to 65535, not ${v.port}`);
-  if (kind === 'url' && !/^https?:\/\//.test(text('url') ?? '')) fail('url is an http:// or https:// address');
-  if (kind === 'url' && v.status !== undefined && ((v.status as number) < 100 || (v.status as number) > 599)) fail(`status is an HTTP status, not ${v.status}`);
-  if (kind === 'command' && (text('command') ?? '') === '') fail('command is empty');
-  for (const key of ['user', 'service', 'package'] as const) {
-    const value = text(key);
-    if (value !== undefined && (kind === key || key === 'user') && !NAME.test(value)) fail(`${key} ${JSON.stringify(value)} is not a name (letters, digits and _.+:@-, not starting with -)`);
-  }
-}

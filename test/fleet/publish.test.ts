@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HostFacts, HostRun } from '../../src/fleet/host-record.js';
+import { checkRun } from '../../src/fleet/published.js';
 import { govern, GOVERN, shRunner } from '../support/cli.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
 import { writeFile } from '../support/tmp.js';
@@ -56,6 +57,24 @@ describe('fleet: publishing after a run', () => {
     const run = (await readKey<HostRun>(nats.url, 'govern_runs', 'db2'))!;
     expect(run.failed[0].message).to.contain('<sensitive>');
     expect(JSON.stringify(run)).to.not.include('Pr1nted-by-cmd');
+  });
+
+  it('a failing health check is published: success false, the health counts and failures; no health block, no health field', async () => {
+    const host = fleetHost('web3', nats.url, {}, { 'a.hcl': 'pkg "a" {}\n\nhealth "answers" {\n  command = "exit 2"\n}\n' });
+    const r = await host.run();
+    expect(r.code).to.equal(1);
+    const run = (await readKey<HostRun>(nats.url, 'govern_runs', 'web3'))!;
+    expect(run.success).to.equal(false);
+    expect(run.health).to.deep.equal({ passed: 0, failed: 1, failures: [`${host.tree.states}/a.hcl:3: health check "answers" failed: the command failed (exit 2)`] });
+    expect(run).to.not.have.property('reverted');
+    expect(checkRun('web3', run, Date.now()).ok).to.equal(true);
+    const plain = fleetHost('web4', nats.url);
+    expect((await plain.run()).code).to.equal(0);
+    expect((await readKey<HostRun>(nats.url, 'govern_runs', 'web4'))!).to.not.have.property('health');
+    // Another host's record is untrusted: bad health or reverted fields are refused.
+    expect(checkRun('web3', { ...run, health: { passed: -1, failed: 0, failures: [] } }, Date.now()).ok).to.equal(false);
+    expect(checkRun('web3', { ...run, reverted: { from: 'HEAD~1', to: 'x', reason: '' } }, Date.now()).ok).to.equal(false);
+    expect(checkRun('web3', { ...run, reverted: { from: 'a'.repeat(40), to: 'b'.repeat(40), reason: 'r' } }, Date.now()).ok).to.equal(true);
   });
 
   it('a --noop run publishes nothing', async () => {

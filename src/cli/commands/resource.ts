@@ -54,7 +54,7 @@ export const resourceCommand = defineCommand({
     const resource = commandLineResource(operands, this.usage, fromFile);
     const plan = planOneResource(resource, new Set(operands.slice(2).map((pair) => pair.split('=')[0])));
     // What only a tree's run reads (selection, the record) is empty here.
-    const options: ResolvedRunOptions = { ...o, tags: [], skipTags: [], forget: [], metricsFile: undefined, varDir: '' };
+    const options: ResolvedRunOptions = { ...o, tags: [], skipTags: [], forget: [], metricsFile: undefined, varDir: '', noHealth: true };
     return underRunLock(o, () => lockedRun(runSettings(options), { target: '', state: resource.ref, plan, adHoc: true }));
   },
   // Options that cannot be read: with --json, still a JSON document, as govern run gives.

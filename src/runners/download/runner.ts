@@ -8,7 +8,7 @@ import type { RunnerResult } from '../../shared/protocol.js';
 import { applyOnlyRunner } from '../kit/apply-only.js';
 import type { RunnerDefinition, RunnerRequest, Values } from '../kit/index.js';
 import { resolveAccount } from '../lib/accounts/lookup.js';
-import { backUp } from '../lib/file/backup.js';
+import { backUp, backupWanted } from '../lib/file/backup.js';
 import { lockingTargets } from '../lib/target-lock.js';
 import { editTarget } from '../lib/text-edit/keys.js';
 import { decide, downloadMessage, type DownloadDesired } from './decide.js';
@@ -39,7 +39,7 @@ async function apply(request: Request): Promise<RunnerResult> {
   if (request.noop || !plan.changed) return { changed: plan.changed, message: downloadMessage(plan, request.noop) };
 
   if (plan.remove) {
-    if (v.backup) request.log(`backed up the old content to ${backUp(path, request.env)}`);
+    if (backupWanted(v.backup, request.env)) request.log(`backed up the old content to ${backUp(path, request.env)}`);
     await provider.remove(path);
     return { changed: true, message: downloadMessage(plan, false) };
   }
@@ -48,7 +48,7 @@ async function apply(request: Request): Promise<RunnerResult> {
     if (got.sha256 !== desired.sha256) {
       throw new UserError(`${desired.url} does not match the checksum: expected sha256:${desired.sha256}, got sha256:${got.sha256} (${got.content.length} bytes); nothing was written`);
     }
-    if (v.backup && current.type === 'file') request.log(`backed up the old content to ${backUp(path, request.env)}`);
+    if (backupWanted(v.backup, request.env) && current.type === 'file') request.log(`backed up the old content to ${backUp(path, request.env)}`);
     await provider.store(path, got.content, plan.attrs!, current.type === 'file');
   } else {
     await provider.setAttributes(path, plan.attrs!);

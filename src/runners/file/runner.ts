@@ -18,7 +18,7 @@ import { posixProvider } from '../lib/file/posix.js';
 import { describeEntries, removeEntries, unmanagedEntries, type Entry } from './purge.js';
 import { planTree, treeSummary, type ChildPlan } from './recurse.js';
 import { validateContent } from '../lib/file/validate-content.js';
-import { backUp } from '../lib/file/backup.js';
+import { backUp, backupWanted } from '../lib/file/backup.js';
 import type { Attributes, Current, FileProvider } from '../lib/file/state.js';
 import type { Desired } from './desired.js';
 
@@ -71,7 +71,7 @@ async function apply(request: RunnerRequest<Values<typeof description>>, provide
   if (validate !== undefined) await validateContent(validate, desired.path, desired.content!.bytes, context, request.noop);
   if (request.noop || !plan.changed) return { changed: plan.changed, message: planMessage(plan, request.noop) + (missing.length > 0 ? ` (${pendingNote(missing)})` : ''), ...diff };
 
-  if (props.backup && plan.contentChanged && current.type === 'file') request.log(`backed up the old content to ${backUp(desired.path, request.env)}`);
+  if (backupWanted(props.backup, request.env) && plan.contentChanged && current.type === 'file') request.log(`backed up the old content to ${backUp(desired.path, request.env)}`);
   await act(provider, desired, plan);
   await removeEntries(desired.path, purged, provider);
   for (const child of tree?.children ?? []) await act(provider, child.desired, child.plan);

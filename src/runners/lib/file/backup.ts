@@ -13,6 +13,15 @@ export const BACKUPS_KEPT = 5;
 /** A copy's name: its time, 20261125T025300123Z, and -N when two fall in one millisecond. */
 export const BACKUP_NAME = /^\d{8}T\d{9}Z(-\d+)?$/;
 
+/**
+ * Set by a run of a tree govern pull marked with --revert-on-failure (docs/rollout.md): every change
+ * of content is backed up, `backup = true` or not, so a return to the last good commit can restore it.
+ */
+export const BACKUP_ALWAYS_ENV = 'GOVERN_BACKUP_ALWAYS';
+
+/** Whether a change of content is backed up: the resource asked, or the run backs up every change. */
+export const backupWanted = (asked: boolean, env: NodeJS.ProcessEnv): boolean => asked || env[BACKUP_ALWAYS_ENV] === '1';
+
 /** What a copy keeps of the file besides its content. */
 export interface BackupMeta {
   uid: number;

@@ -2,6 +2,7 @@
 // show the diff (the content rule of private-content.ts), validate, back up, write atomically with
 // the attributes the file had (or those of a new file), and read it back. Under the file's target
 // lock, so that two resources on one file never write over each other's change.
+import { backupWanted } from '../file/backup.js';
 import crypto from 'node:crypto';
 import { providerContext } from '../../../shared/command-runner.js';
 import type { RunnerDescription } from '../../../shared/description.js';
@@ -54,7 +55,7 @@ async function apply(request: RunnerRequest<unknown>, target: EditTarget, decide
   if (request.noop || !plan.changed || !plan.content) return { changed: plan.changed, message: editMessage(plan, request.noop), ...diff };
 
   if (found.type === 'file') {
-    if (target.backup) request.log(`backed up the old content to ${provider.backUp(target.path)}`);
+    if (backupWanted(target.backup, request.env)) request.log(`backed up the old content to ${provider.backUp(target.path)}`);
     await provider.store(target.path, plan.content, found.attrs, true);
   } else {
     await provider.store(target.path, plan.content, { ...(await provider.newOwner(target.newFile)), mode }, false);

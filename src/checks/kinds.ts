@@ -1,0 +1,111 @@
+// The kinds of check govern test's `check` blocks (tests/*.hcl, docs/test.md) and a state tree's
+// `health` blocks (docs/rollout.md) share: one kind per block by its key, validated with every
+// problem at once. A health check also takes `timeout` and `retries`.
+import path from 'node:path';
+import type { HclBlock } from '../hcl/syntax.js';
+import { parseDuration } from '../shared/duration.js';
+import type { AttrValue } from '../shared/protocol.js';
+
+export type CheckKind = 'command' | 'file' | 'port' | 'service' | 'package' | 'url';
+
+export interface Check {
+  name: string;
+  kind: CheckKind;
+  /** The kind's own key and the keys that go with it, as written. */
+  keys: Record<string, string | number>;
+  /** `tests/web.hcl:3`, relative to the tree (a health check: its state file as planning names it). */
+  where: string;
+  /** A health check's: how long one attempt may take, and how many more attempts a failure gets. */
+  timeoutMs?: number;
+  retries?: number;
+}
+
+/** `check` in tests/, `health` in state files: the block's type, in messages. */
+export type CheckBlock = 'check' | 'health';
+
+export const HEALTH_BLOCK = 'health';
+const HEALTH_KEYS = ['timeout', 'retries'];
+const MAX_RETRIES = 100;
+const MAX_TIMEOUT_MS = 3_600_000;
+
+/** The keys each kind takes besides its own, and whether a value is a number. */
+const KINDS: Record<CheckKind, { extra: string[]; numeric: string[] }> = {
+  command: { extra: ['user'], numeric: [] },
+  file: { extra: ['contains', 'mode'], numeric: [] },
+  port: { extra: [], numeric: ['port'] },
+  service: { extra: [], numeric: [] },
+  package: { extra: ['version'], numeric: [] },
+  url: { extra: ['status'], numeric: ['status'] },
+};
+
+/** A user, service or package name reaches a command line: it must not read as an option or a path. */
+const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+:@-]{0,127}$/;
+
+/** The check a block declares, or undefined with its problems (`where: message`) added to problems. */
+export function checkOf(block: HclBlock, where: string, problems: string[], type: CheckBlock = 'check'): Check | undefined {
+  const start = problems.length;
+  const fail = (message: string) => problems.push(`${where}: ${message}`);
+  if (block.labels.length !== 1 || block.labels[0] === '') fail(`a ${type} check has one name: ${type} "NAME" { ... }`);
+  const name = block.labels[0] ?? '';
+  const keys: Record<string, AttrValue> = {};
+  const tuning: Record<string, AttrValue> = {};
+  for (const item of block.body) {
+    if (item.kind === 'block') fail(`${type} "${name}": no block goes inside a check (found ${item.type})`);
+    else if (type === 'health' && HEALTH_KEYS.includes(item.name)) tuning[item.name] = item.value;
+    else keys[item.name] = item.value;
+  }
+  const tuned = type === 'health' ? healthTuning(tuning, (m) => fail(`${type} "${name}": ${m}`)) : {};
+  const kinds = (Object.keys(KINDS) as CheckKind[]).filter((k) => k in keys);
+  if (kinds.length !== 1) {
+    fail(`${type} "${name}": ${kinds.length === 0 ? 'says nothing to check' : `has ${kinds.join(' and ')}`}: give one of ${Object.keys(KINDS).join(', ')}`);
+    return undefined;
+  }
+  const kind = kinds[0];
+  const allowed = new Set([kind, ...KINDS[kind].extra]);
+  const values: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(keys)) {
+    if (!allowed.has(key)) {
+      fail(`${type} "${name}": ${kind} takes ${[...allowed].join(', ')}, not ${key}`);
+      continue;
+    }
+    const numeric = KINDS[kind].numeric.includes(key);
+    if (numeric ? typeof value === 'number' && Number.isInteger(value) : typeof value === 'string') values[key] = value as string | number;
+    else fail(`${type} "${name}": ${key} is ${numeric ? 'a whole number' : 'a string'}`);
+  }
+  if (problems.length === start) validate(kind, values, (m) => fail(`${type} "${name}": ${m}`));
+  return problems.length === start ? { name, kind, keys: values, where, ...tuned } : undefined;
+}
+
+function validate(kind: CheckKind, v: Record<string, string | number>, fail: (message: string) => void): void {
+  const text = (key: string) => (typeof v[key] === 'string' ? (v[key] as string) : undefined);
+  if (kind === 'file' && !path.isAbsolute(text('file') ?? '')) fail('file is an absolute path');
+  if (kind === 'file' && text('mode') !== undefined && !/^0?[0-7]{3,4}$/.test(text('mode')!)) fail(`mode is octal, as "0644", not ${JSON.stringify(v.mode)}`);
+  if (kind === 'port' && ((v.port as number) < 1 || (v.port as number) > 65535)) fail(`port is from 1 to 65535, not ${v.port}`);
+  if (kind === 'url' && !/^https?:\/\//.test(text('url') ?? '')) fail('url is an http:// or https:// address');
+  if (kind === 'url' && v.status !== undefined && ((v.status as number) < 100 || (v.status as number) > 599)) fail(`status is an HTTP status, not ${v.status}`);
+  if (kind === 'command' && (text('command') ?? '') === '') fail('command is empty');
+  for (const key of ['user', 'service', 'package'] as const) {
+    const value = text(key);
+    if (value !== undefined && (kind === key || key === 'user') && !NAME.test(value)) fail(`${key} ${JSON.stringify(value)} is not a name (letters, digits and _.+:@-, not starting with -)`);
+  }
+}
+
+/** A health check's `timeout` (a duration, "10s") and `retries` (a whole number). */
+function healthTuning(t: Record<string, AttrValue>, fail: (message: string) => void): { timeoutMs?: number; retries?: number } {
+  const out: { timeoutMs?: number; retries?: number } = {};
+  if (t.timeout !== undefined) {
+    let ms = NaN;
+    try {
+      ms = typeof t.timeout === 'string' ? parseDuration(t.timeout) : NaN;
+    } catch {
+      // told below
+    }
+    if (!(ms > 0 && ms <= MAX_TIMEOUT_MS)) fail(`timeout is a duration from 1ms to 1h, such as "10s", not ${JSON.stringify(t.timeout)}`);
+    else out.timeoutMs = ms;
+  }
+  if (t.retries !== undefined) {
+    if (typeof t.retries !== 'number' || !Number.isInteger(t.retries) || t.retries < 0 || t.retries > MAX_RETRIES) fail(`retries is a whole number from 0 to ${MAX_RETRIES}, not ${JSON.stringify(t.retries)}`);
+    else out.retries = t.retries;
+  }
+  return out;
+}
