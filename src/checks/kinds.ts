@@ -38,6 +38,16 @@ const KINDS: Record<CheckKind, { extra: string[]; numeric: string[] }> = {
   url: { extra: ['status'], numeric: ['status'] },
 };
 
+/** What a health block takes: each kind's keys with the kind they belong to, then the tuning keys. */
+export function healthKeys(): { name: string; kind?: CheckKind }[] {
+  const seen = new Set<string>();
+  const keys: { name: string; kind?: CheckKind }[] = [];
+  for (const kind of Object.keys(KINDS) as CheckKind[]) {
+    for (const name of [kind, ...KINDS[kind].extra]) if (!seen.has(name)) keys.push({ name, ...(name === kind ? {} : { kind }) }), seen.add(name);
+  }
+  return [...keys, ...HEALTH_KEYS.map((name) => ({ name }))];
+}
+
 /** A user, service or package name reaches a command line: it must not read as an option or a path. */
 const NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+:@-]{0,127}$/;
 

@@ -2,8 +2,9 @@
 // block, its runner's keys and govern's own, with their types and help; after `KEY =`, the key's
 // allowed values and default; in before/after/notify/subscribe, the RREFs of the tree's resources;
 // in a module block, `source`'s module names and the module's parameters; after `{{fact "`, fact
-// names; after `{{data "`, the data keys the tree's data files set.
+// names; after `{{data "`, the data keys the tree's data files set; in a health block, its keys.
 import type { CompletionItem, Range } from 'vscode-languageserver';
+import { HEALTH_BLOCK, healthKeys } from '../checks/kinds.js';
 import type { KeySpec } from '../shared/description.js';
 import { MODULE_BLOCK, SOURCE_KEY, VARIABLE_BLOCK, type VariableDecl } from '../state/modules/declarations.js';
 import { moduleNames, readModule } from '../state/modules/module-tree.js';
@@ -14,6 +15,8 @@ import type { Tree } from './trees.js';
 
 // The protocol's CompletionItemKind numbers (the types package holds them as values, not types).
 const KIND = { module: 9, property: 10, value: 12, keyword: 14, reference: 18, constant: 21, variable: 6, field: 5, class: 7 } as const;
+
+const HEALTH_TUNING: Record<string, string> = { timeout: 'how long one attempt may take ("10s")', retries: 'how many more attempts a failure gets' };
 
 interface Where {
   /** 0-based line and character of the position. */
@@ -56,9 +59,13 @@ export async function complete(tree: Tree, text: string, offset: number, at: Whe
       edit({ label: r.name, kind: KIND.class, detail: r.description?.help ?? 'runner', documentation: docsLine(r.name) }, r.name, length),
     );
     items.push(edit({ label: MODULE_BLOCK, kind: KIND.keyword, detail: 'an instance of a module of the tree (docs/modules.md)' }, MODULE_BLOCK, length));
+    items.push(edit({ label: HEALTH_BLOCK, kind: KIND.keyword, detail: 'a check run after every real run (docs/rollout.md)' }, HEALTH_BLOCK, length));
     return items;
   }
   if (place.blocks.length > 1 || block.type === VARIABLE_BLOCK) return [];
+  if (block.type === HEALTH_BLOCK) {
+    return healthKeys().map(({ name, kind }) => edit({ label: name, kind: KIND.property, detail: kind ? `with ${kind}` : (HEALTH_TUNING[name] ?? 'what to check: one of these kinds per block') }, `${name} = `, length));
+  }
   if (block.type === MODULE_BLOCK) {
     const params = moduleParams(tree, moduleOf(text, block));
     return [

@@ -114,7 +114,13 @@ describe('govern lsp, driven by an LSP client #once', function () {
     const top = edited(text, 'exec "greet"', 'pk\nexec "greet"');
     await client.change(site, top);
     const runners = await client.request<Item[]>('textDocument/completion', site, positionOf(top, 'pk\n', 2));
-    expect(runners.map((i) => i.label)).to.include.members(['pkg', 'file', 'service', 'module']);
+    expect(runners.map((i) => i.label)).to.include.members(['pkg', 'file', 'service', 'module', 'health']);
+
+    const health = `${text}\nhealth "answers" {\n  \n}\n`;
+    await client.change(site, health);
+    const checks = await client.request<Item[]>('textDocument/completion', site, positionOf(health, '  \n}\n', 2));
+    expect(checks.map((i) => i.label)).to.include.members(['command', 'file', 'contains', 'port', 'service', 'url', 'status', 'timeout', 'retries']);
+    expect(checks.map((i) => i.label), 'a health block is no resource: no runner keys').not.to.include('ensure');
   });
 
   it('completes RREFs (a module\'s resources too), module parameters, fact names and data keys', async () => {
