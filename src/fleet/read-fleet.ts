@@ -21,8 +21,9 @@ export async function withFleet<T>(settings: FleetSettings, clientName: string, 
   }
 }
 
-export async function readFleet(nc: NatsConnection, settings: Pick<FleetSettings, 'timeoutMs' | 'replicas'>): Promise<FleetState> {
-  const o = { replicas: settings.replicas, deadline: deadlineIn(settings.timeoutMs) };
+/** `inboxPrefix`: a host's (a pull's stage gate), whose permissions let it hear replies only there. */
+export async function readFleet(nc: NatsConnection, settings: Pick<FleetSettings, 'timeoutMs' | 'replicas'>, inboxPrefix?: string): Promise<FleetState> {
+  const o = { replicas: settings.replicas, deadline: deadlineIn(settings.timeoutMs), inboxPrefix };
   const reading = Promise.all([bucketSnapshot<unknown>(nc, RUNS_BUCKET, o), bucketSnapshot<unknown>(nc, FACTS_BUCKET, o)]);
   const [runs, facts] = await fleetProblem(nc.getServer(), within(settings.timeoutMs, 'reading the buckets', reading));
   return { runs, facts };

@@ -9,6 +9,7 @@ import { formatDuration } from '../shared/duration.js';
 import { terminalLine } from '../shared/terminal-text.js';
 import type { HostRun } from './host-record.js';
 import { checkFacts, checkRun } from './published.js';
+import { hostInbox } from './publish.js';
 import { readFleet, withFleet, type FleetState } from './read-fleet.js';
 import { healthyAt } from './rollout-fields.js';
 import type { FleetSettings } from './settings.js';
@@ -17,7 +18,9 @@ import type { FleetSettings } from './settings.js';
 export function fleetStageGate(settings: FleetSettings, host: string): StageGate {
   return async (tree, commit, old) => {
     const rollout = readRollout(tree)!;
-    const state = await withFleet(settings, `govern pull ${host}`, (nc) => readFleet(nc, settings));
+    // As the host: its credentials (fleet.md's per-host permissions) hear replies under its own inbox only.
+    const inbox = hostInbox(host);
+    const state = await withFleet(settings, `govern pull ${host}`, (nc) => readFleet(nc, settings, inbox), inbox);
     return gateVerdict(rollout, state, { host, commit, first: old === undefined }, Date.now());
   };
 }

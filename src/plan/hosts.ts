@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { treeRoot } from '../config/paths.js';
 import { readSnapshot, snapshotFiles, SnapshotFacts, SnapshotHostFacts, snapshotHost, type Snapshot } from '../facts/snapshot.js';
+import { healthView, type HealthView } from '../preview/health-view.js';
 import { secretReads, type SecretRead } from '../preview/secret-changes.js';
 import { previewView, type ResourceView } from '../preview/view.js';
 import { PhaseClock } from '../report/timing.js';
@@ -21,6 +22,8 @@ export interface HostPreview {
   facts?: string;
   /** Every resource in apply order; undefined when planning failed. */
   resources?: ResourceView[];
+  /** The tree's health checks, in file then source order; undefined when planning failed. */
+  health?: HealthView[];
   /** Every problem planning found, one line each (`file:line: message`), masked. */
   errors?: string[];
   /** The encrypted values the plan read, as written. */
@@ -47,8 +50,9 @@ export function snapshotSettings(inputs: PlanSettings, snapshot: Snapshot, other
 export async function planHost(inputs: PlanSettings, host: string, facts?: string): Promise<HostPreview> {
   const root = treeRoot(inputs.target) ?? path.dirname(inputs.target);
   try {
-    const { plan, selected, data } = await planTree(inputs, new PhaseClock());
-    return { host, facts, resources: previewView(plan, path.resolve(root), selected), secrets: secretReads(data, path.resolve(root), host) };
+    const { plan, selected, data, health } = await planTree(inputs, new PhaseClock());
+    const resolved = path.resolve(root);
+    return { host, facts, resources: previewView(plan, resolved, selected), health: health.map((c) => healthView(c, resolved)), secrets: secretReads(data, resolved, host) };
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { host, facts, errors: e.message.split('\n').map((line) => relativeTo(pulledPaths(line), path.resolve(root))) };

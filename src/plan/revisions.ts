@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { compareHost, groupChanges, type ChangeGroup, type ResourceChange } from '../preview/compare.js';
+import { healthAsResource } from '../preview/health-view.js';
 import { extractCommit, withTempDir, type Repository } from '../preview/revision.js';
 import { groupNotes, secretNotes, type SecretNote } from '../preview/secret-changes.js';
 import { UserError } from '../shared/errors.js';
@@ -41,7 +42,11 @@ export async function diffRevisions(
     for (let i = 0; i < before.length; i++) {
       const plans: HostPreview[] = [await planHost(before[i].settings, before[i].host), await planHost(after[i].settings, after[i].host)];
       plans.forEach((p, side) => (p.errors ?? []).forEach((e) => errors.push(`${p.host}: at ${revs[side]}: ${e}`)));
-      if (plans[0].resources && plans[1].resources) byHost.set(before[i].host, compareHost(plans[0].resources, plans[1].resources, revs));
+      if (plans[0].resources && plans[1].resources) {
+        // Health checks compared as resources of their own, `health "NAME"`: added, removed or changed.
+        const [a, b] = plans.map((p) => (p.health ?? []).map(healthAsResource));
+        byHost.set(before[i].host, [...compareHost(plans[0].resources, plans[1].resources, revs), ...compareHost(a, b, revs)]);
+      }
       if (plans[0].secrets && plans[1].secrets) notes.set(before[i].host, secretNotes(before[i].host, plans[0].secrets, plans[1].secrets));
     }
     return { hosts: before.map((b) => b.host), byHost, errors, secrets: groupNotes(notes) };

@@ -36,6 +36,8 @@ export interface PullRecord {
   message?: string;
   /** The last good commit of DIR (a run of it succeeded with its health checks), when there is one; a run updates it (docs/rollout.md). */
   good?: string;
+  /** `held`: since when the pulls of DIR have been held, one after the other, whatever commit each held (ISO 8601, UTC). */
+  held_since?: string;
 }
 
 /** Readable by all (0644), as the last run's record: monitoring agents rarely run as root. */
@@ -70,7 +72,7 @@ export function readLastPull(varDir: string): LastPull {
       Number.isFinite(Date.parse(record.at)) &&
       typeof record.dir === 'string' &&
       typeof record.repo === 'string' &&
-      ['current', 'commit', 'message', 'ref', 'good'].every((k) => record[k as keyof PullRecord] === undefined || typeof record[k as keyof PullRecord] === 'string');
+      ['current', 'commit', 'message', 'ref', 'good', 'held_since'].every((k) => record[k as keyof PullRecord] === undefined || typeof record[k as keyof PullRecord] === 'string');
     return valid ? { kind: 'record', file, record } : { kind: 'unreadable', file, reason: 'not a govern pull record' };
   } catch (e) {
     return { kind: 'unreadable', file, reason: (e as Error).message };

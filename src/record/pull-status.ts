@@ -1,16 +1,25 @@
 // What the last pull adds to `govern status` (status.ts): a refused or failed pull leaves the tree at
 // its last good commit, which the runs keep applying with success, so the run alone would say OK.
 // WARNING after a pull that failed or was refused, CRITICAL after one that would have taken the tree
-// back (someone tried a rollback); nothing after a pull that went through.
+// back (someone tried a rollback); nothing after a pull that went through. A pull held by a staged
+// rollout is how the rollout works: OK with a note, WARNING once held longer than the bound
+// (--max-held, docs/rollout-stages.md): an earlier stage that never gets healthy needs a look.
 import { formatDuration } from '../shared/duration.js';
 import type { LastPull } from './last-pull.js';
 
 export interface PullProblem {
-  code: 1 | 2;
+  code: 0 | 1 | 2;
   text: string;
 }
 
-export function pullProblem(last: LastPull, nowMs: number): PullProblem | undefined {
+/** How long the pulls of the tree have been held, when the last one was. */
+export function heldMs(last: LastPull, nowMs: number): number | undefined {
+  if (last.kind !== 'record' || last.record.outcome !== 'held') return undefined;
+  const since = Date.parse(last.record.held_since ?? last.record.at);
+  return Math.max(0, nowMs - (Number.isFinite(since) ? since : Date.parse(last.record.at)));
+}
+
+export function pullProblem(last: LastPull, nowMs: number, maxHeldMs = Infinity): PullProblem | undefined {
   if (last.kind === 'none') return undefined;
   if (last.kind === 'unreadable') return { code: 1, text: `cannot read ${last.file}: ${last.reason}` };
   const r = last.record;
@@ -23,6 +32,11 @@ export function pullProblem(last: LastPull, nowMs: number): PullProblem | undefi
       return { code: 1, text: `${ago} was refused: ${why}` };
     case 'failed':
       return { code: 1, text: `${ago} failed: ${why}` };
+    case 'held': {
+      const held = heldMs(last, nowMs)!;
+      const over = held > maxHeldMs ? `, longer than ${formatDuration(maxHeldMs)}` : '';
+      return { code: over ? 1 : 0, text: `${ago} held commit ${(r.commit ?? 'unknown').slice(0, 12)} (held for ${formatDuration(held)}${over}): ${why}` };
+    }
     default:
       return undefined;
   }

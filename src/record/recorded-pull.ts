@@ -4,9 +4,9 @@
 import path from 'node:path';
 import { pull, PullFailure, type PullRequest, type PullResult } from '../pull/pull.js';
 import { UserError } from '../shared/errors.js';
-import { writeLastPull, type PullRecord } from './last-pull.js';
+import { readLastPull, writeLastPull, type PullRecord } from './last-pull.js';
 
-type Outcome = Pick<PullRecord, 'outcome' | 'current' | 'commit' | 'message' | 'good'>;
+type Outcome = Pick<PullRecord, 'outcome' | 'current' | 'commit' | 'message' | 'good' | 'held_since'>;
 
 /** The line to print: the old and the new commit. `warn` is told of a rollback, and of a record not written. */
 export async function recordedPull(request: PullRequest, warn: (message: string) => void): Promise<string> {
@@ -18,13 +18,21 @@ export async function recordedPull(request: PullRequest, warn: (message: string)
     throw e;
   }
   if (result.held !== undefined) {
-    record(request, { outcome: 'held', current: result.commit, commit: result.held.commit, message: result.held.reason }, warn);
+    const since = heldSince(request);
+    record(request, { outcome: 'held', current: result.commit, commit: result.held.commit, message: result.held.reason, held_since: since }, warn);
     return `${result.dir}: stays at ${result.commit}, ${result.held.commit} held: ${result.held.reason}\n`;
   }
   const signed = result.signer !== undefined ? ` (signed by ${result.signer})` : '';
   if (result.rolledBack) warn(`${result.dir}: rolled back from ${result.old} to ${result.commit}, which does not descend from it (--allow-rollback)${signed}`);
   record(request, { outcome: result.rolledBack ? 'rolled-back' : result.old === result.commit ? 'unchanged' : 'pulled', current: result.commit, commit: result.commit, ...(result.good ? { good: result.good } : {}) }, warn);
   return result.old === result.commit ? `${result.dir}: already at ${result.commit}${signed}\n` : `${result.dir}: ${result.old ?? 'none'} -> ${result.commit}${signed}\n`;
+}
+
+/** The hold goes on from the last pull of DIR if that one was held too (another commit's hold as well: DIR has not moved), else starts now. */
+function heldSince(r: PullRequest): string {
+  const last = readLastPull(r.varDir);
+  const previous = last.kind === 'record' && last.record.outcome === 'held' && last.record.dir === path.resolve(r.dir) ? last.record.held_since : undefined;
+  return previous !== undefined && Number.isFinite(Date.parse(previous)) ? previous : new Date().toISOString();
 }
 
 function failureRecord(e: UserError): Outcome {

@@ -5,7 +5,10 @@
 import { formatDuration, formatSeconds } from '../shared/duration.js';
 import type { LastPull } from './last-pull.js';
 import type { LastRun } from './last-run.js';
-import { pullProblem } from './pull-status.js';
+import { heldMs, pullProblem } from './pull-status.js';
+
+/** govern status --max-held's default: longer than a stage's `after` usually is, and than a few pull periods. */
+export const DEFAULT_MAX_HELD_MS = 6 * 3_600_000;
 
 export const STATUS_NAMES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
 export type StatusCode = 0 | 1 | 2 | 3;
@@ -16,7 +19,8 @@ export interface StatusAnswer {
   line: string;
 }
 
-export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, lastPull: LastPull = { kind: 'none' }): StatusAnswer {
+/** `maxHeldMs`: how long a staged rollout may hold the pulls before it is a WARNING (govern status --max-held). */
+export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, lastPull: LastPull = { kind: 'none' }, maxHeldMs = DEFAULT_MAX_HELD_MS): StatusAnswer {
   if (last.kind === 'none') return answer(3, `no run recorded in ${last.file}`);
   if (last.kind === 'unreadable') return answer(3, `cannot read ${last.file}: ${last.reason}`);
   const r = last.report;
@@ -34,7 +38,7 @@ export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, la
   const stale = ageMs > maxAgeMs;
   if (stale) problems.push(`the last run is older than ${formatDuration(maxAgeMs)}`);
   let code: StatusCode = problems.length > (stale ? 1 : 0) ? 2 : stale ? 1 : 0;
-  const pulled = pullProblem(lastPull, nowMs);
+  const pulled = pullProblem(lastPull, nowMs, maxHeldMs);
   if (pulled) {
     problems.unshift(pulled.text);
     code = Math.max(code, pulled.code) as StatusCode;
@@ -58,6 +62,7 @@ export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, la
     `no_longer_managed=${dropped.length};;;0`,
     `health_failed=${r.health?.failed ?? 0};;0;0`,
     `reverted=${r.reverted ? 1 : 0};;0;0`,
+    `pull_held=${Math.round((heldMs(lastPull, nowMs) ?? 0) / 1000)}s;${Math.round(maxHeldMs / 1000)};;0`,
   ];
   return answer(code, [...problems, details].join('; '), perf);
 }

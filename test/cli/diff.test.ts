@@ -75,6 +75,38 @@ describe('govern diff #once', () => {
     expect(JSON.parse((await diff(repo.dir, [first, 'HEAD', 'states', '--json'])).stdout)).to.deep.equal(doc);
   });
 
+  it('says which health checks a commit adds, removes or changes, as it says of resources', async () => {
+    const repo = repository();
+    const nginx = (more: string) => `health "nginx answers" {\n  port = 80\n${more}}\n`;
+    const a = repo.commit({ 'states/h.hcl': nginx('') + 'health "motd" {\n  file = "/etc/motd"\n}\n' }, 'a');
+    const b = repo.commit({ 'states/h.hcl': nginx('  timeout = "5s"\n  retries = 3\n') + 'health "site" {\n  url    = "http://127.0.0.1/"\n  status = 200\n}\n' }, 'b');
+    const r = await diff(repo.dir, [a, b, 'states']);
+    expect(r.stderr).to.equal('');
+    expect(r.code).to.equal(2);
+    expect(r.stdout).to.equal(
+      [
+        'health "motd" removed on 3 hosts: db1, web1, web2',
+        'health "nginx answers" changed on 3 hosts: db1, web1, web2',
+        '    retries: (not set) -> 3',
+        '    timeout: (not set) -> "5s"',
+        'health "site" added on 3 hosts: db1, web1, web2',
+        '    url = "http://127.0.0.1/"',
+        '    status = 200',
+        '',
+        'Summary (3 hosts planned):',
+        '  3 hosts: health "motd" removed',
+        '  3 hosts: health "nginx answers" retries, timeout',
+        '  3 hosts: health "site" added',
+        '',
+      ].join('\n'),
+    );
+    // Moving a check to another line is no change to what it checks.
+    const c = repo.commit({ 'states/h.hcl': '\n\n' + (await fs.promises.readFile(path.join(repo.dir, 'states/h.hcl'), 'utf8')) }, 'c');
+    expect((await diff(repo.dir, [b, c, 'states'])).stdout).to.equal('no change on 3 hosts\n');
+    const json = JSON.parse((await diff(repo.dir, [a, b, 'states', '--json'])).stdout);
+    expect(json.changes.map((g: { ref: string; change: string }) => `${g.change} ${g.ref}`)).to.deep.equal(['removed health "motd"', 'changed health "nginx answers"', 'added health "site"']);
+  });
+
   it('exits 0 when nothing changes, and says a hidden value changed without showing it', async () => {
     const repo = repository();
     const secret = (word: string) => `exec "token" {\n  command   = "set-token ${word}"\n  sensitive = true\n}\n`;

@@ -63,6 +63,38 @@ describe('govern plan #once', () => {
     expect(r.stdout).to.contain('       after: pkg:nginx\n');
   });
 
+  it('lists the tree\'s health checks for each host: name, kind, file:line and keys, after the resources', async () => {
+    const t = tree({
+      'a.hcl': 'pkg "nginx" {}\nhealth "nginx answers" {\n  port    = {{fact "web/port"}}\n  timeout = "5s"\n  retries = 2\n}\n',
+      'b.hcl': 'health "motd" {\n  file     = "/etc/motd"\n  contains = "db"\n}\n',
+    });
+    const facts = snapshots({ web1: { 'web/port': '80' }, web2: { 'web/port': '8080' } });
+    const r = await govern(['plan', '--facts', facts, '--runners-dir', t.runners, '--no-cache', t.states]);
+    expect(r.stderr).to.equal('');
+    expect(r.code).to.equal(0);
+    const web2 = r.stdout.slice(r.stdout.indexOf('host web2'));
+    expect(web2).to.match(/^host web2 \(facts: .*web2\.json\): 1 resource, 2 health checks\n/);
+    expect(web2.slice(web2.indexOf('\n') + 1)).to.equal(
+      [
+        '  1. pkg:nginx (a.hcl:1)',
+        '  health "nginx answers" (a.hcl:2): port',
+        '       port = 8080',
+        '       timeout = "5s"',
+        '       retries = 2',
+        '  health "motd" (b.hcl:1): file',
+        '       file = "/etc/motd"',
+        '       contains = "db"',
+        '',
+      ].join('\n'),
+    );
+    const { hosts } = JSON.parse((await govern(['plan', '--json', '--facts', facts, '--runners-dir', t.runners, '--no-cache', t.states])).stdout);
+    expect(hosts[0].health).to.deep.equal([
+      { name: 'nginx answers', kind: 'port', at: 'a.hcl:2', keys: { port: 80, timeout: '5s', retries: 2 } },
+      { name: 'motd', kind: 'file', at: 'b.hcl:1', keys: { file: '/etc/motd', contains: 'db' } },
+    ]);
+    expect(t.calls()).to.deep.equal([]);
+  });
+
   it('reports every problem with its file and line, for every host, and exits 1', async () => {
     const t = tree({
       'a.hcl': `pkg "a" {\n  after = ["pkg:nope"]\n}\npkg "b" {\n  version = {{quote (fact "os/missing")}}\n  before = ["pkg:zzz"]\n}\n`,

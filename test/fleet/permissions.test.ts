@@ -1,7 +1,7 @@
 // The nats-server configuration of examples/fleet/nats-server.conf (which docs/fleet.md shows), with
 // TLS and per-host keys made by `govern fleet key`, on a real nats-server: a host publishes its own
-// run, cannot overwrite another host's, reads the inventory for its templates, and cannot ask
-// another host to run; the operator can.
+// run, cannot overwrite another host's, reads the inventory for its templates and every host's run
+// for a staged rollout's gate, and cannot ask another host to run; the operator can.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,8 @@ import { runCommand } from '../../src/shared/process.js';
 import { govern, GOVERN, ROOT, TEST_VAR_DIR } from '../support/cli.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
 import { writeFile } from '../support/tmp.js';
-import { fleetHost, stderrOf } from './support.js';
+import { gitLab } from '../pull/git-lab.js';
+import { fleetHost, simulatedRun, stderrOf } from './support.js';
 
 const EXAMPLE = path.join(ROOT, 'examples', 'fleet', 'nats-server.conf');
 
@@ -131,6 +132,46 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
     const r = await govern(['render', template, '--fleet-url', url(), '--fleet-ca', ca, '--fleet-creds', keyFile('web1'), '--fleet-name', 'web1']);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.equal('db1 db');
+  });
+
+  it("web1's pull reads every host's run for a staged rollout's gate with web1's key, and still cannot write db1's", async () => {
+    const lab = await gitLab();
+    const rollout = 'stages = [\n  { where = "role=db" },\n  {},\n]\n';
+    await lab.commit({ 'a.hcl': 'pkg "p1" {}\n', 'rollout.hcl': rollout }, 'unsigned');
+    const states = path.join(dir, 'web1-pulled', 'states');
+    const pull = () =>
+      govern(['pull', '--var-dir', path.join(dir, 'web1-pulled', 'var'), '--fleet-url', url(), '--fleet-ca', ca, '--fleet-creds', keyFile('web1'), '--fleet-name', 'web1', lab.bare, states], {
+        env: { GOVERN_FLEET_URL: '' },
+      });
+    const first = await pull();
+    expect(first.code, first.stderr).to.equal(0);
+    const next = await lab.commit({ 'a.hcl': 'pkg "p2" {}\n', 'rollout.hcl': rollout }, 'unsigned');
+    // The gate read db1's record (its run of no commit): web1, of the last stage, waits for it.
+    const held = await pull();
+    expect(held.code, held.stderr).to.equal(0);
+    expect(held.stdout).to.match(new RegExp(`${next} held: .*waiting for db1 to run commit ${next} healthy\n$`));
+    const ops = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('operator')) });
+    try {
+      await (await new Kvm(ops).open('govern_runs')).put('db1', JSON.stringify({ ...simulatedRun('db1', { commit: next, endedAgoMs: 0 }), health: { passed: 1, failed: 0, failures: [] } }));
+    } finally {
+      await ops.close();
+    }
+    const moved = await pull();
+    expect(moved.code, moved.stderr).to.equal(0);
+    expect(path.basename(fs.realpathSync(states))).to.equal(next);
+    // Reading is all the runs bucket allows web1: db1's key stays db1's.
+    const before = await opsRead('db1');
+    const nc = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('web1')), inboxPrefix: '_GOVERN_INBOX.web1' });
+    try {
+      const kv = await new Kvm(nc).open('govern_runs');
+      expect((await kv.get('db1'))?.json<HostRun>().commit).to.equal(next);
+      let refused: Error | undefined;
+      await kv.put('db1', '{"forged":true}', { timeout: 3_000 } as never).catch((e: Error) => (refused = e));
+      expect(refused, 'the put was refused').to.not.equal(undefined);
+    } finally {
+      await nc.close();
+    }
+    expect(await opsRead('db1')).to.deep.equal(before);
   });
 
   it('web1 cannot ask db1 to run (nor itself); the operator can ask (no listener here: not listening)', async () => {

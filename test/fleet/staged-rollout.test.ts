@@ -113,6 +113,32 @@ describe('staged rollout in pull mode', function () {
     expect(table.stdout).to.match(/\ncanary1 +ok +\S+ +0 +0 +1 +[0-9a-f]{12} /);
   });
 
+  it('govern status says the pulls are held: OK with the note, WARNING past --max-held, counted from the first held pull', async () => {
+    const { next } = await twoCommits();
+    const t = tree({});
+    const varDir = path.join(place, 'web2', 'var');
+    const ran = await govern(['run', path.join(place, 'web2', 'states'), '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', varDir, '--fleet-url', nats.url, '--fleet-name', 'web2']);
+    expect(ran.code, ran.stderr + ran.stdout).to.equal(0);
+    expect((await pull('web2')).stdout).to.include(`${next} held`);
+    const first = JSON.parse(fs.readFileSync(path.join(varDir, 'last-pull.json'), 'utf8')) as { at: string; held_since: string };
+    expect(first.held_since).to.equal(first.at);
+    const status = (extra: string[] = []) => govern(['status', '--var-dir', varDir, ...extra], { env: { GOVERN_MAX_HELD: '' } });
+    const ok = await status();
+    expect(ok.code, ok.stdout).to.equal(0);
+    expect(ok.stdout).to.match(new RegExp(`^GOVERN OK - the last pull, \\S+ ago, held commit ${next.slice(0, 12)} \\(held for \\S+\\): stage \\d \\([^)]+\\): waiting for canary1\\b.* to run commit ${next} healthy; last run `));
+    expect(ok.stdout).to.match(/ pull_held=\d+s;21600;;0( |\n)/);
+    // The next held pull keeps when the hold began: that is what --max-held bounds.
+    await sleep(20);
+    expect((await pull('web2')).stdout).to.include(`${next} held`);
+    const second = JSON.parse(fs.readFileSync(path.join(varDir, 'last-pull.json'), 'utf8')) as { at: string; held_since: string };
+    expect(second.at).to.not.equal(first.at);
+    expect(second.held_since).to.equal(first.held_since);
+    const warning = await status(['--max-held', '10ms']);
+    expect(warning.code, warning.stdout).to.equal(1);
+    expect(warning.stdout).to.match(/^GOVERN WARNING - the last pull, \S+ ago, held commit [0-9a-f]{12} \(held for \S+, longer than 10ms\): stage \d /);
+    expect(warning.stdout).to.match(/ pull_held=\d+s;0;;0/);
+  });
+
   it('rollout.hcl without a fleet is an error at its line, and mistakes in it are all said at once; the tree stays', async () => {
     await lab.commit({ 'a.hcl': stateFile(1), 'rollout.hcl': ROLLOUT }, 'unsigned');
     const r = await pull('web2', '');

@@ -164,6 +164,29 @@ describe('lastRunStatus', () => {
     expect(failedRun.line).to.match(/^GOVERN CRITICAL - cannot read p: bad; 1 resource failed; /);
   });
 
+  it('a pull held by a staged rollout: OK with a note until it has been held longer than the bound, then WARNING; its perfdata', () => {
+    const held = (sinceAgoMs: number, maxHeldMs?: number) =>
+      lastRunStatus({ kind: 'report', file: 'f', report: report() }, ended + 60_000, 3_600_000, {
+        kind: 'record',
+        file: 'p',
+        record: { at: '2026-01-01T00:00:32.500Z', outcome: 'held', repo: 'r', dir: '/etc/govern/states', current: 'a'.repeat(40), commit: 'b'.repeat(40), message: 'stage 2 (role=web): waiting for canary1', held_since: new Date(ended + 60_000 - sinceAgoMs).toISOString() },
+      }, maxHeldMs);
+    const ok = held(600_000);
+    expect(ok.code).to.equal(0);
+    expect(ok.line).to.match(/^GOVERN OK - the last pull, 30s ago, held commit b{12} \(held for 10m\): stage 2 \(role=web\): waiting for canary1; last run 1m ago/);
+    expect(ok.line).to.match(/ pull_held=600s;21600;;0$/);
+    expect(ok.line).to.match(PERFDATA);
+    expect(held(6 * 3_600_000).code).to.equal(0);
+    const late = held(6 * 3_600_000 + 1000);
+    expect(late.code).to.equal(1);
+    expect(late.line).to.match(/^GOVERN WARNING - the last pull, 30s ago, held commit b{12} \(held for 6h1s, longer than 6h\): /);
+    expect(held(120_000, 60_000).code).to.equal(1);
+    // A failed run beside a held pull stays CRITICAL; a pull that went through has no hold.
+    const failed = lastRunStatus({ kind: 'report', file: 'f', report: report({ failed: 1 }) }, ended, 3_600_000, { kind: 'record', file: 'p', record: { at: '2026-01-01T00:00:00.000Z', outcome: 'held', repo: 'r', dir: 'd', commit: 'c', held_since: '2026-01-01T00:00:00.000Z' } });
+    expect(failed.code).to.equal(2);
+    expect(check(report(), 0).line).to.match(/ pull_held=0s;21600;;0$/);
+  });
+
   it('keeps a | in a message out of the performance data', () => {
     const r = check(report({}, { errors: [{ message: 'a | b' }] }), 0);
     expect(r.line.split(' | ')).to.have.length(2);

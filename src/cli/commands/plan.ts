@@ -25,7 +25,8 @@ export const planCommand = defineCommand({
   ...described('plan'),
   details:
     "Every resource in apply order with its final attributes (hidden values as <sensitive>), where it is\n" +
-    "declared, its tags and ordering. Nothing is applied and no runner is asked about the machine; runners\n" +
+    "declared, its tags and ordering; then the tree's health checks (name, kind, where, keys). Nothing is\n" +
+    "applied and no runner is asked about the machine; runners\n" +
     "describe themselves, so keys and values are checked as govern run checks them. Every problem is reported,\n" +
     "for every host, and govern exits 1 if planning failed for any. Without --facts, the facts --host NAME\n" +
     "published to the fleet's inventory (with --fleet-url), else this host's own facts.\n" +

@@ -18,19 +18,21 @@ export const statusCommand = defineCommand({
   details:
     'Reads VAR_DIR/last-run.json, which every govern run that is not --noop writes, and\n' +
     'VAR_DIR/last-pull.json, which every govern pull writes.\n' +
-    'Exit status: 0 OK; 1 WARNING, the last run is older than --max-age, or the last pull failed or was\n' +
-    'refused; 2 CRITICAL, the last run had failures, stopped before applying or was interrupted, or the\n' +
+    'Exit status: 0 OK; 1 WARNING, the last run is older than --max-age, the last pull failed or was\n' +
+    'refused, or a staged rollout has held the pulls longer than --max-held (held less long: OK, with a note);\n' +
+    '2 CRITICAL, the last run had failures, stopped before applying or was interrupted, or the\n' +
     'last pull refused a rollback; 3 UNKNOWN, no usable run is recorded. Performance data follows a "|".',
   failureExit: 3,
   options: optionTable([
     { name: 'max-age', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_AGE', default: '1h', help: 'warn when the last run ended longer ago than this' },
+    { name: 'max-held', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_HELD', default: '6h', help: 'warn when a staged rollout has held the pulls for longer than this (docs/rollout-stages.md)' },
     ...varDirOptions,
     ...helpOptions,
   ]),
   async run(o, operands) {
     if (operands.length > 0) throw new UserError(`govern status takes no operands (usage: ${this.usage})`);
     const last = checkedLastRun(readLastRun(o.varDir));
-    const answer = withPublishNote(lastRunStatus(last, Date.now(), o.maxAge, readLastPull(o.varDir)), last, readPublishRecord(o.varDir));
+    const answer = withPublishNote(lastRunStatus(last, Date.now(), o.maxAge, readLastPull(o.varDir), o.maxHeld), last, readPublishRecord(o.varDir));
     await out(`${terminalLine(answer.line)}\n`);
     return answer.code;
   },
