@@ -121,10 +121,12 @@ export function buildResourceGraph(declared: Resource[], options: GraphOptions =
     for (const to of targets) if (!above.has(to) && !joined(from, to)) edge(from, to, 'autorequire', 'autorequire');
   }
 
-  const cycles = findCycles(adjacency, resources.length);
+  // Nodes 0 to byRef.size - 1 are the tree's resources, one a ref: `govern check` goes on past a
+  // duplicate, whose two resources are one node.
+  const cycles = findCycles(adjacency, byRef.size);
   problems.push(...cycleProblems(graph, cycles, byRef));
   if (problems.length > 0) throw new UserError(problems);
-  return { resources, byRef, graph, order: stableOrder(adjacency, resources), notifications };
+  return { resources, byRef, graph, order: stableOrder(adjacency, byRef), notifications };
 }
 
 /**
@@ -169,18 +171,20 @@ function suggestRef(text: string, byRef: Map<string, Resource>): string {
 }
 
 /** Kahn's algorithm, always taking the earliest-defined resource that is ready (resource i is node i). */
-function stableOrder(adjacency: Adjacency, resources: Resource[]): string[] {
-  const waiting = resources.map((_, i) => adjacency.predecessors[i].size);
-  const ready = new MinHeap<number>((a, b) => resources[a].index - resources[b].index);
-  waiting.forEach((count, i) => {
-    if (count === 0) ready.push(i);
+function stableOrder(adjacency: Adjacency, byRef: Map<string, Resource>): string[] {
+  const count = byRef.size;
+  const index = (i: number) => byRef.get(adjacency.refs[i])!.index;
+  const waiting = Array.from({ length: count }, (_, i) => adjacency.predecessors[i].size);
+  const ready = new MinHeap<number>((a, b) => index(a) - index(b));
+  waiting.forEach((n, i) => {
+    if (n === 0) ready.push(i);
   });
   const order: string[] = [];
   while (ready.size > 0) {
     const i = ready.pop()!;
-    order.push(resources[i].ref);
+    order.push(adjacency.refs[i]);
     // A node that is no resource (an edge's end the tree does not define) never becomes ready.
-    for (const next of adjacency.successors[i]) if (next < resources.length && --waiting[next] === 0) ready.push(next);
+    for (const next of adjacency.successors[i]) if (next < count && --waiting[next] === 0) ready.push(next);
   }
   return order;
 }

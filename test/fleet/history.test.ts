@@ -70,7 +70,7 @@ describe('govern fleet history', () => {
     expect(rows.at(-2)).to.match(/ ab\\x1b\[2Jcd +aaaaaaa->bbbbbbb /);
     // A `reverted` that is not {from, to, reason} makes the record invalid (rollout-fields.ts).
     expect(rows.at(-1)).to.match(/ invalid /);
-    expect(r.stdout.split('\n\n')[1]).to.match(/: its published run: not JSON\n.*: its published run: reverted is not \{from, to, reason\}\n$/);
+    expect(r.stdout.split('\n\n')[1]).to.match(/: its published run: not JSON\n.*: its published run: reverted is not \{from, to, reason\} with whole commit ids\n$/);
     // The oldest kept is the one RUNS_HISTORY before the last: the server keeps no more.
     expect(rows[0]).to.include(`c${String(5 + 3).padStart(3, '0')}`);
 
