@@ -18,8 +18,9 @@ export async function recordedPull(request: PullRequest, warn: (message: string)
     throw e;
   }
   if (result.held !== undefined) {
-    const since = heldSince(request);
-    record(request, { outcome: 'held', current: result.commit, commit: result.held.commit, message: result.held.reason, held_since: since }, warn);
+    // A hold that begins now begins at the record's own time.
+    const at = new Date().toISOString();
+    record(request, { outcome: 'held', current: result.commit, commit: result.held.commit, message: result.held.reason, held_since: heldSince(request, at) }, warn, at);
     return `${result.dir}: stays at ${result.commit}, ${result.held.commit} held: ${result.held.reason}\n`;
   }
   const signed = result.signer !== undefined ? ` (signed by ${result.signer})` : '';
@@ -28,11 +29,11 @@ export async function recordedPull(request: PullRequest, warn: (message: string)
   return result.old === result.commit ? `${result.dir}: already at ${result.commit}${signed}\n` : `${result.dir}: ${result.old ?? 'none'} -> ${result.commit}${signed}\n`;
 }
 
-/** The hold goes on from the last pull of DIR if that one was held too (another commit's hold as well: DIR has not moved), else starts now. */
-function heldSince(r: PullRequest): string {
+/** The hold goes on from the last pull of DIR if that one was held too (another commit's hold as well: DIR has not moved), else starts `now`. */
+function heldSince(r: PullRequest, now: string): string {
   const last = readLastPull(r.varDir);
   const previous = last.kind === 'record' && last.record.outcome === 'held' && last.record.dir === path.resolve(r.dir) ? last.record.held_since : undefined;
-  return previous !== undefined && Number.isFinite(Date.parse(previous)) ? previous : new Date().toISOString();
+  return previous !== undefined && Number.isFinite(Date.parse(previous)) ? previous : now;
 }
 
 function failureRecord(e: UserError): Outcome {
@@ -40,9 +41,9 @@ function failureRecord(e: UserError): Outcome {
   return { outcome: 'failed', message: e.message };
 }
 
-function record(r: PullRequest, outcome: Outcome, warn: (message: string) => void): void {
+function record(r: PullRequest, outcome: Outcome, warn: (message: string) => void, at = new Date().toISOString()): void {
   try {
-    writeLastPull(r.varDir, { at: new Date().toISOString(), repo: r.repo, ref: r.ref, dir: path.resolve(r.dir), ...outcome });
+    writeLastPull(r.varDir, { at, repo: r.repo, ref: r.ref, dir: path.resolve(r.dir), ...outcome });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     warn(e.message);
