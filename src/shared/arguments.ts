@@ -95,7 +95,10 @@ export function checkArguments(runner: string, description: RunnerDescription, n
     const { key, spec } = entry;
     const given = params.texts(key);
     if (given === undefined && entry.defaultTexts === undefined) {
-      if (spec.required) problems.push({ message: `${key} is required${spec.type === 'enum' ? ` (${spec.values?.join(', ')})` : ''}` });
+      if (spec.required) {
+        problems.push({ message: `${key} is required${spec.type === 'enum' ? ` (${spec.values?.join(', ')})` : ''}` });
+        broken.add(key);
+      }
       values[key] = spec.type === 'list' ? [] : undefined;
       continue;
     }

@@ -136,6 +136,15 @@ describe('checking arguments against a description #once', () => {
     expect(messages('a', 'ensure=lnk', 'target=/x')).to.deep.equal(['ensure: ensure "lnk" is not one of present, absent, link (did you mean "link"?)']);
   });
 
+  it('does not pile a rule on a required key that is missing (a file without ensure: not also "mode is only for ..., not ensure = \'\'")', () => {
+    const required: RunnerDescription = {
+      keys: { ensure: { type: 'enum', values: ['present', 'directory'], required: true }, mode: { type: 'mode' } },
+      rules: [{ only_when: { ensure: ['present', 'directory'] }, keys: ['mode'] }],
+    };
+    const problems = checkArguments('file', required, '/x', new Params([['mode', '0644']])).problems;
+    expect(problems).to.deep.equal([{ message: 'ensure is required (present, directory)' }]);
+  });
+
   it('passes every key unchecked when the description does not list keys', () => {
     const open = checkArguments('x', { signals: ['refresh'] }, 'n', new Params([['any', '1'], ['l', 'a'], ['l', 'b']]));
     expect(open).to.deep.equal({ values: { any: '1', l: ['a', 'b'] }, problems: [] });
