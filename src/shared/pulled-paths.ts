@@ -10,11 +10,11 @@ export function showPulledTree(dir: string, commit: string): void {
   if (trees.has(dir)) return;
   trees.set(dir, commit.slice(0, 7));
   const dirs = [...trees.keys()].sort((a, b) => b.length - a.length).map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  // The directory, then its file (up to a blank, a quote or a colon) and the line if there is one.
-  pattern = new RegExp(`(${dirs.join('|')})/([^\\s:"'()]+)((?::\\d+)?)`, 'g');
+  // The directory, then its file (up to a blank, a quote or a colon) and its line and column if given.
+  pattern = new RegExp(`(${dirs.join('|')})/([^\\s:"'()]+)((?::\\d+){0,2})`, 'g');
 }
 
-/** The text with each path of a pulled checkout as `FILE[:LINE] (commit abc1234)`. */
+/** The text with each path of a pulled checkout as `FILE[:LINE[:COLUMN]] (commit abc1234)`. */
 export function pulledPaths(text: string): string {
   if (pattern === undefined) return text;
   return text.replace(pattern, (_, dir: string, file: string, line: string) => `${file}${line} (commit ${trees.get(dir)})`);
