@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { HclBlock } from '../hcl/syntax.js';
 import { parseDuration } from '../shared/duration.js';
+import { closest } from '../shared/suggest.js';
 import type { AttrValue } from '../shared/protocol.js';
 
 export type CheckKind = 'command' | 'file' | 'port' | 'service' | 'package' | 'url';
@@ -75,7 +76,8 @@ export function checkOf(block: HclBlock, where: string, problems: string[], type
   const values: Record<string, string | number> = {};
   for (const [key, value] of Object.entries(keys)) {
     if (!allowed.has(key)) {
-      fail(`${type} "${name}": ${kind} takes ${[...allowed].join(', ')}, not ${key}`);
+      const near = closest(key, allowed);
+      fail(`${type} "${name}": ${kind} takes ${[...allowed].join(', ')}, not ${key}${near ? ` (did you mean "${near}"?)` : ''}`);
       continue;
     }
     const numeric = KINDS[kind].numeric.includes(key);
