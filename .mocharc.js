@@ -6,6 +6,6 @@ const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && arg.en
 module.exports = {
   spec: named ? [] : ['dist/test/**/*.test.js'],
   timeout: 120000,
-  reporter: 'spec',
+  reporter: 'dist/test/support/spec-timings.js',
   require: ['dist/test/support/suite-dirs.js', 'dist/test/support/tmp.js'],
 };

@@ -17,7 +17,7 @@ UNITDIR    ?= $(PREFIX)/lib/systemd/system
 
 VSCODE      = editors/vscode
 
-.PHONY: all build check-deps vsix test test-all test-modes test-node18 demo install uninstall deb bench bench-compare clean docs
+.PHONY: all build check-deps vsix test prepare-tests test-all test-modes test-node18 demo install uninstall deb bench bench-compare clean docs
 
 all: build
 
@@ -41,25 +41,32 @@ check-deps: node_modules/.package-lock.json
 # applies reads neither GOVERN_RUNNER_MODE nor GOVERN_JOBS, so a second pass would repeat it exactly). The Debian packages
 # the tests drive are installed first, when missing. The second pass runs on Debian 12's own
 # Node.js 18, the oldest govern supports, so the first is the host's Node and the second the floor.
+# `make test` builds once and runs the two passes at the same time (scripts/two-passes): the suite
+# runs beside another suite, and the two together take little more than the first alone.
 MODES_PASS  = GOVERN_RUNNER_MODE=oneshot GOVERN_JOBS=4
-test: test-all
-	$(MAKE) test-node18
+FIRST_PASS  = npx mocha
+NODE18_PASS = scripts/with-debian-node18 sh -c 'echo "Node.js $$(node --version)" && $(MODES_PASS) exec node node_modules/mocha/bin/mocha.js --grep "\#once" --invert'
+test: prepare-tests
+	scripts/two-passes '$(FIRST_PASS)' '$(subst ','\'',$(NODE18_PASS))'
+
+# What both passes start from: the Debian packages, the build, the dependency check.
+prepare-tests:
+	scripts/setup-debian test
+	$(MAKE) build
+	$(MAKE) check-deps
 
 # The second pass on the host's Node instead (a quicker look, without Debian's Node 18).
 test-modes: build
 	$(MODES_PASS) npx mocha --grep '#once' --invert
 
 # The first pass alone (and the dependency check): every test, with the defaults.
-test-all:
-	scripts/setup-debian test
-	$(MAKE) build
-	$(MAKE) check-deps
-	npx mocha
+test-all: prepare-tests
+	$(FIRST_PASS)
 
-# The second pass of `make test`: the tests of the modes pass, on Debian 12's own Node.js 18
+# The second pass of `make test` alone: the tests of the modes pass, on Debian 12's own Node.js 18
 # (scripts/with-debian-node18), with mocha started directly: the host's npm need not run on Node 18.
 test-node18: build
-	scripts/with-debian-node18 sh -c 'echo "Node.js $$(node --version)" && $(MODES_PASS) exec node node_modules/mocha/bin/mocha.js --grep "#once" --invert'
+	$(NODE18_PASS)
 
 # The keys tables of docs/{pkg,service,file,exec}.md, from the runners' descriptions.
 docs: build

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { RunReport } from '../../src/report/types.js';
 import { govern, RUNNERS_DIR } from '../support/cli.js';
 import { tempDir, writeFile } from '../support/tmp.js';
-import { AptTestRepo, dpkgStatus, have, must, scratchDir } from '../runners/pkg/repos.js';
+import { AptTestRepo, dpkgPurge, dpkgStatus, have, scratchDir } from '../runners/pkg/repos.js';
 import { SysvScript } from '../runners/service/support/sysv-script.js';
 import { entry, removeAccounts } from '../runners/user/support.js';
 import { hostExclusive } from '../support/host-lock.js';
@@ -110,7 +110,7 @@ file "${dir}/srv/data" {
     before(async function () {
       if (!(await have('apt-get')) || !(await have('dpkg-scanpackages'))) this.skip();
       if (fs.existsSync('/run/systemd/system')) this.skip(); // the sysv provider: no systemd as init
-      if ((await dpkgStatus(PKG)) !== 'unknown') await must('dpkg', ['--purge', PKG]);
+      if ((await dpkgStatus(PKG)) !== 'unknown') await dpkgPurge([PKG]);
       script = new SysvScript(PKG);
       repo = new AptTestRepo(scratchDir('govern-noop-fresh-apt-'), [PKG]);
       await repo.build([{ name: PKG, version: '1.0-1', files: { [`/etc/init.d/${PKG}`]: { content: script.text(), mode: 0o755 } } }]);

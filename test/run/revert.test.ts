@@ -10,7 +10,7 @@ import type { RunReport } from '../../src/report/types.js';
 import { govern, runner } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { gitLab, must, type GitLab } from '../pull/git-lab.js';
-import { AptTestRepo, dpkgLeftovers, dpkgStatus, have, scratchDir } from '../runners/pkg/repos.js';
+import { AptTestRepo, dpkgLeftovers, dpkgPurge, dpkgStatus, have, scratchDir } from '../runners/pkg/repos.js';
 import { hostExclusive } from '../support/host-lock.js';
 import { runCommand } from '../../src/shared/process.js';
 import { SysvScript } from '../runners/service/support/sysv-script.js';
@@ -151,7 +151,7 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     before(async function () {
       if (process.getuid?.() !== 0 || !(await have('apt-get')) || !(await have('dpkg-scanpackages'))) this.skip();
       const stale = await dpkgLeftovers(NAME);
-      if (stale.length > 0) await must('dpkg', ['--purge', ...stale]);
+      if (stale.length > 0) await dpkgPurge(stale);
       repo = new AptTestRepo(scratchDir('govern-revert-apt-'), [NAME]);
       await repo.build([
         { name: NAME, version: '1.0-1' },

@@ -9,7 +9,7 @@ import type { RunReport } from '../../../src/report/types.js';
 import { govern } from '../../support/cli.js';
 import { MODES } from '../../support/runner-modes.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
-import { dpkgStatus, have, must } from '../pkg/repos.js';
+import { dpkgPurge, dpkgStatus, have } from '../pkg/repos.js';
 import { confinedApt, makeKey, removeKeys, SignedAptRepo, type TestKey } from './signed-repo.js';
 import { hostExclusive } from '../../support/host-lock.js';
 
@@ -35,7 +35,7 @@ describe('govern run with apt_repository and pkg (real apt and dpkg, signed loca
   });
 
   afterEach(async () => {
-    if ((await dpkgStatus(HELLO)) !== 'unknown') await must('dpkg', ['--purge', HELLO]);
+    if ((await dpkgStatus(HELLO)) !== 'unknown') await dpkgPurge([HELLO]);
   });
 
   /** The package first in the file: the order comes from the autorequire, not from the file. */

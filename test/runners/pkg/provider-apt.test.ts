@@ -10,7 +10,7 @@ import type { RunReport } from '../../../src/report/types.js';
 import { govern, runner } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
 import { lockFile, privateLockDir } from '../../../src/runners/lib/package-tools.js';
-import { AptTestRepo, dpkgLeftovers, dpkgStatus, have, must, scratchDir } from './repos.js';
+import { AptTestRepo, dpkgLeftovers, dpkgPurge, dpkgStatus, have, must, scratchDir } from './repos.js';
 import { hostExclusive } from '../../support/host-lock.js';
 
 const HELLO = 'govern-test-hello';
@@ -31,7 +31,7 @@ describe('pkg runner with apt (real dpkg and apt-get, local repository)', functi
     if (process.getuid?.() !== 0 || !(await have('apt-get')) || !(await have('dpkg-scanpackages'))) this.skip();
     // Leftovers of an interrupted run: test packages, and sources whose directory is gone.
     const stale = await dpkgLeftovers('govern-test-');
-    if (stale.length > 0) await must('dpkg', ['--purge', ...stale]);
+    if (stale.length > 0) await dpkgPurge(stale);
     for (const file of fs.readdirSync('/etc/apt/sources.list.d')) {
       if (/^govern-pkg-apt-.*\.list$/.test(file)) fs.rmSync(path.join('/etc/apt/sources.list.d', file));
     }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseResult } from '../../../src/shared/protocol.js';
 import { runner } from '../../support/cli.js';
-import { AptTestRepo, dpkgStatus, have, must, scratchDir } from './repos.js';
+import { AptTestRepo, dpkgPurge, dpkgStatus, have, scratchDir } from './repos.js';
 import { hostExclusive } from '../../support/host-lock.js';
 
 const PKG = 'govern-test-purge';
@@ -24,7 +24,7 @@ describe('pkg runner: ensure = "purged" (real apt and dpkg, local repository) #o
 
   before(async function () {
     if (process.getuid?.() !== 0 || !(await have('apt-get')) || !(await have('dpkg-scanpackages'))) this.skip();
-    if ((await dpkgStatus(PKG)) !== 'unknown') await must('dpkg', ['--purge', PKG]);
+    if ((await dpkgStatus(PKG)) !== 'unknown') await dpkgPurge([PKG]);
     repo = new AptTestRepo(scratchDir('govern-pkg-purge-'), [PKG]);
     await repo.build([{ name: PKG, version: '1.0-1', conffile: CONFFILE }]);
     await repo.add();

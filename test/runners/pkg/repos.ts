@@ -25,6 +25,23 @@ export async function must(command: string, args: string[], options: { cwd?: str
   return result;
 }
 
+/**
+ * `dpkg --purge NAMES`, waiting while another program holds dpkg's lock (another suite's apt-get, or
+ * anything else on the host): dpkg fails at once where apt-get waits (DPkg::Lock::Timeout,
+ * suite-dirs.ts). It tries again when the lock is released, for up to 10 minutes as apt-get would.
+ */
+export async function dpkgPurge(names: string[]): Promise<void> {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const result = await runCommand('dpkg', ['--purge', ...names], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeoutMs: 300_000 });
+    if (result.code === 0) return;
+    if (!/lock was locked by another process/.test(result.stderr) || Date.now() > deadline) {
+      throw new Error(`dpkg --purge ${names.join(' ')} failed (${result.code}): ${result.stderr}${result.stdout}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 export async function have(command: string): Promise<boolean> {
   return (await runCommand('sh', ['-c', 'command -v "$1" >/dev/null', 'sh', command])).code === 0;
 }
@@ -91,7 +108,7 @@ export class AptTestRepo {
   async cleanup(): Promise<void> {
     const installed: string[] = [];
     for (const name of this.packageNames) if ((await dpkgStatus(name)) !== 'unknown') installed.push(name);
-    if (installed.length > 0) await must('dpkg', ['--purge', ...installed], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
+    if (installed.length > 0) await dpkgPurge(installed);
     fs.rmSync(this.listFile, { force: true });
     const prefix = this.dir.replace(/\//g, '_');
     for (const file of fs.readdirSync('/var/lib/apt/lists')) {
