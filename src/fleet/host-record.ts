@@ -63,7 +63,7 @@ export function hostRun(host: string, r: RunReport): HostRun {
       .slice(0, 20)
       .map((x) => ({ ref: x.ref, message: x.message })),
     ...(r.health ? { health: { ...r.health, failures: r.health.failures.slice(0, 20) } } : {}),
-    ...(r.reverted ? { reverted: r.reverted } : {}),
+    ...(r.reverted ? { reverted: { from: r.reverted.from, to: r.reverted.to, reason: r.reverted.reason } } : {}),
   };
 }
 

@@ -301,7 +301,16 @@ export const REPORT_SCHEMA = {
       "properties": {
         "from": { "type": "string", "pattern": "^[0-9a-f]{40,64}$" },
         "to": { "type": "string", "pattern": "^[0-9a-f]{40,64}$" },
-        "reason": { "type": "string" }
+        "reason": { "type": "string" },
+        "failed_run": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["summary"],
+          "properties": {
+            "summary": { "$ref": "#/properties/summary" },
+            "health": { "$ref": "#/properties/health" }
+          }
+        }
       }
     }
   }

@@ -100,4 +100,6 @@ export interface RevertReport {
   to: string;
   /** Why: the first failure of the reverted commit's run. */
   reason: string;
+  /** Only in the report of the return's own run: what the failed run did (its own report is not printed). */
+  failed_run?: { summary: RunSummary; health?: HealthReport };
 }

@@ -21,7 +21,7 @@ import { reportJson } from '../report/json.js';
 import { runMeta } from '../report/meta.js';
 import { summaryLine, type TextView } from '../report/text.js';
 import { PhaseClock, sinceStart, startedAt } from '../report/timing.js';
-import type { NotificationReport, ResourceReport, RunMeta, RunReport } from '../report/types.js';
+import type { NotificationReport, ResourceReport, RevertReport, RunMeta, RunReport } from '../report/types.js';
 import { UserError } from '../shared/errors.js';
 import { interruptedBy, onInterrupt } from '../shared/interrupt.js';
 import { KILL_GRACE_MS } from '../shared/process.js';
@@ -113,26 +113,34 @@ export async function underRunLock(o: { quiet: boolean; verbose: number; lockTim
  * in the same invocation; that exits as a failure (the commit pulled failed) whatever the return's run did.
  */
 export async function lockedRun(o: RunSettings, source: RunSource): Promise<number> {
-  const done: Done = {};
+  // With --json, stdout is one document: the report of the run that ends the invocation, printed
+  // here once it is known whether a return follows (then the return's run, carrying the failed one).
+  const done: Done = { holdJson: true };
+  const printHeld = async (d: Done) => void (o.json && d.report ? await out(reportJson(d.report)) : undefined);
   const code = await runOnce(o, source, done);
   const tree = o.noop ? undefined : done.tree;
-  if (tree === undefined || done.report === undefined || interruptedBy() !== undefined) return code;
+  if (tree === undefined || done.report === undefined || interruptedBy() !== undefined) return (await printHeld(done), code);
   let made;
   try {
     made = await afterPulledRun(path.resolve(source.target), tree, done.report, o.varDir);
   } catch (e) {
+    await printHeld(done);
     printError(e);
     return 1;
   }
-  if (made === undefined) return code;
+  if (made === undefined) return (await printHeld(done), code);
   warn(`${source.target}: reverted from ${made.from} (${made.reason}) to ${made.to}, the last good commit: running it`);
-  const again: Done = {};
+  const failedRun = { summary: done.report.summary, ...(done.report.health ? { health: done.report.health } : {}) };
+  const again: Done = { holdJson: true, failedRun };
   const returnStart = Date.now();
   const second = await runOnce(o, source, again);
   for (const line of restoreReplaced(o.varDir, done.report, returnStart, again.report)) warn(line);
   for (const p of putBacks(done.report, again.report)) {
     warn(`putting ${p.runner}:${p.name} back ${p.what} before ${made.from}`);
-    await runOnce({ ...o, json: false, noHealth: true }, putBackSource(p), {}).catch(printError);
+    // With --json its lines would break stdout's one document: its report is held, a failure said on stderr.
+    const put: Done = { holdJson: true };
+    await runOnce({ ...o, noHealth: true }, putBackSource(p), put).catch(printError);
+    for (const r of o.json ? (put.report?.resources ?? []) : []) if (r.status === 'failed') warn(`${r.ref} not put back: ${r.message}`);
   }
   if (again.report && interruptedBy() === undefined) {
     try {
@@ -141,11 +149,15 @@ export async function lockedRun(o: RunSettings, source: RunSource): Promise<numb
       printError(e);
     }
   }
+  await printHeld(again);
   return o.detailedExitcodes ? second | 4 : 1;
 }
 
-/** What one run leaves for lockedRun: its report (none when interrupted) and the pulled tree it read. */
-type Done = { report?: RunReport; tree?: PulledTree };
+/**
+ * What one run leaves for lockedRun: its report (none when interrupted) and the pulled tree it read;
+ * `holdJson`: its --json report is left to the caller; `failedRun`: the run is the return from it.
+ */
+type Done = { report?: RunReport; tree?: PulledTree; holdJson?: boolean; failedRun?: RevertReport['failed_run'] };
 
 async function runOnce(o: RunSettings, source: RunSource, done: Done): Promise<number> {
   const { target } = source;
@@ -159,7 +171,7 @@ async function runOnce(o: RunSettings, source: RunSource, done: Done): Promise<n
   const meta = async (): Promise<RunMeta> => ({
     ...(await runMeta(source.state ?? target, o.noop, inputs.facts)),
     ...(pulled ? { commit: pulled.commit } : {}),
-    ...(carried ? { reverted: carried } : {}),
+    ...(carried ? { reverted: done.failedRun ? { ...carried, failed_run: done.failedRun } : carried } : {}),
   });
   let report: RunReport;
   let code: number;
@@ -189,9 +201,10 @@ async function runOnce(o: RunSettings, source: RunSource, done: Done): Promise<n
   });
   try {
     if (o.runnerMode === 'persistent' && !source.adHoc) session.warm(forecastRunners(inputs.cache, inputs.target));
-    const done = await runTree(o, inputs, clock, meta, session, applied, source);
-    if (done === undefined) return 1; // recorded as interrupted; govern exits 130 or 143
-    ({ report, code } = done);
+    const result = await runTree(o, inputs, clock, meta, session, applied, source);
+    if (result === undefined) return 1; // recorded as interrupted; govern exits 130 or 143
+    ({ report, code } = result);
+    if (o.json && !done.holdJson) await out(reportJson(report));
   } catch (e) {
     if (interruptedBy() !== undefined) return 1; // recorded as interrupted; govern exits 130 or 143
     if (o.noop && !o.json) {
@@ -200,7 +213,7 @@ async function runOnce(o: RunSettings, source: RunSource, done: Done): Promise<n
     }
     report = errorReport(await meta(), e, clock.timings(), sinceStart());
     done.report = report;
-    if (o.json) await out(reportJson(report));
+    if (o.json && !done.holdJson) await out(reportJson(report));
     printError(e);
     record(o, report, source);
     unregister();
@@ -293,8 +306,7 @@ async function runTree(
     report.summary.duration_ms = sinceStart();
     if (!o.json) for (const line of healthLines(checked.results, view.verbosity)) write(`${line}\n`, line.startsWith('failed') ? 'err' : 'info');
   }
-  if (o.json) await out(reportJson(report));
-  else {
+  if (!o.json) {
     for (const ref of managed.dropped) write(`no longer managed: ${ref}\n`, 'warning');
     write(`${summaryLine(report)}\n`, report.health?.failed ? 'warning' : summaryPriority(report.summary));
   }

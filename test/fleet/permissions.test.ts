@@ -96,6 +96,22 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
     }
   };
 
+  /** web1's own client puts a forged record under db1 (after `read`, with the same client): refused, db1's record unchanged. */
+  const forgedPutOfDb1Refused = async (read?: (kv: Awaited<ReturnType<Kvm['open']>>) => Promise<void>) => {
+    const before = await opsRead('db1');
+    const nc = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('web1')), inboxPrefix: '_GOVERN_INBOX.web1' });
+    try {
+      const kv = await new Kvm(nc).open('govern_runs');
+      await read?.(kv);
+      let refused: Error | undefined;
+      await kv.put('db1', '{"forged":true}', { timeout: 3_000 } as never).catch((e: Error) => (refused = e));
+      expect(refused, 'the put was refused').to.not.equal(undefined);
+    } finally {
+      await nc.close();
+    }
+    expect(await opsRead('db1')).to.deep.equal(before);
+  };
+
   it('docs/fleet.md shows the example configuration as it is', () => {
     expect(fs.readFileSync(path.join(ROOT, 'docs', 'fleet.md'), 'utf8')).to.include(fs.readFileSync(EXAMPLE, 'utf8'));
   });
@@ -115,15 +131,7 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
     const r = await hostRun('db1', 'web1');
     expect(r.code).to.equal(0);
     expect(r.stderr).to.match(/the run was not published to the fleet: .*(Permissions Violation|permission|no answer)/i);
-    const nc = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('web1')), inboxPrefix: '_GOVERN_INBOX.web1' });
-    try {
-      const kv = await new Kvm(nc).open('govern_runs');
-      let refused: Error | undefined;
-      await kv.put('db1', '{"forged":true}', { timeout: 3_000 } as never).catch((e: Error) => (refused = e));
-      expect(refused, 'the put was refused').to.not.equal(undefined);
-    } finally {
-      await nc.close();
-    }
+    await forgedPutOfDb1Refused();
     expect(await opsRead('db1')).to.deep.equal(before);
   });
 
@@ -160,18 +168,9 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
     expect(moved.code, moved.stderr).to.equal(0);
     expect(path.basename(fs.realpathSync(states))).to.equal(next);
     // Reading is all the runs bucket allows web1: db1's key stays db1's.
-    const before = await opsRead('db1');
-    const nc = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('web1')), inboxPrefix: '_GOVERN_INBOX.web1' });
-    try {
-      const kv = await new Kvm(nc).open('govern_runs');
+    await forgedPutOfDb1Refused(async (kv) => {
       expect((await kv.get('db1'))?.json<HostRun>().commit).to.equal(next);
-      let refused: Error | undefined;
-      await kv.put('db1', '{"forged":true}', { timeout: 3_000 } as never).catch((e: Error) => (refused = e));
-      expect(refused, 'the put was refused').to.not.equal(undefined);
-    } finally {
-      await nc.close();
-    }
-    expect(await opsRead('db1')).to.deep.equal(before);
+    });
   });
 
   it('web1 cannot ask db1 to run (nor itself); the operator can ask (no listener here: not listening)', async () => {

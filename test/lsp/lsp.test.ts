@@ -37,6 +37,10 @@ module "shop" {
   source = "site"
   name   = "shop"
 }
+
+health "motd written" {
+  file = "${dir}/motd"
+}
 `;
 }
 
@@ -175,13 +179,14 @@ describe('govern lsp, driven by an LSP client #once', function () {
     expect(edits[0].newText).to.equal(fs.readFileSync(copy, 'utf8')).and.not.equal(messy);
   });
 
-  it('gives one document symbol per resource, named by its RREF', async () => {
+  it('gives one document symbol per resource, named by its RREF, and one per health block', async () => {
     const { client, site, root } = await started();
-    const symbols = await client.request<{ name: string; range: { start: { line: number }; end: { line: number } } }[]>('textDocument/documentSymbol', site);
-    expect(symbols.map((s) => [s.name, s.range.start.line, s.range.end.line])).to.deep.equal([
-      [`file:${root}/motd`, 0, 6],
-      ['exec:greet', 8, 11],
-      ['module:shop', 13, 16],
+    const symbols = await client.request<{ name: string; kind: number; range: { start: { line: number }; end: { line: number } } }[]>('textDocument/documentSymbol', site);
+    expect(symbols.map((s) => [s.name, s.kind, s.range.start.line, s.range.end.line])).to.deep.equal([
+      [`file:${root}/motd`, 19, 0, 6],
+      ['exec:greet', 19, 8, 11],
+      ['module:shop', 2, 13, 16],
+      ['health:motd written', 24, 18, 20],
     ]);
   });
 });

@@ -79,13 +79,14 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     const recorded = lastRun();
     expect(recorded.commit).to.equal(good);
     expect(recorded.health).to.deep.equal({ passed: 1, failed: 0, failures: [] });
-    expect(recorded.reverted).to.deep.equal({ from: bad, to: good, reason: `health check "conf listens" failed: ${conf} does not contain "listen"` });
+    expect(recorded.reverted).to.deep.include({ from: bad, to: good, reason: `health check "conf listens" failed: ${conf} does not contain "listen"` });
+    expect(recorded.reverted?.failed_run?.health).to.deep.include({ passed: 0, failed: 1 });
     const status = await govern(['status', '--var-dir', varDir]);
     expect(status.code).to.equal(2);
     expect(status.stdout).to.match(new RegExp(`^GOVERN CRITICAL - reverted from ${bad.slice(0, 12)} \\(health check "conf listens" failed: .*\\) to ${good.slice(0, 12)};`));
     expect(fs.readFileSync(metrics, 'utf8')).to.include('govern_last_run_reverted 1');
     // The fleet's record carries it, as full hashes.
-    expect(hostRun('h', recorded).reverted).to.deep.equal(recorded.reverted);
+    expect(hostRun('h', recorded).reverted).to.deep.equal({ from: bad, to: good, reason: recorded.reverted?.reason });
     expect(hostRun('h', recorded).success).to.equal(true);
 
     // The bad commit is not applied again: the next pull refuses it and DIR stays at the good one.
@@ -95,7 +96,7 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     expect(fs.realpathSync(dir)).to.match(new RegExp(`/trees/${good}$`));
     // The timer's next run applies the good commit, and status stays CRITICAL until a newer commit succeeds.
     await ran(0);
-    expect(lastRun().reverted?.from).to.equal(bad);
+    expect(lastRun().reverted).to.deep.equal({ from: bad, to: good, reason: recorded.reverted?.reason });
     expect((await govern(['status', '--var-dir', varDir])).code).to.equal(2);
 
     const fixed = await lab.commit({ 'site.hcl': site(conf, 'listen 8080\\n') }, 'trusted');
@@ -108,6 +109,25 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     expect(await must('git', [`--git-dir=${storeGit()}`, 'rev-parse', 'refs/govern/good'])).to.equal(fixed);
     expect((await govern(['status', '--var-dir', varDir])).stdout).to.match(/^GOVERN OK - /);
     expect(fs.readFileSync(metrics, 'utf8')).to.include('govern_last_run_reverted 0');
+  });
+
+  it('with --json, prints one report: the return\'s run, carrying the return and the failed run\'s summary', async () => {
+    const good = await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n') }, 'trusted');
+    await pull(['--revert-on-failure']);
+    await ran(0);
+    const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n') }, 'trusted');
+    await pull(['--revert-on-failure']);
+    const r = await run(['--json']);
+    expect(r.code, r.stderr).to.equal(1);
+    const report = JSON.parse(r.stdout) as RunReport; // one document, or this throws
+    expect(report.commit).to.equal(good);
+    expect(report.reverted).to.deep.include({ from: bad, to: good });
+    expect(report.reverted?.failed_run?.summary).to.include({ resources: 1, changed: 1, failed: 0 });
+    expect(report.reverted?.failed_run?.health?.failed).to.equal(1);
+    expect(report.health).to.deep.equal({ passed: 1, failed: 0, failures: [] });
+    expect(lastRun().reverted?.failed_run).to.deep.equal({ ...report.reverted?.failed_run, health: lastRun().reverted?.failed_run?.health });
+    // The record is the report, and govern status reads it (its schema holds failed_run): CRITICAL, not UNKNOWN.
+    expect((await govern(['status', '--var-dir', varDir])).code).to.equal(2);
   });
 
   it('a commit whose run fails before applying is returned from too', async () => {
