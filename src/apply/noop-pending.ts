@@ -5,7 +5,11 @@
 // ordered after counts: that is finished before the call starts, whatever --jobs and runner mode do.
 // In a real run the same list holds the changes `noop = true` held back, and puts what comes after
 // them in noop mode too (apply.ts).
-import type { Graph } from '@dagrejs/graphlib';
+
+/** What the graph is asked: graph/edges.ts's, or any graph that answers the same. */
+export interface Predecessors {
+  predecessors(ref: string): string[] | undefined | void;
+}
 
 /** The RREFs a call gets at most; the nearest are kept. */
 export const PENDING_LIMIT = 1000;
@@ -25,7 +29,7 @@ interface Upstream {
 export class NoopPending {
   private readonly upstream = new Map<string, Upstream | undefined>();
 
-  constructor(private readonly graph: Graph) {}
+  constructor(private readonly graph: Predecessors) {}
 
   /** A resource finished; wouldChange: its runner said it would change something (and, in a real run, did not). */
   finished(ref: string, wouldChange: boolean): void {

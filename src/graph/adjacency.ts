@@ -1,5 +1,5 @@
-// The resource graph's edges by number (a resource's position in the list), kept beside graphlib's
-// graph while it is built: planning asks whether two resources are joined, and for successors and
+// The resource graph's edges by number (a resource's position in the list), under its labelled
+// edges (edges.ts): planning asks whether two resources are joined, and for successors and
 // predecessors, tens of thousands of times, and graphlib answers each with a new array of string keys.
 // A node's successors keep the order their first edge was added in, as graphlib's do, so the searches
 // over them visit nodes in the same order.
@@ -25,6 +25,11 @@ export class Adjacency {
       this.predecessors.push(new Set());
     }
     return id;
+  }
+
+  /** The node's number, or undefined when no edge or constructor named it. */
+  known(ref: string): number | undefined {
+    return this.ids.get(ref);
   }
 
   add(from: string, to: string): void {

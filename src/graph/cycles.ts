@@ -1,8 +1,8 @@
 // Finds the dependency cycles of the resource graph and describes each as a concrete loop. Written
 // with explicit stacks, never recursion, so a chain of any length that fits in memory is planned
 // (a recursive search overflows the call stack after a few thousand resources).
-import type { Graph } from '@dagrejs/graphlib';
 import type { Adjacency } from './adjacency.js';
+import type { ResourceEdges } from './edges.js';
 
 /**
  * The strongly connected components that hold a cycle (more than one node, or a node with an edge
@@ -60,7 +60,7 @@ export function findCycles(graph: Adjacency, roots: number): string[][] {
  * A shortest loop from `start` back to itself through the members of its component, preferring
  * earlier nodes (by `order`) where two loops are as short: `[start, ..., start]`.
  */
-export function describeCycle(graph: Graph, members: string[], start: string, order: (node: string) => number): string[] {
+export function describeCycle(graph: ResourceEdges, members: string[], start: string, order: (node: string) => number): string[] {
   const inCycle = new Set(members);
   const sorted = (node: string) => (graph.successors(node) ?? []).filter((n) => inCycle.has(n)).sort((a, b) => order(a) - order(b));
   const cameFrom = new Map<string, string>();

@@ -4,8 +4,13 @@
 import { terminalText } from '../shared/terminal-text.js';
 import type { ResourceGraph } from './resource-graph.js';
 
+/** What quoteDot changes: control and format characters (terminal-text.ts), quotes, backslashes. */
+const CHANGED = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"\\]/;
+
 /** A DOT string; other control characters shown escaped, as in every text govern prints. */
 function quoteDot(text: string): string {
+  // Most refs hold none of them: four passes over each of 24,000 strings for a 10,000-resource graph.
+  if (!CHANGED.test(text)) return `"${text}"`;
   return `"${terminalText(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 

@@ -1,13 +1,13 @@
 // The resource graph: nodes are RREFs, edges come from before/after/notify/subscribe (README.md,
 // "State files") and from the ordering runners ask for. Unknown references, signals
 // a receiver does not accept, and cycles are errors found here, before anything is applied.
-import { Graph } from '@dagrejs/graphlib';
 import { UserError, type Problem } from '../shared/errors.js';
 import { closest } from '../shared/suggest.js';
 import { SIGNAL_NAME } from '../shared/validate.js';
 import { keyLocation, type OrderingKey, type Resource } from '../state/resource.js';
-import { Adjacency } from './adjacency.js';
+import type { Adjacency } from './adjacency.js';
 import { describeCycle, findCycles } from './cycles.js';
+import { ResourceEdges } from './edges.js';
 import { MinHeap } from './min-heap.js';
 import { expandModuleRefs } from './module-refs.js';
 
@@ -23,7 +23,7 @@ export interface ResourceGraph {
   resources: Resource[];
   byRef: Map<string, Resource>;
   /** Edges point from the resource applied first to the one applied after it. */
-  graph: Graph;
+  graph: ResourceEdges;
   /** Apply order: a topological order that keeps definition order wherever the edges allow. */
   order: string[];
   /** What each notifier sends if it changes. */
@@ -44,9 +44,8 @@ export function buildResourceGraph(declared: Resource[], options: GraphOptions =
   const expanded = expandModuleRefs(declared, options.refuseSignal);
   const resources = expanded.resources;
   const byRef = new Map(resources.map((r) => [r.ref, r]));
-  const graph = new Graph({ directed: true, multigraph: true });
-  for (const r of resources) graph.setNode(r.ref, r);
-  const adjacency = new Adjacency(resources.map((r) => r.ref));
+  const graph = new ResourceEdges(resources.map((r) => r.ref));
+  const adjacency = graph.adjacency;
   const problems: Problem[] = [...expanded.problems];
   const notifications: Notification[] = [];
 
@@ -60,8 +59,7 @@ export function buildResourceGraph(declared: Resource[], options: GraphOptions =
     return undefined;
   };
   const edge = (from: string, to: string, kind: EdgeKind, label: string) => {
-    graph.setEdge(from, to, label, `${kind}:${label}`);
-    adjacency.add(from, to);
+    graph.set(from, to, label, `${kind}:${label}`);
   };
 
   for (const r of resources) {
@@ -149,7 +147,7 @@ function resolveNotify(text: string, resolve: (t: string) => string | undefined,
 }
 
 /** One problem per cycle, at its earliest resource, in definition order. */
-function cycleProblems(graph: Graph, cycles: string[][], byRef: Map<string, Resource>): Problem[] {
+function cycleProblems(graph: ResourceEdges, cycles: string[][], byRef: Map<string, Resource>): Problem[] {
   const order = (ref: string) => byRef.get(ref)!.index;
   return cycles
     .map((members) => members.reduce((a, b) => (order(b) < order(a) ? b : a)))
@@ -173,9 +171,10 @@ function suggestRef(text: string, byRef: Map<string, Resource>): string {
 /** Kahn's algorithm, always taking the earliest-defined resource that is ready (resource i is node i). */
 function stableOrder(adjacency: Adjacency, byRef: Map<string, Resource>): string[] {
   const count = byRef.size;
-  const index = (i: number) => byRef.get(adjacency.refs[i])!.index;
+  // Each node's definition index read once: the heap compares them about n log n times.
+  const index = adjacency.refs.slice(0, count).map((ref) => byRef.get(ref)!.index);
   const waiting = Array.from({ length: count }, (_, i) => adjacency.predecessors[i].size);
-  const ready = new MinHeap<number>((a, b) => index(a) - index(b));
+  const ready = new MinHeap<number>((a, b) => index[a] - index[b]);
   waiting.forEach((n, i) => {
     if (n === 0) ready.push(i);
   });

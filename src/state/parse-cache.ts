@@ -12,6 +12,7 @@ import { codeIdentity } from '../config/code-identity.js';
 import type { RunnerDescription } from '../shared/description.js';
 import type { Location } from '../shared/errors.js';
 import type { InstanceDecl } from './modules/declarations.js';
+import { allNumbersFinite } from './finite.js';
 import type { Resource } from './resource.js';
 import type { RunnerCache } from './runner-cache.js';
 
@@ -73,9 +74,13 @@ export class ParseCache {
 
   /** A file parsed without problems: kept when the graph is built (commit). */
   parsed(text: KeyedText, resources: Resource[], instances: InstanceDecl[], firstIndex: number): void {
-    const copy = structuredClone({ resources, instances });
-    // A key JSON cannot carry back as it was is parsed every time.
-    if (JSON.stringify(copy).includes('"__proto__"')) return;
+    // A number JSON cannot carry (Infinity) or a key it cannot carry back as it was (`__proto__`):
+    // the file is parsed every time. The copy goes through JSON, which the entry is written as: a
+    // third of structuredClone's time for 10,000 resources, and the same entry.
+    if (!allNumbersFinite({ resources, instances })) return;
+    const json = JSON.stringify({ resources, instances });
+    if (json.includes('"__proto__"')) return;
+    const copy = JSON.parse(json) as { resources: Resource[]; instances: InstanceDecl[] };
     copy.resources.forEach((r) => {
       r.index -= firstIndex;
       pack(r, text.file);
