@@ -72,6 +72,7 @@ export async function makeSandboxRoot(spec: SandboxSpec): Promise<SandboxRoot> {
   for (const point of points) {
     if (fs.existsSync(point)) await overlay(point, point);
   }
+  skipManIndex(root);
   const inside = (p: string) => {
     const target = path.join(root, p);
     fs.mkdirSync(target, { recursive: true });
@@ -102,6 +103,14 @@ export async function makeSandboxRoot(spec: SandboxSpec): Promise<SandboxRoot> {
   const lo = await runCommand('ip', ['link', 'set', 'lo', 'up'], { timeoutMs: 30_000 });
   if (lo.code !== 0) process.stderr.write(`govern test: the sandbox's loopback is down: ip link set lo up: ${(lo.stderr || lo.spawnError?.message || '').trim()}\n`);
   return { root, uppers };
+}
+
+/**
+ * Debian's man-db rebuilds its index in a trigger after every package install (seconds of a run, for
+ * an index the sandbox throws away) unless this flag file exists: the sandbox's copy goes (docs/test.md).
+ */
+function skipManIndex(root: string): void {
+  fs.rmSync(path.join(root, 'var', 'lib', 'man-db', 'auto-update'), { force: true });
 }
 
 function lexists(p: string): boolean {
