@@ -210,7 +210,7 @@ async function againstBaseline(baseline: string, nats: { url: string; pid: numbe
     ['govern fleet --where role=web --json (half)', ['--where', 'role=web', '--json']],
     ['govern fleet --where role=lb --json (1%)', ['--where', 'role=lb', '--json']],
     ['govern fleet --where role=lb --where env=production --json (1%)', ['--where', 'role=lb', '--where', 'env=production', '--json']],
-    ['govern fleet --where fqdn=host00042.example.org (one host)', ['--where', 'fqdn=host00042.example.org']],
+    ['govern fleet --where role=lb --where fqdn=host00101.example.org (one host)', ['--where', 'role=lb', '--where', 'fqdn=host00101.example.org']],
     ['govern fleet (every host)', []],
   ];
   for (const [name, argv] of reads) {

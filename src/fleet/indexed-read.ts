@@ -30,8 +30,9 @@ export type IndexAnswer = { ok: true; state: FleetState; candidates: number } | 
 
 export async function readByIndex(nc: NatsConnection, where: readonly Condition[], deadline: number): Promise<IndexAnswer> {
   if (where.length === 0) return { ok: false, why: 'no --where' };
-  const unindexed = where.find((c) => !indexable(c));
-  if (unindexed !== undefined) return { ok: false, why: `${unindexed.fact} is not indexed` };
+  // The conditions on facts not indexed are left to the check of the real facts, as every condition is.
+  const indexed = where.filter(indexable);
+  if (indexed.length === 0) return { ok: false, why: `${where.map((c) => c.fact).join(', ')} ${where.length === 1 ? 'is' : 'are'} not indexed` };
   const clustered = nc.info?.cluster !== undefined;
   const { jetstreamManager } = natsJetstream();
   const info = async (bucket: string, prefix?: string) => {
@@ -48,7 +49,7 @@ export async function readByIndex(nc: NatsConnection, where: readonly Condition[
   const hosts = facts.state.num_subjects ?? facts.state.messages;
   const without = hosts - (markers.state.num_subjects ?? markers.state.messages);
   if (without > 0) return { ok: false, why: `${without} host${without === 1 ? '' : 's'} published no index` };
-  const entries = await Promise.all(where.map(async (c) => {
+  const entries = await Promise.all(indexed.map(async (c) => {
     const start = `$KV.${INDEX_BUCKET}.${entryPrefix(c)}`.length;
     return Object.keys((await info(INDEX_BUCKET, entryPrefix(c)))?.state.subjects ?? {}).map((s) => s.slice(start));
   }));

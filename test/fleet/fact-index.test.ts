@@ -55,6 +55,9 @@ describe('fleet: the index of facts for --where', function () {
     expect(await candidates('role=nothing')).to.deep.equal([]);
     expect(await selected('role=web')).to.deep.equal(['web1', 'web2']);
     expect(await selected('role=web', 'env=production')).to.deep.equal(['web1']);
+    // A fact not indexed beside one that is: the index narrows, the real facts decide.
+    expect(await candidates('role=web', 'fqdn=web2')).to.deep.equal(['web1', 'web2']);
+    expect(await selected('role=web', 'fqdn=web2')).to.deep.equal(['web2']);
     // A host publishing with govern run keeps its entries too.
     const r = await fleetHost('web3', nats.url, { role: 'web', env: 'production' }).run();
     expect(r.code, r.stderr).to.equal(0);
