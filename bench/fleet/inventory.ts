@@ -13,6 +13,7 @@ import { LocalFacts } from '../../src/facts/local-facts.js';
 import { publishAfterRun } from '../../src/fleet/after-run.js';
 import { hostRun, publishableFacts, type HostFacts } from '../../src/fleet/host-record.js';
 import { publishHost } from '../../src/fleet/publish.js';
+import { putHostValues } from '../../src/fleet/index-publish.js';
 import type { RunReport } from '../../src/report/types.js';
 import { runCommand } from '../../src/shared/process.js';
 import { GOVERN, ROOT } from '../../test/support/cli.js';
@@ -24,6 +25,10 @@ const HOSTS = Number(args.get('hosts') ?? 10_000);
 const ROUNDS = Number(args.get('rounds') ?? 5);
 /** Hosts publishing at once while the fleet is filled. */
 const PARALLEL = Number(args.get('parallel') ?? 50);
+/** 0: a connection per host publishing; N: N connections shared, as listeners hold them. */
+const FILL_OVER = Number(args.get('fill-over') ?? 0);
+/** Another build's bin/govern (main's): each read is paired against it on the same server. */
+const BASELINE = args.get('baseline');
 const CLK_TCK = 100;
 
 function cpuSeconds(pid: number): number {
@@ -79,13 +84,16 @@ interface Paired {
 }
 
 /** Whole commands A and B, alternately, after one of each not counted. */
-async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv): Promise<Paired> {
+async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv, serverPid?: number): Promise<Paired & { aServer: number; bServer: number }> {
+  const server = { a: [] as number[], b: [] as number[] };
   const timeFile = path.join(os.tmpdir(), `govern-bench-time-${process.pid}`);
   const samples = { a: [] as number[], b: [] as number[], aCpu: [] as number[], bCpu: [] as number[] };
-  const run = async (argv: string[], wall: number[], cpu: number[]) => {
+  const run = async (argv: string[], wall: number[], cpu: number[], serverCpu: number[] = []) => {
+    const before = serverPid === undefined ? 0 : cpuSeconds(serverPid);
     const start = process.hrtime.bigint();
     const r = await runCommand('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, ...argv], { env: { ...process.env, ...env }, timeoutMs: 120_000, maxOutputBytes: 64 * 1024 * 1024 });
     wall.push(ms(start));
+    if (serverPid !== undefined) serverCpu.push((cpuSeconds(serverPid) - before) * 1000);
     const [user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
     cpu.push((user + sys) * 1000);
     if (r.code !== 0 && r.code !== 1 && r.code !== 3) throw new Error(`${argv.join(' ')}: exit ${r.code}: ${r.stderr}`);
@@ -93,11 +101,11 @@ async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv): Promise
   await run(a, [], []);
   await run(b, [], []);
   for (let i = 0; i < ROUNDS; i++) {
-    await run(a, samples.a, samples.aCpu);
-    await run(b, samples.b, samples.bCpu);
+    await run(a, samples.a, samples.aCpu, server.a);
+    await run(b, samples.b, samples.bCpu, server.b);
   }
   fs.rmSync(timeFile, { force: true });
-  return { a: median(samples.a), b: median(samples.b), ratio: median(samples.a.map((x, i) => x / samples.b[i])), aCpu: median(samples.aCpu), bCpu: median(samples.bCpu) };
+  return { a: median(samples.a), b: median(samples.b), ratio: median(samples.a.map((x, i) => x / samples.b[i])), aCpu: median(samples.aCpu), bCpu: median(samples.bCpu), aServer: median(server.a) ?? 0, bServer: median(server.b) ?? 0 };
 }
 
 const cpuText = (p: Paired) => `CPU ${p.aCpu.toFixed(0)} ms against ${p.bCpu.toFixed(0)} ms`;
@@ -113,7 +121,7 @@ async function main(): Promise<void> {
       format: 1,
       host: `host${String(i).padStart(5, '0')}.example.org`,
       at: new Date().toISOString(),
-      facts: { ...own, ...userFacts(i), fqdn: `host${String(i).padStart(5, '0')}.example.org`, role: i % 2 === 0 ? 'web' : 'db', env: 'production', 'network/primary/ip': `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}` },
+      facts: { ...own, ...userFacts(i), fqdn: `host${String(i).padStart(5, '0')}.example.org`, role: i % 2 === 0 ? 'web' : i % 100 === 1 ? 'lb' : 'db', env: 'production', 'network/primary/ip': `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}` },
     });
     const names = Array.from({ length: HOSTS }, (_, i) => `host${String(i).padStart(5, '0')}.example.org`);
     const sampleRun = JSON.stringify(hostRun(names[0], report(names[0], 'a'.repeat(40))));
@@ -123,21 +131,32 @@ async function main(): Promise<void> {
     // Make the buckets as the operators' first govern fleet does.
     await runCommand(GOVERN, ['fleet', '--fleet-url', nats.url], { timeoutMs: 60_000 });
 
-    // Fill: each host connects, publishes its run and facts, and closes, PARALLEL at a time.
+    // Fill: each host publishes its run and facts with its index entries (index-publish.ts), PARALLEL
+    // at a time: over a connection of its own each (connect, publish, close: what a run without a
+    // listener does), or with --fill-over N over N long-lived connections, as listeners relay them
+    // (the same puts, without a handshake per host: a fleet of 100,000 fills in minutes, not hours).
     const cpu0 = cpuSeconds(nats.pid);
     const fillStart = process.hrtime.bigint();
     const settings = { url: nats.url, timeoutMs: 30_000 };
+    const shared = await Promise.all(Array.from({ length: FILL_OVER }, () => connect({ servers: nats.url })));
     let next = 0;
     let failed = 0;
     await Promise.all(
-      Array.from({ length: PARALLEL }, async () => {
+      Array.from({ length: PARALLEL }, async (_, w) => {
         while (next < HOSTS) {
           const i = next++;
-          const outcome = await publishHost(settings, hostRun(names[i], report(names[i], 'a'.repeat(40))), facts(i));
-          if (!outcome.ok) failed++;
+          const run = hostRun(names[i], report(names[i], 'a'.repeat(40)));
+          if (FILL_OVER === 0) {
+            const outcome = await publishHost(settings, run, facts(i));
+            if (!outcome.ok || outcome.index !== undefined) failed++;
+          } else {
+            const puts = [{ bucket: 'govern_runs', key: names[i], value: JSON.stringify(run) }, { bucket: 'govern_facts', key: names[i], value: JSON.stringify(facts(i)) }];
+            if ((await putHostValues(shared[w % FILL_OVER], names[i], puts, { deadline: Date.now() + 30_000 })) !== undefined) failed++;
+          }
         }
       }),
     );
+    await Promise.all(shared.map((nc) => nc.close()));
     const fillMs = ms(fillStart);
     const fillCpu = cpuSeconds(nats.pid) - cpu0;
     console.log(`fill: ${HOSTS} hosts published in ${(fillMs / 1000).toFixed(1)} s (${failed} failed), ${PARALLEL} at a time: server CPU ${fillCpu.toFixed(2)} s, ${((fillCpu * 1000) / HOSTS).toFixed(2)} ms a host`);
@@ -158,8 +177,12 @@ async function main(): Promise<void> {
     }
     console.log(`publish seen by a run: ${median(alone).toFixed(1)} ms (connect, two puts, close); with this host's facts evaluated: ${median(whole).toFixed(1)} ms (medians of ${alone.length})`);
 
-    // Reading the fleet: govern fleet over every host, against govern status (a command that reads one file).
     const env = { GOVERN_VAR_DIR: dir };
+    if (BASELINE !== undefined) {
+      await againstBaseline(BASELINE, nats, env);
+      return;
+    }
+    // Reading the fleet: govern fleet over every host, against govern status (a command that reads one file).
     const cpu1 = cpuSeconds(nats.pid);
     const fleet = await paired([GOVERN, 'fleet', '--fleet-url', nats.url], [GOVERN, 'status'], env);
     console.log(`govern fleet over ${HOSTS} hosts: ${fleet.a.toFixed(0)} ms; govern status ${fleet.b.toFixed(0)} ms; ratio ${fleet.ratio.toFixed(2)} (medians of ${ROUNDS}); ${cpuText(fleet)}; server CPU per govern fleet ${(((cpuSeconds(nats.pid) - cpu1) * 1000) / (ROUNDS + 1)).toFixed(0)} ms`);
@@ -178,6 +201,21 @@ async function main(): Promise<void> {
   } finally {
     await nats.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Each read by this build and by the baseline's, alternately on the same server, with the server's CPU for each. */
+async function againstBaseline(baseline: string, nats: { url: string; pid: number }, env: NodeJS.ProcessEnv): Promise<void> {
+  const reads: [string, string[]][] = [
+    ['govern fleet --where role=web --json (half)', ['--where', 'role=web', '--json']],
+    ['govern fleet --where role=lb --json (1%)', ['--where', 'role=lb', '--json']],
+    ['govern fleet --where role=lb --where env=production --json (1%)', ['--where', 'role=lb', '--where', 'env=production', '--json']],
+    ['govern fleet --where role=lb --where fqdn=host00101.example.org (one host)', ['--where', 'role=lb', '--where', 'fqdn=host00101.example.org']],
+    ['govern fleet (every host)', []],
+  ];
+  for (const [name, argv] of reads) {
+    const p = await paired([GOVERN, 'fleet', '--fleet-url', nats.url, ...argv], [baseline, 'fleet', '--fleet-url', nats.url, ...argv], env, nats.pid);
+    console.log(`${name}: this build ${p.a.toFixed(0)} ms, baseline ${p.b.toFixed(0)} ms, ratio ${p.ratio.toFixed(3)} (median of ${ROUNDS} pairs); client ${cpuText(p)}; server CPU ${p.aServer.toFixed(0)} ms against ${p.bServer.toFixed(0)} ms; load ${os.loadavg()[0].toFixed(1)}`);
   }
 }
 

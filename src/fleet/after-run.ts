@@ -27,6 +27,7 @@ export interface AfterRun {
 export async function publishAfterRun(a: AfterRun, warn: (text: string) => void): Promise<PublishOutcome> {
   const outcome = await attempt(a);
   if (!outcome.ok) warn(`the run was not published to the fleet: ${outcome.error}`);
+  else if (outcome.index !== undefined) warn(`the fleet's index of this host was not kept (its run and facts were published): ${outcome.index}`);
   for (const problem of writePublishRecord(a.varDir, nextPublishRecord(readPublishRecord(a.varDir), outcome, new Date()), a.metricsFile)) warn(problem);
   return outcome;
 }

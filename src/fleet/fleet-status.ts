@@ -3,13 +3,16 @@
 import { formatDuration } from '../shared/duration.js';
 import { UserError } from '../shared/errors.js';
 import { terminalLine } from '../shared/terminal-text.js';
-import { fleetAnswer, fleetJson, fleetRows, fleetTable } from './fleet-view.js';
+import { fleetAnswer, fleetJson, fleetRows, fleetTable, type HostRow } from './fleet-view.js';
 import type { HostRun } from './host-record.js';
 import { checkRun } from './published.js';
-import { fleetProblem, readFleet, withFleet } from './read-fleet.js';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { within } from './connection.js';
+import { fleetProblem, readFleet, withFleet, type FleetState } from './read-fleet.js';
 import { parseCondition, selectionHint, type Condition } from './selection.js';
 import type { FleetSettings } from './settings.js';
 import { deadlineIn } from './transient.js';
+import { readByIndex } from './indexed-read.js';
 import { followRuns, startFleetWatch, type FleetWatch, type WatchEvent } from './watch.js';
 
 export interface FleetStatusOptions {
@@ -29,8 +32,7 @@ type Print = (text: string) => Promise<void>;
 export function fleetStatus(settings: FleetSettings, o: FleetStatusOptions, out: Print): Promise<number> {
   return withFleet(settings, 'govern fleet', async (nc) => {
     const watching = o.watch ? await fleetProblem(nc.getServer(), startFleetWatch(nc, deadlineIn(settings.timeoutMs))) : undefined;
-    const { runs, facts } = await readFleet(nc, settings);
-    const rows = fleetRows(runs, facts, o.where, Date.now(), o.maxAgeMs, o.changedSinceMs);
+    const { runs, facts, rows } = await readRows(nc, settings, o, watching === undefined);
     const answer = fleetAnswer(rows, o.maxAgeMs, rows.length === 0 ? (o.changedSinceMs !== undefined ? ` whose last run changed something within ${formatDuration(o.changedSinceMs)}` : selectionHint(facts, o.where, Date.now())) : '');
     await out(o.json ? fleetJson(answer) : `${terminalLine(answer.line)}\n${fleetTable(answer.rows)}`);
     if (watching === undefined) return answer.code;
@@ -41,6 +43,22 @@ export function fleetStatus(settings: FleetSettings, o: FleetStatusOptions, out:
     }));
     return watch(o, watching, known, { hosts: new Set(answer.rows.map((r) => r.host)), where: o.where }, out);
   });
+}
+
+/**
+ * The selected hosts' rows, through the fact index when it can answer (indexed-read.ts), else from
+ * the whole fleet. A watch follows every host's runs, and a selection of none says what was likely
+ * meant from every host's facts: both read the whole fleet.
+ */
+async function readRows(nc: NatsConnection, settings: FleetSettings, o: FleetStatusOptions, useIndex: boolean): Promise<FleetState & { rows: HostRow[] }> {
+  const rowsOf = (s: FleetState) => fleetRows(s.runs, s.facts, o.where, Date.now(), o.maxAgeMs, o.changedSinceMs);
+  if (useIndex) {
+    const indexed = await fleetProblem(nc.getServer(), within(settings.timeoutMs, 'reading the index', readByIndex(nc, o.where, deadlineIn(settings.timeoutMs))));
+    const rows = indexed.ok ? rowsOf(indexed.state) : [];
+    if (indexed.ok && rows.length > 0) return { ...indexed.state, rows };
+  }
+  const state = await readFleet(nc, settings);
+  return { ...state, rows: rowsOf(state) };
 }
 
 /** `--where FACT=VALUE`, each; every problem at once. */

@@ -4,16 +4,16 @@
 // connection of its own, closed after, or abandoned when it does not answer in time.
 import { maskSecrets } from '../shared/secret-texts.js';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { putMaking } from './buckets.js';
 import { connectFleet, within } from './connection.js';
 import { deadlineIn } from './transient.js';
 import type { HostFacts, HostRun } from './host-record.js';
 import type { RelayPut } from './relay.js';
 import { publishViaRelay, RELAY_WAIT_MS } from './relay-client.js';
+import { putHostValues } from './index-publish.js';
 import { FACTS_BUCKET, RUNS_BUCKET, type FleetSettings } from './settings.js';
 
-/** `via`: the host's listener (relay.ts) or a connection of the run's own. */
-export type PublishOutcome = { ok: true; ms: number; via?: 'listener' | 'own' } | { ok: false; ms: number; error: string };
+/** `via`: the host's listener (relay.ts) or a connection of the run's own; `index`: why the fact index was not kept (index-publish.ts). */
+export type PublishOutcome = { ok: true; ms: number; via?: 'listener' | 'own'; index?: string } | { ok: false; ms: number; error: string };
 
 /** facts undefined: the run alone (an interrupted run, whose facts may have been cut short). */
 export async function publishHost(settings: FleetSettings, run: HostRun, facts: HostFacts | undefined): Promise<PublishOutcome> {
@@ -22,16 +22,16 @@ export async function publishHost(settings: FleetSettings, run: HostRun, facts: 
   if (facts !== undefined) values.push({ bucket: FACTS_BUCKET, key: run.host, value: JSON.stringify(facts) });
   const deadline = deadlineIn(settings.timeoutMs);
   let nc: NatsConnection | undefined;
+  let index: string | undefined;
   const work = async (): Promise<'listener' | 'own'> => {
     if ((await publishViaRelay(settings.url, values, Math.min(RELAY_WAIT_MS, settings.timeoutMs / 2))) === 'relayed') return 'listener';
     nc = await connectFleet(settings, { clientName: `govern run ${run.host}`, inboxPrefix: hostInbox(run.host) });
-    const o = { replicas: settings.replicas, deadline };
-    await Promise.all(values.map((v) => putMaking(nc!, v.bucket, v.key, v.value, o)));
+    index = await putHostValues(nc, run.host, values, { replicas: settings.replicas, deadline });
     return 'own';
   };
   try {
     const via = await within(settings.timeoutMs, `publishing to the fleet at ${settings.url}`, work());
-    return { ok: true, ms: Date.now() - start, via };
+    return { ok: true, ms: Date.now() - start, via, ...(index === undefined ? {} : { index }) };
   } catch (e) {
     return { ok: false, ms: Date.now() - start, error: reason(e) };
   } finally {

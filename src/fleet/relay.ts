@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { ensureLockDir, lockDir } from '../shared/lock-dir.js';
-import { putMaking } from './buckets.js';
+import { putHostValues } from './index-publish.js';
 import { FACTS_BUCKET, RUNS_BUCKET } from './settings.js';
 import { deadlineIn } from './transient.js';
 
@@ -79,8 +79,11 @@ export function serveRelay(nc: NatsConnection, fleet: { host: string; url: strin
       if (typeof puts === 'string') answer({ ok: false, error: puts });
       else if (!connected()) answer({ ok: false, error: 'the listener is not connected' });
       else
-        Promise.all(puts.map((p) => putMaking(nc, p.bucket, p.key, p.value, { replicas: fleet.replicas, deadline: deadlineIn(fleet.timeoutMs) })))
-        .then(() => answer({ ok: true }))
+        putHostValues(nc, fleet.host, puts, { replicas: fleet.replicas, deadline: deadlineIn(fleet.timeoutMs) })
+          .then((index) => {
+            if (index !== undefined) warn(`the fleet's index of ${fleet.host} was not kept: ${index}`);
+            answer({ ok: true });
+          })
         .catch((e: Error) => answer({ ok: false, error: e.message }));
     });
   });

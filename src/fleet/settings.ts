@@ -25,3 +25,7 @@ export const RUNS_BUCKET = 'govern_runs';
  */
 export const RUNS_HISTORY = 10;
 export const FACTS_BUCKET = 'govern_facts';
+/** The publishers' index of the facts `--where` selects on (fact-index.ts). */
+export const INDEX_BUCKET = 'govern_index';
+/** One key per host that keeps its index entries, listing them (fact-index.ts): counted against govern_facts' keys. */
+export const INDEXED_BUCKET = 'govern_indexed';

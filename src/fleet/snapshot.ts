@@ -76,6 +76,18 @@ export async function bucketSnapshot<T>(nc: NatsConnection, bucket: string, o: S
   return values;
 }
 
+/** Makes the bucket when it does not exist yet (as a read of it would). */
+export async function ensureBucket(nc: NatsConnection, bucket: string, o: SnapshotOptions = {}): Promise<void> {
+  const deadline = o.deadline ?? deadlineIn();
+  const clustered = nc.info?.cluster !== undefined;
+  try {
+    await untilAnswered(deadline, clustered, async (ms) => (await natsJetstream().jetstreamManager(nc, { checkAPI: false, timeout: ms })).streams.info(`KV_${bucket}`));
+  } catch (e) {
+    if (!isMissingBucket(e)) throw e;
+    await createBucket(nc, bucket, o.replicas).catch(() => undefined);
+  }
+}
+
 /** The number of messages still to come, the last token of a JetStream message's reply subject. */
 function pendingAfter(msg: Msg): number {
   const reply = msg.reply ?? '';

@@ -12,6 +12,7 @@ import { Kvm } from '@nats-io/kv';
 import { connect, nkeyAuthenticator } from '@nats-io/transport-node';
 import { requestSigner } from '../../src/fleet/request-signature.js';
 import type { HostRun } from '../../src/fleet/host-record.js';
+import { entryPrefix } from '../../src/fleet/fact-index.js';
 import { runCommand } from '../../src/shared/process.js';
 import { govern, GOVERN, ROOT, TEST_VAR_DIR } from '../support/cli.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
@@ -121,8 +122,17 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
       const r = await hostRun(name, name, { role });
       expect(r.code, r.stderr).to.equal(0);
       expect(r.stderr).to.not.include('not published');
+      expect(r.stderr, r.stderr).to.not.include("index of this host was not kept");
     }
     expect((await opsRead('db1'))!.host).to.equal('db1');
+    // Their index entries and markers, put with the hosts' own keys.
+    const nc = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('operator')) });
+    try {
+      expect((await (await new Kvm(nc).open('govern_indexed')).get('web1'))?.json<{ entries: string[] }>().entries).to.include(`${entryPrefix({ fact: 'role', value: 'web' })}web1`);
+      expect((await (await new Kvm(nc).open('govern_index')).get(`${entryPrefix({ fact: 'role', value: 'db' })}db1`))?.operation).to.equal('PUT');
+    } finally {
+      await nc.close();
+    }
     expect((await opsRead('web1'))!.host).to.equal('web1');
   });
 
@@ -133,6 +143,34 @@ describe('fleet: permissions of the example nats-server configuration (TLS, per-
     expect(r.stderr).to.match(/the run was not published to the fleet: .*(Permissions Violation|permission|no answer)/i);
     await forgedPutOfDb1Refused();
     expect(await opsRead('db1')).to.deep.equal(before);
+  });
+
+  it("web1 cannot put or delete an index entry or marker of db1's, nor make one for itself under another host's name", async () => {
+    const nc = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('web1')), inboxPrefix: '_GOVERN_INBOX.web1' });
+    const refused = async (work: Promise<unknown>) => {
+      let e: Error | undefined;
+      await work.catch((err: Error) => (e = err));
+      expect(e, 'refused').to.not.equal(undefined);
+    };
+    try {
+      const index = await new Kvm(nc).open('govern_index');
+      await refused(index.put(`${entryPrefix({ fact: 'role', value: 'web' })}db1`, '1', { timeout: 3_000 } as never));
+      await refused(index.delete(`${entryPrefix({ fact: 'role', value: 'db' })}db1`, { timeout: 3_000 } as never));
+      await refused(index.put(`${entryPrefix({ fact: 'role', value: 'web' })}web1.db1`, '1', { timeout: 3_000 } as never));
+      await refused((await new Kvm(nc).open('govern_indexed')).put('db1', '{"format":1,"entries":[]}', { timeout: 3_000 } as never));
+      // Its own entry it may put: what it says of itself, which readers check against its facts.
+      await index.put(`${entryPrefix({ fact: 'role', value: 'lb' })}web1`, '1');
+    } finally {
+      await nc.close();
+    }
+    const ops = await connect({ servers: url(), tls: { caFile: ca }, authenticator: nkeyAuthenticator(seed('operator')) });
+    try {
+      const index = await new Kvm(ops).open('govern_index');
+      expect((await index.get(`${entryPrefix({ fact: 'role', value: 'db' })}db1`))?.operation).to.equal('PUT');
+      expect(await index.get(`${entryPrefix({ fact: 'role', value: 'web' })}db1`)).to.equal(null);
+    } finally {
+      await ops.close();
+    }
   });
 
   it("web1's templates read the inventory with web1's key", async () => {
