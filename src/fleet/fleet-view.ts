@@ -1,6 +1,7 @@
 // `govern fleet`'s answer, from the two buckets' values: one row per selected host, and the fleet as
-// one monitoring check (monitoring-plugins' codes: CRITICAL when a host failed its last run, WARNING
-// when one has not reported within the maximum age, UNKNOWN when no host is selected), with
+// one monitoring check (monitoring-plugins' codes: CRITICAL when a host failed its last run or
+// returned to its last good commit, as that host's own `govern status` says, WARNING when one has
+// not reported within the maximum age, UNKNOWN when no host is selected), with
 // performance data. The check's line comes first, the table after it, as a plugin's long output.
 // What hosts published is checked first (published.ts): a host whose record does not follow the
 // schema is one row flagged `invalid`, and the rest of the fleet is shown as it is.
@@ -10,7 +11,7 @@ import type { HostRun } from './host-record.js';
 import { checkFacts, checkRun } from './published.js';
 import { matches, type Condition } from './selection.js';
 
-export type HostState = 'ok' | 'failed' | 'stale' | 'unreported' | 'invalid';
+export type HostState = 'ok' | 'failed' | 'reverted' | 'stale' | 'unreported' | 'invalid';
 
 export interface HostRow {
   host: string;
@@ -51,7 +52,7 @@ export function fleetRows(runs: Map<string, unknown>, facts: Map<string, unknown
     const seen = { host, ...(age === undefined ? {} : { age_seconds: Math.round(age / 1000) }), ...(run === undefined ? {} : { run }) };
     if (problems.length > 0) rows.push({ ...seen, state: 'invalid', problem: problems.join('; ') });
     else if (run === undefined) rows.push({ host, state: 'unreported' });
-    else rows.push({ ...seen, state: !run.success ? 'failed' : age! > maxAgeMs ? 'stale' : 'ok' });
+    else rows.push({ ...seen, state: !run.success ? 'failed' : run.reverted !== undefined ? 'reverted' : age! > maxAgeMs ? 'stale' : 'ok' });
   }
   return rows;
 }
@@ -63,16 +64,18 @@ function changedSince(run: HostRun | undefined, sinceMs: number): boolean {
 
 /** `hint`: said after "no host matches" (selection.ts, selectionHint). */
 export function fleetAnswer(rows: HostRow[], maxAgeMs: number, hint = ''): FleetAnswer {
-  const by: Record<HostState, HostRow[]> = { ok: [], failed: [], stale: [], unreported: [], invalid: [] };
+  const by: Record<HostState, HostRow[]> = { ok: [], failed: [], reverted: [], stale: [], unreported: [], invalid: [] };
   for (const r of rows) by[r.state].push(r);
   const count = (s: HostState) => by[s];
   const failed = by.failed;
   const late = [...by.stale, ...by.unreported];
   const invalid = by.invalid;
-  const code = rows.length === 0 ? 3 : failed.length > 0 ? 2 : late.length > 0 || invalid.length > 0 ? 1 : 0;
+  const reverted = by.reverted;
+  const code = rows.length === 0 ? 3 : failed.length > 0 || reverted.length > 0 ? 2 : late.length > 0 || invalid.length > 0 ? 1 : 0;
   const parts: string[] = [];
   if (rows.length === 0) parts.push(`no host matches${hint}`);
   if (failed.length > 0) parts.push(`${failed.length} of ${rows.length} host${rows.length === 1 ? '' : 's'} failed their last run (${names(failed)})`);
+  if (reverted.length > 0) parts.push(`${reverted.length} returned to their last good commit (${names(reverted)})`);
   if (late.length > 0) parts.push(`${late.length} not reported within ${formatDuration(maxAgeMs)} (${names(late)})`);
   if (invalid.length > 0) parts.push(`${invalid.length} published what is not valid (${names(invalid)})`);
   if (parts.length === 0) parts.push(`${rows.length} host${rows.length === 1 ? '' : 's'} ran successfully within ${formatDuration(maxAgeMs)}`);
@@ -85,6 +88,7 @@ export function fleetAnswer(rows: HostRow[], maxAgeMs: number, hint = ''): Fleet
     `commits=${commits};;;0`,
     `changed=${rows.reduce((n, r) => n + (r.run?.summary.changed ?? 0), 0)};;;0`,
     `invalid=${invalid.length};0;;0`,
+    `reverted=${reverted.length};;0;0`,
   ];
   const text = parts.join('; ').replace(/\|/g, '/').replace(/\n/g, ' ');
   return { code, line: `GOVERN FLEET ${NAMES[code]} - ${text} | ${perf.join(' ')}`, rows };

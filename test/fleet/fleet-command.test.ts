@@ -22,7 +22,7 @@ describe('govern fleet', () => {
     const r = await fleet(nats.url);
     expect(r.code, r.stdout + r.stderr).to.equal(0);
     const [line, header, row] = r.stdout.split('\n');
-    expect(line).to.match(/^GOVERN FLEET OK - 1 host ran successfully within 1h \| hosts=1;;;0 ok=1;;;0 failed=0;;0;0 stale=0;0;;0 commits=0;;;0 changed=1;;;0 invalid=0;0;;0$/);
+    expect(line).to.match(/^GOVERN FLEET OK - 1 host ran successfully within 1h \| hosts=1;;;0 ok=1;;;0 failed=0;;0;0 stale=0;0;;0 commits=0;;;0 changed=1;;;0 invalid=0;0;;0 reverted=0;;0;0$/);
     expect(header).to.match(/^HOST +RESULT +AGE +CHANGED +FAILED +STAGE +COMMIT +VERSION$/);
     expect(row).to.match(/^web1\.example\.org +ok +\d+s +1 +0 +- +- +\d/);
   });
@@ -38,7 +38,7 @@ describe('govern fleet', () => {
     const all = await fleet(nats.url);
     expect(all.code).to.equal(2);
     expect(all.stdout.split('\n')[0]).to.equal(
-      'GOVERN FLEET CRITICAL - 1 of 5 hosts failed their last run (web2); 3 not reported within 1h (db1, web3, db2) | hosts=5;;;0 ok=1;;;0 failed=1;;0;0 stale=3;0;;0 commits=1;;;0 changed=0;;;0 invalid=0;0;;0',
+      'GOVERN FLEET CRITICAL - 1 of 5 hosts failed their last run (web2); 3 not reported within 1h (db1, web3, db2) | hosts=5;;;0 ok=1;;;0 failed=1;;0;0 stale=3;0;;0 commits=1;;;0 changed=0;;;0 invalid=0;0;;0 reverted=0;;0;0',
     );
     expect(all.stdout.split('\n')[0]).to.match(PERFDATA);
     expect(all.stdout.split('\n').slice(2, 7).map((l) => l.split(/ +/).slice(0, 2).join(' '))).to.deep.equal(['db1 stale', 'db2 unreported', 'web1 ok', 'web2 failed', 'web3 stale']);
@@ -107,7 +107,7 @@ describe('govern fleet', () => {
     expect(r.stdout).to.not.match(/[\x00-\x08\x0b-\x1f\x7f]/);
     const [line, , ...rest] = r.stdout.split('\n');
     expect(line).to.match(/^GOVERN FLEET WARNING - .*5 published what is not valid \(bad1, counts, future, nodate, objfact\)/);
-    expect(line).to.match(/ invalid=5;0;;0$/);
+    expect(line).to.match(/ invalid=5;0;;0 reverted=0;;0;0$/);
     const rows = Object.fromEntries(rest.filter((l) => /^\S+ +\S+ +/.test(l) && !l.includes(': ')).map((l) => l.split(/ +/).slice(0, 2)));
     // bad2 is not JSON, which the bucket reader leaves out: not a host of ours.
     expect(rows).to.deep.equal({ bad1: 'invalid', counts: 'invalid', future: 'invalid', nodate: 'invalid', objfact: 'invalid', web1: 'ok', web2: 'ok' });

@@ -79,6 +79,11 @@ describe('staged rollout in pull mode', function () {
     expect(watch.code, watch.stdout).to.equal(2);
     expect(watch.stdout).to.include(`${next} reverted on canary1: the staged rollout stops`);
     expect(watch.stdout).to.match(/canary1: reverted from [0-9a-f]{12} to [0-9a-f]{12} \(health check "nginx answers" failed\)/);
+    // The fleet's check says what canary1's own govern status says: CRITICAL until a newer commit succeeds.
+    const seen = await fleet(nats.url);
+    expect(seen.code, seen.stdout).to.equal(2);
+    expect(seen.stdout).to.match(/^GOVERN FLEET CRITICAL - 1 returned to their last good commit \(canary1\) \| .* reverted=1;;0;0\n/);
+    expect(seen.stdout).to.match(/\ncanary1 +reverted /);
   });
 
   it('a healthy canary lets the next stage pull after the hold time, not before', async () => {
