@@ -57,7 +57,7 @@ export function snapshotFiles(given: string): string[] {
   try {
     stat = fs.statSync(given);
   } catch (e) {
-    throw new UserError(`cannot read the facts snapshots ${given}: ${(e as Error).message}`);
+    throw new UserError(`cannot read the facts snapshots ${given}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message}`);
   }
   if (!stat.isDirectory()) return [given];
   const files = fs

@@ -149,6 +149,18 @@ describe('govern test', function () {
     expect(r.stdout).to.equal('');
   });
 
+  it('refuses a --junit FILE in no directory and a missing --facts before any sandbox, in plain words #once', async () => {
+    const t = tree({ 'main.hcl': '' });
+    const junit = await govern(['test', '--junit', '/nonexistent-dir/x.xml', t]);
+    expect(junit.code).to.equal(1);
+    expect(junit.stderr).to.equal('govern: --junit /nonexistent-dir/x.xml: /nonexistent-dir is not a directory\n');
+    expect(junit.stdout).to.equal('');
+    const facts = await govern(['test', '--facts', 'no-such-snapshots/', t]);
+    expect(facts.code).to.equal(1);
+    expect(facts.stderr).to.equal('govern: cannot read the facts snapshots no-such-snapshots/: no such file or directory\n');
+    expect(facts.stdout).to.equal('');
+  });
+
   it("has loopback only, unless --network host gives it the host's network", async () => {
     const t = tree({ 'main.hcl': '', 'tests/net.hcl': `check "loopback only" {\n  command = "test $(ls /sys/class/net | wc -l) = 1 && test -e /sys/class/net/lo"\n}\ncheck "loopback up" {\n  command = "ip -o link show lo | grep -q UP"\n}\n` });
     const own = await govern(['test', '--json', t]);

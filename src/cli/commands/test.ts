@@ -1,6 +1,8 @@
 // `govern test [--facts FILE|DIR] [--host NAME] [--keep] [--junit FILE] [--json] [PATH]`: the tree run
 // as noop, for real and for real again in a throwaway sandbox of this host, and checked
 // (src/test-run/, docs/test.md).
+import fs from 'node:fs';
+import path from 'node:path';
 import { defaultStateTree } from '../../config/paths.js';
 import { out } from '../../output/writers.js';
 import { writeFileAtomic } from '../../shared/atomic-file.js';
@@ -58,6 +60,8 @@ export const testCommand = defineCommand({
       else process.stderr.write(`govern test: ${terminalLine(made.message)}\n`);
       return made.exit;
     }
+    // Said before any sandbox: a report that cannot be written would otherwise be known only after every run.
+    if (o.junit !== undefined) junitDirectory(o.junit);
     const started = Date.now();
     const outcome = await testHosts({
       target: treeOperand(operands, this.usage),
@@ -82,3 +86,8 @@ export const testCommand = defineCommand({
     return outcome.exit;
   },
 });
+
+function junitDirectory(file: string): void {
+  const dir = path.dirname(path.resolve(file));
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`--junit ${file}: ${dir} is not a directory`);
+}
