@@ -3,7 +3,7 @@
 // for all; a host of the first stage takes any other; a host of a later stage takes it once every host
 // of the earlier stages holds it healthy (for the stage's `after`, with one). Another host's record
 // is untrusted: only values that pass their schema (published.ts) count, and names printed are bounded.
-import { readRollout, stageName, stageOf, type Rollout } from '../pull/rollout-file.js';
+import { expectedHoldMs, readRollout, stageName, stageOf, type Rollout } from '../pull/rollout-file.js';
 import type { GateVerdict, StageGate } from '../pull/stage-gate.js';
 import { formatDuration } from '../shared/duration.js';
 import { terminalLine } from '../shared/terminal-text.js';
@@ -43,19 +43,20 @@ export function gateVerdict(rollout: Rollout, state: FleetState, me: { host: str
   const mine = stages.get(me.host) ?? stageOf(rollout, undefined) ?? rollout.stages.length;
   if (mine === 0 || me.first) return { kind: 'go' };
   const label = mine < rollout.stages.length ? stageName(rollout, mine) : 'no stage (after the last)';
+  const expectedMs = expectedHoldMs(rollout, mine);
   const earlier = [...stages].filter(([host, s]) => s < mine && host !== me.host).map(([host]) => host).sort();
-  if (earlier.length === 0) return { kind: 'hold', reason: `${label}: no host of the stages before it has published its facts, so none has tried commit ${me.commit}` };
+  if (earlier.length === 0) return { kind: 'hold', expectedMs, reason: `${label}: no host of the stages before it has published its facts, so none has tried commit ${me.commit}` };
   const afterMs = mine < rollout.stages.length ? rollout.stages[mine].afterMs : Math.max(...rollout.stages.map((s) => s.afterMs));
   const notHealthy = earlier.filter((h) => {
     const run = runs.get(h);
     return run === undefined || !healthyAt(run, me.commit);
   });
-  if (notHealthy.length > 0) return { kind: 'hold', reason: `${label}: waiting for ${names(notHealthy)} to run commit ${me.commit} healthy` };
+  if (notHealthy.length > 0) return { kind: 'hold', expectedMs, reason: `${label}: waiting for ${names(notHealthy)} to run commit ${me.commit} healthy` };
   const since = (h: string) => Date.parse(runs.get(h)!.healthy_since ?? runs.get(h)!.ended_at);
   const young = earlier.filter((h) => runs.get(h)!.healthy_since === undefined || nowMs - since(h) < afterMs);
   if (afterMs > 0 && young.length > 0) {
     const left = Math.max(...young.map((h) => (Number.isFinite(since(h)) ? afterMs - (nowMs - since(h)) : afterMs)));
-    return { kind: 'hold', reason: `${label}: ${names(young)} must hold commit ${me.commit} healthy for ${formatDuration(afterMs)} (${formatDuration(Math.max(0, left))} more)` };
+    return { kind: 'hold', expectedMs, reason: `${label}: ${names(young)} must hold commit ${me.commit} healthy for ${formatDuration(afterMs)} (${formatDuration(Math.max(0, left))} more)` };
   }
   return { kind: 'go' };
 }

@@ -52,7 +52,7 @@ export interface PullResult {
   /** The host's last good commit (its run and health checks succeeded), when there is one. */
   good?: string;
   /** The fetched commit waits for the earlier stages of the rollout: DIR stays at `commit`. */
-  held?: { commit: string; reason: string };
+  held?: { commit: string; reason: string; expectedMs: number };
 }
 
 /**
@@ -123,7 +123,7 @@ async function pullLocked(request: PullRequest, dir: string, store: Store): Prom
   if (old !== commit) {
     const verdict = await stageVerdict(request.gate, path.join(store.trees, commit), commit, old, stays);
     if (verdict.kind === 'quarantined') throw new PullFailure('refused', `refusing commit ${commit} of ${request.repo}: ${verdict.reason}; ${stays}`, commit, old);
-    if (verdict.kind === 'hold' && old !== undefined) return { dir, old, commit: old, rolledBack: false, held: { commit, reason: verdict.reason } };
+    if (verdict.kind === 'hold' && old !== undefined) return { dir, old, commit: old, rolledBack: false, held: { commit, reason: verdict.reason, expectedMs: verdict.expectedMs } };
   }
   try {
     await gitChecked(c, 'update-ref', ['update-ref', CURRENT_REF, commit]);

@@ -32,6 +32,22 @@ export interface Rollout {
   stages: RolloutStage[];
 }
 
+/**
+ * Between one stage's hosts holding a commit healthy and the next stage's hosts taking it: up to one
+ * pull period of the shipped timer (units/govern.timer: every 30 minutes, randomised by up to 30).
+ */
+export const PULL_PERIOD_MS = 3_600_000;
+
+/**
+ * How long a host of stage `stage` (stages.length: after the last) can expect its pulls to be held
+ * by a rollout that goes well: each stage up to its own waits its `after`, and a pull period for its
+ * hosts to take the commit and run it (docs/rollout-stages.md).
+ */
+export function expectedHoldMs(rollout: Rollout, stage: number): number {
+  const waited = rollout.stages.slice(1, stage + 1).reduce((sum, s) => sum + s.afterMs, 0);
+  return waited + stage * PULL_PERIOD_MS;
+}
+
 /** The tree's rollout.hcl, or undefined when the tree has none. */
 export function readRollout(tree: string): Rollout | undefined {
   const file = path.join(tree, ROLLOUT_FILE);

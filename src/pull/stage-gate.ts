@@ -5,7 +5,8 @@ import { UserError } from '../shared/errors.js';
 import { showPulledTree } from '../shared/pulled-paths.js';
 import { readRollout } from './rollout-file.js';
 
-export type GateVerdict = { kind: 'go' } | { kind: 'hold' | 'quarantined'; reason: string };
+/** `expectedMs` of a hold: how long this host's pulls can be held by a rollout that goes well (rollout-file.ts, expectedHoldMs). */
+export type GateVerdict = { kind: 'go' } | { kind: 'hold'; reason: string; expectedMs: number } | { kind: 'quarantined'; reason: string };
 
 /** Decides for a tree that has rollout.hcl: `tree` is the commit's checkout, `old` undefined on a first pull. */
 export type StageGate = (tree: string, commit: string, old: string | undefined) => Promise<GateVerdict>;

@@ -38,6 +38,8 @@ export interface PullRecord {
   good?: string;
   /** `held`: since when the pulls of DIR have been held, one after the other, whatever commit each held (ISO 8601, UTC). */
   held_since?: string;
+  /** `held`: how long a rollout that goes well holds this host's pulls, from the held commit's rollout.hcl (seconds). */
+  expected_hold_seconds?: number;
 }
 
 /** Readable by all (0644), as the last run's record: monitoring agents rarely run as root. */
@@ -72,7 +74,8 @@ export function readLastPull(varDir: string): LastPull {
       Number.isFinite(Date.parse(record.at)) &&
       typeof record.dir === 'string' &&
       typeof record.repo === 'string' &&
-      ['current', 'commit', 'message', 'ref', 'good', 'held_since'].every((k) => record[k as keyof PullRecord] === undefined || typeof record[k as keyof PullRecord] === 'string');
+      ['current', 'commit', 'message', 'ref', 'good', 'held_since'].every((k) => record[k as keyof PullRecord] === undefined || typeof record[k as keyof PullRecord] === 'string') &&
+      (record.expected_hold_seconds === undefined || (Number.isSafeInteger(record.expected_hold_seconds) && record.expected_hold_seconds >= 0));
     return valid ? { kind: 'record', file, record } : { kind: 'unreadable', file, reason: 'not a govern pull record' };
   } catch (e) {
     return { kind: 'unreadable', file, reason: (e as Error).message };

@@ -12,6 +12,21 @@ export interface PullProblem {
   text: string;
 }
 
+/** The least bound of --max-held by default: longer than a stage's `after` usually is, and than a few pull periods. */
+export const MIN_MAX_HELD_MS = 6 * 3_600_000;
+/** Beyond what a rollout that goes well holds a pull: one more pull period (units/govern.timer's, as rollout-file.ts counts it). */
+const SLACK_MS = 3_600_000;
+
+/**
+ * --max-held without the option: 6h, or longer when the held commit's rollout.hcl makes this host's
+ * stage wait longer (the pull recorded how long: expected_hold_seconds), so that a rollout doing what
+ * it was told is never a WARNING.
+ */
+export function defaultMaxHeldMs(last: LastPull): number {
+  const expected = last.kind === 'record' && last.record.outcome === 'held' ? last.record.expected_hold_seconds : undefined;
+  return expected === undefined ? MIN_MAX_HELD_MS : Math.max(MIN_MAX_HELD_MS, expected * 1000 + SLACK_MS);
+}
+
 /** How long the pulls of the tree have been held, when the last one was. */
 export function heldMs(last: LastPull, nowMs: number): number | undefined {
   if (last.kind !== 'record' || last.record.outcome !== 'held') return undefined;

@@ -6,7 +6,7 @@ import { pull, PullFailure, type PullRequest, type PullResult } from '../pull/pu
 import { UserError } from '../shared/errors.js';
 import { readLastPull, writeLastPull, type PullRecord } from './last-pull.js';
 
-type Outcome = Pick<PullRecord, 'outcome' | 'current' | 'commit' | 'message' | 'good' | 'held_since'>;
+type Outcome = Pick<PullRecord, 'outcome' | 'current' | 'commit' | 'message' | 'good' | 'held_since' | 'expected_hold_seconds'>;
 
 /** The line to print: the old and the new commit. `warn` is told of a rollback, and of a record not written. */
 export async function recordedPull(request: PullRequest, warn: (message: string) => void): Promise<string> {
@@ -20,7 +20,7 @@ export async function recordedPull(request: PullRequest, warn: (message: string)
   if (result.held !== undefined) {
     // A hold that begins now begins at the record's own time.
     const at = new Date().toISOString();
-    record(request, { outcome: 'held', current: result.commit, commit: result.held.commit, message: result.held.reason, held_since: heldSince(request, at) }, warn, at);
+    record(request, { outcome: 'held', current: result.commit, commit: result.held.commit, message: result.held.reason, held_since: heldSince(request, at), expected_hold_seconds: Math.round(result.held.expectedMs / 1000) }, warn, at);
     return `${result.dir}: stays at ${result.commit}, ${result.held.commit} held: ${result.held.reason}\n`;
   }
   const signed = result.signer !== undefined ? ` (signed by ${result.signer})` : '';

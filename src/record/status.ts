@@ -5,10 +5,7 @@
 import { formatDuration, formatSeconds } from '../shared/duration.js';
 import type { LastPull } from './last-pull.js';
 import type { LastRun } from './last-run.js';
-import { heldMs, pullProblem } from './pull-status.js';
-
-/** govern status --max-held's default: longer than a stage's `after` usually is, and than a few pull periods. */
-export const DEFAULT_MAX_HELD_MS = 6 * 3_600_000;
+import { defaultMaxHeldMs, heldMs, pullProblem } from './pull-status.js';
 
 export const STATUS_NAMES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
 export type StatusCode = 0 | 1 | 2 | 3;
@@ -19,8 +16,8 @@ export interface StatusAnswer {
   line: string;
 }
 
-/** `maxHeldMs`: how long a staged rollout may hold the pulls before it is a WARNING (govern status --max-held). */
-export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, lastPull: LastPull = { kind: 'none' }, maxHeldMs = DEFAULT_MAX_HELD_MS): StatusAnswer {
+/** `maxHeldMs`: how long a staged rollout may hold the pulls before it is a WARNING (govern status --max-held; by default from the held commit's rollout.hcl). */
+export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, lastPull: LastPull = { kind: 'none' }, maxHeldMs = defaultMaxHeldMs(lastPull)): StatusAnswer {
   if (last.kind === 'none') return answer(3, `no run recorded in ${last.file}`);
   if (last.kind === 'unreadable') return answer(3, `cannot read ${last.file}: ${last.reason}`);
   const r = last.report;

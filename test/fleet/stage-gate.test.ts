@@ -28,6 +28,8 @@ describe('the stage gate #once', () => {
     const v = gateVerdict(stages, state, me, Date.now());
     expect(v).to.deep.include({ kind: 'hold' });
     expect((v as { reason: string }).reason).to.include('no host of the stages before it');
+    // Stage 2 waits its 30m and a pull period for its turn (rollout-file.ts, expectedHoldMs).
+    expect(v).to.deep.include({ expectedMs: 30 * 60_000 + 3_600_000 });
     const canary = { runs: new Map(), facts: new Map([facts('web2', { role: 'web', canary: 'true' })]) };
     expect(gateVerdict(stages, canary, me, Date.now())).to.deep.equal({ kind: 'go' });
   });
@@ -39,6 +41,8 @@ describe('the stage gate #once', () => {
       facts: new Map([facts('c1', { canary: 'true' }), facts('w1', { role: 'web' }), facts('db1', { role: 'db' })]),
     };
     const v = gateVerdict(three, state, { ...me, host: 'db1' }, Date.now());
+    // After the last stage: every stage's after, and a pull period per stage before it.
+    expect(v).to.deep.include({ kind: 'hold', expectedMs: 30 * 60_000 + 2 * 3_600_000 });
     expect((v as { reason: string }).reason).to.match(/^no stage \(after the last\): w1 must hold commit c+ healthy for 30m \((2[89]m)(\d+s)? more\)$/);
     state.runs.set('w1', run('w1')[1]);
     expect(gateVerdict(three, state, { ...me, host: 'db1' }, Date.now())).to.deep.equal({ kind: 'go' });

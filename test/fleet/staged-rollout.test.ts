@@ -125,8 +125,11 @@ describe('staged rollout in pull mode', function () {
     const ran = await govern(['run', path.join(place, 'web2', 'states'), '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', varDir, '--fleet-url', nats.url, '--fleet-name', 'web2']);
     expect(ran.code, ran.stderr + ran.stdout).to.equal(0);
     expect((await pull('web2')).stdout).to.include(`${next} held`);
-    const first = JSON.parse(fs.readFileSync(path.join(varDir, 'last-pull.json'), 'utf8')) as { at: string; held_since: string };
+    const first = JSON.parse(fs.readFileSync(path.join(varDir, 'last-pull.json'), 'utf8')) as { at: string; held_since: string; expected_hold_seconds: number };
     expect(first.held_since).to.equal(first.at);
+    // web2 has published no facts here, so it is in the last stage ({}): the afters (2s) and a pull
+    // period for each of the two stages before it; under 6h, so the bound stays 6h (pull_held below).
+    expect(first.expected_hold_seconds).to.equal(7202);
     const status = (extra: string[] = []) => govern(['status', '--var-dir', varDir, ...extra], { env: { GOVERN_MAX_HELD: '' } });
     const ok = await status();
     expect(ok.code, ok.stdout).to.equal(0);

@@ -187,6 +187,25 @@ describe('lastRunStatus', () => {
     expect(check(report(), 0).line).to.match(/ pull_held=0s;21600;;0$/);
   });
 
+  it("a held pull's bound comes from the held commit's rollout.hcl when it waits longer than 6h; --max-held still decides", () => {
+    const held = (sinceAgoMs: number, expectedS: number, maxHeldMs?: number) =>
+      lastRunStatus({ kind: 'report', file: 'f', report: report() }, ended + 60_000, 3_600_000, {
+        kind: 'record',
+        file: 'p',
+        record: { at: '2026-01-01T00:00:32.500Z', outcome: 'held', repo: 'r', dir: 'd', commit: 'b'.repeat(40), message: 'stage 3', held_since: new Date(ended + 60_000 - sinceAgoMs).toISOString(), expected_hold_seconds: expectedS },
+      }, maxHeldMs);
+    // Stages that wait 24h and 2 pull periods: 26h, and an hour more.
+    const expected = 26 * 3600;
+    expect(held(20 * 3_600_000, expected).code).to.equal(0);
+    expect(held(20 * 3_600_000, expected).line).to.match(/ pull_held=72000s;97200;;0$/);
+    const late = held(27 * 3_600_000 + 1000, expected);
+    expect(late.code).to.equal(1);
+    expect(late.line).to.include('(held for 27h1s, longer than 27h)');
+    // A short wait keeps the 6h floor; the option overrides either way.
+    expect(held(0, 600).line).to.match(/ pull_held=0s;21600;;0$/);
+    expect(held(2 * 3_600_000, expected, 3_600_000).code).to.equal(1);
+  });
+
   it('keeps a | in a message out of the performance data', () => {
     const r = check(report({}, { errors: [{ message: 'a | b' }] }), 0);
     expect(r.line.split(' | ')).to.have.length(2);

@@ -25,7 +25,7 @@ export const statusCommand = defineCommand({
   failureExit: 3,
   options: optionTable([
     { name: 'max-age', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_AGE', default: '1h', help: 'warn when the last run ended longer ago than this' },
-    { name: 'max-held', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_HELD', default: '6h', help: 'warn when a staged rollout has held the pulls for longer than this (docs/rollout-stages.md)' },
+    { name: 'max-held', kind: 'duration', placeholder: 'DURATION', env: 'GOVERN_MAX_HELD', help: "warn when a staged rollout has held the pulls for longer than this (default: 6h, or the held commit's rollout.hcl's wait for this host's stage and an hour more, if longer; docs/rollout-stages.md)" },
     ...varDirOptions,
     ...helpOptions,
   ]),
