@@ -1,7 +1,7 @@
 // After a return to the last good commit (revert.ts): what the failed run changed of packages and
 // services, and the good commit's run left as it was, put back as it was before (docs/rollout.md),
-// each as `govern resource` would, through its runner: a package at the version it had (the pkg
-// runner reinstalls it when the repository or the package cache still has it), a service started
+// each as `govern resource` would, through its runner: a package at the version it had, removed or
+// changed (the pkg runner reinstalls it when the repository or the package cache still has it), a service started
 // or stopped, enabled or disabled again. Read from the runners' messages of the failed run.
 import { commandLineResource, planOneResource } from '../plan/one-resource.js';
 import type { RunReport } from '../report/types.js';
@@ -15,8 +15,8 @@ export interface PutBack {
   what: string;
 }
 
-/** The pkg runner's message of a real change: "upgraded from 1.0-1 to 1.1-1" (pkg/decide.ts). */
-const PACKAGE_CHANGE = /^(?:upgraded|downgraded) from (\S+) to (\S+)$/;
+/** The pkg runner's messages of a real change from a version: "upgraded from 1.0-1 to 1.1-1", "uninstalled 1.0-1" (pkg/decide.ts). */
+const PACKAGE_CHANGE = /^(?:(?:upgraded|downgraded) from (\S+) to \S+|uninstalled (\S+))$/;
 /** The service runner's: "started; enabled" (service/decide.ts), each undone by the other. */
 const UNDO: Record<string, string> = { started: 'ensure=stopped', stopped: 'ensure=running', enabled: 'enable=false', disabled: 'enable=true' };
 /** A host reverts with a handful of these; past this many, the rest are left as they are. */
@@ -30,7 +30,8 @@ export function putBacks(failed: RunReport, returned: RunReport | undefined): Pu
     if (r.status !== 'changed' || setByGood.has(r.ref)) continue;
     const [runner, name] = [r.ref.slice(0, r.ref.indexOf(':')), r.ref.slice(r.ref.indexOf(':') + 1)];
     const m = runner === 'pkg' ? PACKAGE_CHANGE.exec(r.message) : null;
-    if (m) found.push({ runner: 'pkg', name, values: [`ensure=${m[1]}`], what: `at ${m[1]}, its version` });
+    const before = m?.[1] ?? m?.[2];
+    if (before !== undefined) found.push({ runner: 'pkg', name, values: [`ensure=${before}`], what: `at ${before}, its version` });
     const undo = runner === 'service' ? r.message.split('; ').map((word) => UNDO[word]) : [];
     if (undo.length > 0 && undo.every((v) => v !== undefined)) found.push({ runner: 'service', name, values: undo, what: `to ${undo.join(' ')}, as it was` });
   }

@@ -180,7 +180,25 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
       await repo.add();
     });
     after(async () => {
+      const left = await dpkgLeftovers(NAME);
+      if (left.length > 0) await dpkgPurge(left);
       await repo?.cleanup();
+    });
+
+    it('reinstalls at its version a package the failed run removed, when the good commit does not manage it', async () => {
+      const installed = await runner('pkg', [NAME, 'ensure=1.0-1']);
+      expect(installed.code, installed.stderr).to.equal(0);
+      const good = await lab.commit({ 'site.hcl': site(conf, 'listen 80\\n') }, 'trusted');
+      await pull(['--revert-on-failure']);
+      await ran(0);
+      const bad = await lab.commit({ 'site.hcl': site(conf, 'oops\\n'), 'pkg.hcl': `pkg "${NAME}" {\n  ensure = "absent"\n}\n` }, 'trusted');
+      await pull(['--revert-on-failure']);
+      const r = await run();
+      expect(r.code).to.equal(1);
+      expect(r.stdout).to.include(`changed   pkg:${NAME}  uninstalled 1.0-1`);
+      expect(r.stderr).to.include(`putting pkg:${NAME} back at 1.0-1, its version before ${bad}`);
+      expect(await dpkgStatus(NAME)).to.equal('1.0-1 installed');
+      expect(lastRun().commit).to.equal(good);
     });
 
     it('puts back the version the failed run upgraded, when the good commit leaves the package as it finds it', async () => {
