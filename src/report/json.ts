@@ -1,7 +1,9 @@
-// The run report as JSON (`govern run --json`): the data as built, exact text included, no colour.
+// The run report as JSON (`govern run --json`, last-run.json): the data as built, exact text
+// included, no colour; a pulled tree's files by their path in the repository (its commit is a field).
+import { repositoryPaths } from '../shared/pulled-paths.js';
 import { maskSecrets } from '../shared/secret-texts.js';
 import type { RunReport } from './types.js';
 
 export function reportJson(report: RunReport): string {
-  return maskSecrets(JSON.stringify(report, null, 2)) + '\n';
+  return maskSecrets(repositoryPaths(JSON.stringify(report, null, 2))) + '\n';
 }

@@ -14,6 +14,15 @@ export function showPulledTree(dir: string, commit: string): void {
   pattern = new RegExp(`(${dirs.join('|')})/([^\\s:"'()]+)((?::\\d+){0,2})`, 'g');
 }
 
+/**
+ * The text with each path of a pulled checkout as the repository's, `FILE[:LINE[:COLUMN]]`, for a
+ * report (`govern run --json`, last-run.json), which holds the commit in a field of its own.
+ */
+export function repositoryPaths(text: string): string {
+  if (pattern === undefined) return text;
+  return text.replace(pattern, (_, _dir: string, file: string, line: string) => `${file}${line}`);
+}
+
 /** The text with each path of a pulled checkout as `FILE[:LINE[:COLUMN]] (commit abc1234)`. */
 export function pulledPaths(text: string): string {
   if (pattern === undefined) return text;

@@ -101,7 +101,8 @@ describe('govern status', () => {
     expect((await t.run(['--var-dir', varDir])).code).to.equal(1);
     const r = await status(varDir);
     expect(r.code, r.stdout).to.equal(2);
-    expect(r.stdout).to.match(/^GOVERN CRITICAL - stopped before applying: .*pkg:nope/);
+    // Where the problem is, as the run said it.
+    expect(r.stdout, r.stdout).to.match(new RegExp(`^GOVERN CRITICAL - stopped before applying: ${path.join(t.states, 'a.hcl').replace(/[.]/g, '\\.')}:2: .*pkg:nope`));
   });
 
   it('a noop run after a failed one leaves the status CRITICAL', async () => {

@@ -128,6 +128,9 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     expect(lastRun().reverted?.failed_run).to.deep.equal({ ...report.reverted?.failed_run, health: lastRun().reverted?.failed_run?.health });
     // The record is the report, and govern status reads it (its schema holds failed_run): CRITICAL, not UNKNOWN.
     expect((await govern(['status', '--var-dir', varDir])).code).to.equal(2);
+    // Both name the tree's files as the repository has them, never the checkout in the pull cache.
+    expect(report.resources[0].where).to.equal('site.hcl:1');
+    for (const text of [r.stdout, fs.readFileSync(path.join(varDir, 'last-run.json'), 'utf8')]) expect(text).to.not.include(path.join(varDir, 'pull'));
   });
 
   it('a commit whose run fails before applying is returned from too', async () => {
