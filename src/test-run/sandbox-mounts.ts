@@ -107,7 +107,7 @@ export async function makeSandboxRoot(spec: SandboxSpec): Promise<SandboxRoot> {
 
 /**
  * Debian's man-db rebuilds its index in a trigger after every package install (seconds of a run, for
- * an index the sandbox throws away) unless this flag file exists: the sandbox's copy goes (docs/test.md).
+ * an index the sandbox throws away) only while this flag file exists: the sandbox's copy goes (docs/test.md).
  */
 function skipManIndex(root: string): void {
   fs.rmSync(path.join(root, 'var', 'lib', 'man-db', 'auto-update'), { force: true });
