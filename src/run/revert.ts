@@ -10,6 +10,8 @@ import { listBackups, restoreBackup, type Backup } from '../record/backups.js';
 import { noteGoodCommit } from '../record/last-pull.js';
 import { runSucceeded } from '../report/exit-code.js';
 import { BACKUP_ALWAYS_ENV } from '../runners/lib/file/backup.js';
+import { formatProblem } from '../shared/errors.js';
+import { repositoryPaths } from '../shared/pulled-paths.js';
 import type { RevertReport, RunReport } from '../report/types.js';
 
 /** The return the tree's commit carries: the good commit a run returned to, until a newer one succeeds. */
@@ -20,12 +22,17 @@ export function carriedReturn(tree: PulledTree): RevertReport | undefined {
 
 /** Why the run failed, in one line: its first error, failed resource, failed notification or failed health check. */
 export function failureReason(r: RunReport): string {
-  if (r.errors.length > 0) return r.errors[0].message.split('\n')[0];
+  return repositoryPaths(firstFailure(r).split('\n')[0]);
+}
+
+/** The first failure, with the file and line it is written at when known. */
+function firstFailure(r: RunReport): string {
+  if (r.errors.length > 0) return formatProblem({ ...r.errors[0], renderedLine: r.errors[0].rendered_line });
   const resource = r.resources.find((x) => x.status === 'failed');
-  if (resource) return `${resource.ref} failed: ${resource.message}`;
+  if (resource) return `${resource.where}: ${resource.ref} failed: ${resource.message}`;
   const notification = r.notifications.find((n) => n.status === 'failed');
   if (notification) return `${notification.to} <- ${notification.signal} failed: ${notification.message}`;
-  if (r.health && r.health.failures.length > 0) return r.health.failures[0].replace(/^.*?: (?=health check ")/, '');
+  if (r.health && r.health.failures.length > 0) return r.health.failures[0];
   return 'the run failed';
 }
 

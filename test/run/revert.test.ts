@@ -69,7 +69,7 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     const r = await run();
     expect(r.code).to.equal(1);
     expect(r.stdout).to.match(/^failed {4}health "conf listens" \(site\.hcl:9 .*does not contain "listen"/m);
-    expect(r.stderr).to.include(`${dir}: reverted from ${bad} (health check "conf listens" failed: ${conf} does not contain "listen") to ${good}, the last good commit: running it`);
+    expect(r.stderr).to.include(`${dir}: reverted from ${bad} (site.hcl:9: health check "conf listens" failed: ${conf} does not contain "listen") to ${good}, the last good commit: running it`);
     // The good commit applied again, in the same invocation: its file as it was.
     expect(fs.readFileSync(conf, 'utf8')).to.equal('listen 80\n');
     expect(fs.readFileSync(other, 'utf8')).to.equal('original\n');
@@ -79,11 +79,11 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     const recorded = lastRun();
     expect(recorded.commit).to.equal(good);
     expect(recorded.health).to.deep.equal({ passed: 1, failed: 0, failures: [] });
-    expect(recorded.reverted).to.deep.include({ from: bad, to: good, reason: `health check "conf listens" failed: ${conf} does not contain "listen"` });
+    expect(recorded.reverted).to.deep.include({ from: bad, to: good, reason: `site.hcl:9: health check "conf listens" failed: ${conf} does not contain "listen"` });
     expect(recorded.reverted?.failed_run?.health).to.deep.include({ passed: 0, failed: 1 });
     const status = await govern(['status', '--var-dir', varDir]);
     expect(status.code).to.equal(2);
-    expect(status.stdout).to.match(new RegExp(`^GOVERN CRITICAL - reverted from ${bad.slice(0, 12)} \\(health check "conf listens" failed: .*\\) to ${good.slice(0, 12)};`));
+    expect(status.stdout).to.match(new RegExp(`^GOVERN CRITICAL - reverted from ${bad.slice(0, 12)} \\(site\\.hcl:9: health check "conf listens" failed: .*\\) to ${good.slice(0, 12)};`));
     expect(fs.readFileSync(metrics, 'utf8')).to.include('govern_last_run_reverted 1');
     // The fleet's record carries it, as full hashes.
     expect(hostRun('h', recorded).reverted).to.deep.equal({ from: bad, to: good, reason: recorded.reverted?.reason });
@@ -92,7 +92,7 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     // The bad commit is not applied again: the next pull refuses it and DIR stays at the good one.
     const again = await pull(['--revert-on-failure']);
     expect(again.code).to.equal(1);
-    expect(again.stderr).to.include(`refusing commit ${bad} of ${lab.bare}: it is quarantined on this host, reverted from it to ${good}: health check "conf listens" failed`);
+    expect(again.stderr).to.include(`refusing commit ${bad} of ${lab.bare}: it is quarantined on this host, reverted from it to ${good}: site.hcl:9: health check "conf listens" failed`);
     expect(fs.realpathSync(dir)).to.match(new RegExp(`/trees/${good}$`));
     // The timer's next run applies the good commit, and status stays CRITICAL until a newer commit succeeds.
     await ran(0);
@@ -141,6 +141,8 @@ describe('govern pull --revert-on-failure, and the run that returns', function (
     await pull(['--revert-on-failure']);
     const r = await run(['--detailed-exitcodes']);
     expect(r.code).to.equal(4);
+    // The reason says where, as the repository has the file: the record names the commit beside it.
+    expect(lastRun().reverted?.reason).to.match(/^site\.hcl:2:\d+: /);
     expect(lastRun().reverted?.from).to.equal(bad);
     expect(lastRun().reverted?.to).to.equal(good);
     expect(lastRun().commit).to.equal(good);
