@@ -149,7 +149,7 @@ describe('govern test', function () {
     expect(r.stdout).to.equal('');
   });
 
-  it('refuses a --junit FILE in no directory and a missing --facts before any sandbox, in plain words #once', async () => {
+  it('refuses a --junit FILE in no directory and a missing --facts before any sandbox, in plain words', async () => {
     const t = tree({ 'main.hcl': '' });
     const junit = await govern(['test', '--junit', '/nonexistent-dir/x.xml', t]);
     expect(junit.code).to.equal(1);
