@@ -3,7 +3,7 @@
 // maximum age), 2 CRITICAL (failures, stopped before applying, or interrupted), 3 UNKNOWN (no run recorded).
 // Performance data follows a `|`, as `label=value[unit];warn;crit;min;max`.
 import { formatDuration, formatSeconds } from '../shared/duration.js';
-import { formatProblem } from '../shared/errors.js';
+import { reportErrorText } from '../report/error-text.js';
 import type { LastPull } from './last-pull.js';
 import type { LastRun } from './last-run.js';
 import { defaultMaxHeldMs, heldMs, pullProblem } from './pull-status.js';
@@ -27,7 +27,7 @@ export function lastRunStatus(last: LastRun, nowMs: number, maxAgeMs: number, la
   const ageMs = Math.max(0, nowMs - finishedMs);
   const problems: string[] = [];
   // An interrupted run (SIGINT, SIGTERM) has its signal as its error, and may have applied some.
-  if (r.errors.length > 0) problems.push(`stopped${r.resources.length > 0 ? '' : ' before applying'}: ${formatProblem({ ...r.errors[0], renderedLine: r.errors[0].rendered_line })}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`);
+  if (r.errors.length > 0) problems.push(`stopped${r.resources.length > 0 ? '' : ' before applying'}: ${reportErrorText(r.errors[0])}${r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : ''}`);
   if (s.failed > 0) problems.push(`${s.failed} resource${s.failed === 1 ? '' : 's'} failed`);
   if (s.notifications_failed > 0) problems.push(`${s.notifications_failed} notification${s.notifications_failed === 1 ? '' : 's'} failed`);
   if (r.health && r.health.failed > 0) problems.push(`${r.health.failed} health check${r.health.failed === 1 ? '' : 's'} failed (${r.health.failures[0]}${r.health.failed > 1 ? ', ...' : ''})`);

@@ -8,9 +8,9 @@ import { goodCommit, markGood, quarantine, readReturn, returnTo, revertMarked, s
 import { storeOfTree, type PulledTree } from '../pull/store.js';
 import { listBackups, restoreBackup, type Backup } from '../record/backups.js';
 import { noteGoodCommit } from '../record/last-pull.js';
+import { reportErrorText } from '../report/error-text.js';
 import { runSucceeded } from '../report/exit-code.js';
 import { BACKUP_ALWAYS_ENV } from '../runners/lib/file/backup.js';
-import { formatProblem } from '../shared/errors.js';
 import { repositoryPaths } from '../shared/pulled-paths.js';
 import type { RevertReport, RunReport } from '../report/types.js';
 
@@ -27,7 +27,7 @@ export function failureReason(r: RunReport): string {
 
 /** The first failure, with the file and line it is written at when known. */
 function firstFailure(r: RunReport): string {
-  if (r.errors.length > 0) return formatProblem({ ...r.errors[0], renderedLine: r.errors[0].rendered_line });
+  if (r.errors.length > 0) return reportErrorText(r.errors[0]);
   const resource = r.resources.find((x) => x.status === 'failed');
   if (resource) return `${resource.where}: ${resource.ref} failed: ${resource.message}`;
   const notification = r.notifications.find((n) => n.status === 'failed');
