@@ -11,6 +11,7 @@ import { UserError, type Problem } from '../shared/errors.js';
 import type { AttrValue } from '../shared/protocol.js';
 import { readSourceFile } from '../shared/source-file.js';
 import { didYouMean } from '../shared/suggest.js';
+import { PULL_PERIOD_MS } from './pull-period.js';
 
 export const ROLLOUT_FILE = 'rollout.hcl';
 const MAX_STAGES = 20;
@@ -33,15 +34,10 @@ export interface Rollout {
 }
 
 /**
- * Between one stage's hosts holding a commit healthy and the next stage's hosts taking it: up to one
- * pull period of the shipped timer (units/govern.timer: every 30 minutes, randomised by up to 30).
- */
-export const PULL_PERIOD_MS = 3_600_000;
-
-/**
  * How long a host of stage `stage` (stages.length: after the last) can expect its pulls to be held
  * by a rollout that goes well: each stage up to its own waits its `after`, and a pull period for its
- * hosts to take the commit and run it (docs/rollout-stages.md).
+ * hosts to take the commit and run it (docs/rollout-stages.md): between one stage's hosts holding a
+ * commit healthy and the next stage's hosts taking it is up to one pull period.
  */
 export function expectedHoldMs(rollout: Rollout, stage: number): number {
   const waited = rollout.stages.slice(1, stage + 1).reduce((sum, s) => sum + s.afterMs, 0);

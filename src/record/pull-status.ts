@@ -4,6 +4,7 @@
 // back (someone tried a rollback); nothing after a pull that went through. A pull held by a staged
 // rollout is how the rollout works: OK with a note, WARNING once held longer than the bound
 // (--max-held, docs/rollout-stages.md): an earlier stage that never gets healthy needs a look.
+import { PULL_PERIOD_MS } from '../pull/pull-period.js';
 import { formatDuration } from '../shared/duration.js';
 import type { LastPull } from './last-pull.js';
 
@@ -14,17 +15,15 @@ export interface PullProblem {
 
 /** The least bound of --max-held by default: longer than a stage's `after` usually is, and than a few pull periods. */
 export const MIN_MAX_HELD_MS = 6 * 3_600_000;
-/** Beyond what a rollout that goes well holds a pull: one more pull period (units/govern.timer's, as rollout-file.ts counts it). */
-const SLACK_MS = 3_600_000;
 
 /**
  * --max-held without the option: 6h, or longer when the held commit's rollout.hcl makes this host's
- * stage wait longer (the pull recorded how long: expected_hold_seconds), so that a rollout doing what
- * it was told is never a WARNING.
+ * stage wait longer (the pull recorded how long: expected_hold_seconds) and one more pull period, so
+ * that a rollout doing what it was told is never a WARNING.
  */
 export function defaultMaxHeldMs(last: LastPull): number {
   const expected = last.kind === 'record' && last.record.outcome === 'held' ? last.record.expected_hold_seconds : undefined;
-  return expected === undefined ? MIN_MAX_HELD_MS : Math.max(MIN_MAX_HELD_MS, expected * 1000 + SLACK_MS);
+  return expected === undefined ? MIN_MAX_HELD_MS : Math.max(MIN_MAX_HELD_MS, expected * 1000 + PULL_PERIOD_MS);
 }
 
 /** How long the pulls of the tree have been held, when the last one was. */
