@@ -1,6 +1,8 @@
 // What a host tells the fleet: the summary of its last run (the run report without resources' logs
 // and diffs, which may hold what a file contains) and its facts (without `secret/` facts). Both
-// are JSON values under the host's key; `govern fleet` and the templates read them back.
+// are JSON values under the host's key; `govern fleet` and the templates read them back. A pulled
+// tree's files are named as the repository has them, as in the run's report (report/json.ts).
+import { repositoryPaths } from '../shared/pulled-paths.js';
 import { addSecretText } from '../shared/secret-texts.js';
 import type { LocalFacts } from '../facts/local-facts.js';
 import { runSucceeded } from '../report/exit-code.js';
@@ -57,12 +59,12 @@ export function hostRun(host: string, r: RunReport): HostRun {
     ...(r.commit !== undefined ? { commit: r.commit } : {}),
     success: runSucceeded(r),
     summary: s,
-    errors: r.errors.slice(0, 10).map((e) => e.message),
+    errors: r.errors.slice(0, 10).map((e) => repositoryPaths(e.message)),
     failed: r.resources
       .filter((x) => x.status === 'failed')
       .slice(0, 20)
-      .map((x) => ({ ref: x.ref, message: x.message })),
-    ...(r.health ? { health: { ...r.health, failures: r.health.failures.slice(0, 20) } } : {}),
+      .map((x) => ({ ref: repositoryPaths(x.ref), message: repositoryPaths(x.message) })),
+    ...(r.health ? { health: { ...r.health, failures: r.health.failures.slice(0, 20).map(repositoryPaths) } } : {}),
     ...(r.reverted ? { reverted: { from: r.reverted.from, to: r.reverted.to, reason: r.reverted.reason } } : {}),
   };
 }

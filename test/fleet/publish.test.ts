@@ -9,7 +9,8 @@ import type { HostFacts, HostRun } from '../../src/fleet/host-record.js';
 import { checkRun } from '../../src/fleet/published.js';
 import { govern, GOVERN, shRunner } from '../support/cli.js';
 import { startNats, stopAllNats, type NatsServer } from '../support/nats.js';
-import { writeFile } from '../support/tmp.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+import { gitLab } from '../pull/git-lab.js';
 import { fleetHost, putHosts, readKey } from './support.js';
 
 /** stderr without the note of a run waiting for the run lock, which other tests on the machine may hold. */
@@ -75,6 +76,28 @@ describe('fleet: publishing after a run', () => {
     expect(checkRun('web3', { ...run, health: { passed: -1, failed: 0, failures: [] } }, Date.now()).ok).to.equal(false);
     expect(checkRun('web3', { ...run, reverted: { from: 'HEAD~1', to: 'x', reason: '' } }, Date.now()).ok).to.equal(false);
     expect(checkRun('web3', { ...run, reverted: { from: 'a'.repeat(40), to: 'b'.repeat(40), reason: 'r' } }, Date.now()).ok).to.equal(true);
+  });
+
+  it("a pulled tree's problems are published with the files' paths in the repository, never the pull cache's checkout", async () => {
+    const lab = await gitLab();
+    const place = tempDir('govern-publish-pulled-');
+    const [varDir, dir] = [path.join(place, 'var'), path.join(place, 'states')];
+    const pullAndRun = async (files: Record<string, string>) => {
+      await lab.commit(files, 'unsigned');
+      const pulled = await govern(['pull', '--var-dir', varDir, lab.bare, dir]);
+      expect(pulled.code, pulled.stderr).to.equal(0);
+      const r = await govern(['run', dir, '--var-dir', varDir, '--fleet-url', nats.url, '--fleet-name', 'pulled1']);
+      expect(r.code, r.stdout + r.stderr).to.equal(1);
+      const run = (await readKey<HostRun>(nats.url, 'govern_runs', 'pulled1'))!;
+      expect(JSON.stringify(run)).to.not.include(path.join(varDir, 'pull'));
+      return run;
+    };
+    const missing = `file "${path.join(place, 'out')}" {\n  ensure = "present"\n  source = "files/missing"\n  owner  = "root"\n  group  = "root"\n  mode   = "0644"\n}\n`;
+    const stopped = await pullAndRun({ 'a.hcl': missing });
+    expect(stopped.errors).to.have.length(1);
+    expect(stopped.errors[0]).to.match(/must be a regular file for ensure = "present": files\/missing does not exist$/);
+    const unhealthy = await pullAndRun({ 'a.hcl': 'health "answers" {\n  command = "exit 2"\n}\n' });
+    expect(unhealthy.health?.failures).to.deep.equal(['a.hcl:1: health check "answers" failed: the command failed (exit 2)']);
   });
 
   it('a --noop run publishes nothing', async () => {
