@@ -14,6 +14,14 @@ export function out(text: string): Promise<void> {
   });
 }
 
+/**
+ * A value on stdout as it is, byte for byte, into a pipe or a file; at a terminal a newline follows
+ * it, so the prompt starts on a line of its own (as `vault kv get -field` does).
+ */
+export function outValue(value: string): Promise<void> {
+  return out(process.stdout.isTTY ? `${value}\n` : value);
+}
+
 let stderrWriter: ((text: string, priority: Priority) => void) | undefined;
 
 /** A line on stderr, with its priority when stderr is the journal; control characters escaped. */

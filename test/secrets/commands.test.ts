@@ -100,6 +100,22 @@ describe('govern secret #once', () => {
     expect(shown.stdout).to.equal('Typed-at-tty');
   });
 
+  it('show writes the value byte for byte into a pipe or a file, and a newline after it at a terminal (a real pty, through script)', async () => {
+    const { dir, common, k } = setup();
+    // set drops the one newline a line typed or echoed ends with; the value's own lines stay.
+    expect(set([common, 'db/password', '--to', 'web1'], 'line one\nline two\n\n').code).to.equal(0);
+    const args = `secret show ${common} db/password --identity ${k.web1.identity}`;
+    expect((await govern(args.split(' '))).stdout).to.equal('line one\nline two\n');
+    const file = path.join(dir, 'value');
+    execFileSync('sh', ['-c', `${GOVERN} ${args} > ${file}`]);
+    expect(fs.readFileSync(file, 'utf8')).to.equal('line one\nline two\n');
+    expect(set([common, 'db/password', '--to', 'web1'], 'S3cret').code).to.equal(0);
+    expect((await govern(args.split(' '))).stdout).to.equal('S3cret');
+    // The terminal turns each newline into CR LF.
+    const onTerminal = execFileSync('script', ['-qec', `${GOVERN} ${args}`, '/dev/null'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    expect(onTerminal).to.equal('S3cret\r\n');
+  });
+
   it('rekey after a host left a group: the host cannot read the new versions, the others still can', async () => {
     const { tree, common, k } = setup();
     writeFile(path.join(tree, 'data/hosts/web1.yaml'), 'token: plain\n');

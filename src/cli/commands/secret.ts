@@ -10,7 +10,7 @@ import { promptHidden } from '../../secrets/prompt.js';
 import { namesToSet, rekeyTree, secretReaders, setSecret, showSecret } from '../../secrets/tree-secrets.js';
 import { described } from '../command-names.js';
 import { defineCommand } from '../command.js';
-import { out, warn } from '../../output/writers.js';
+import { out, outValue, warn } from '../../output/writers.js';
 import { helpOptions, identityOptions } from '../common-options.js';
 import { optionTable } from '../options.js';
 
@@ -51,7 +51,7 @@ export const secretCommand = defineCommand({
       }
       case 'show':
         arity(2, 2, 'show DATAFILE KEY [--identity FILE]');
-        await out(showSecret(args[0], args[1], identity));
+        await outValue(showSecret(args[0], args[1], identity));
         return 0;
       case 'recipients': {
         arity(1, 2, 'recipients DATAFILE [KEY]');
