@@ -169,7 +169,8 @@ async function runOnce(o: RunSettings, source: RunSource, done: Done): Promise<n
   const inputs = o.planSettings(pulled?.path ?? target);
   const carried = pulled && !o.noop ? carriedReturn(pulled) : undefined;
   const meta = async (): Promise<RunMeta> => ({
-    ...(await runMeta(source.state ?? target, o.noop, inputs.facts)),
+    // The tree by its absolute path: govern status and the fleet read it from anywhere.
+    ...(await runMeta(source.state ?? path.resolve(target), o.noop, inputs.facts)),
     ...(pulled ? { commit: pulled.commit } : {}),
     ...(carried ? { reverted: done.failedRun ? { ...carried, failed_run: done.failedRun } : carried } : {}),
   });

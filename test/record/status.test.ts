@@ -70,6 +70,17 @@ describe('govern status', () => {
     expect(line).to.include(' changed=1;;;0 failed=0;;0;0 ');
   });
 
+  it('names the tree by the absolute path the run applied, when the run was given a relative one', async () => {
+    const t = tree({ 'a.hcl': 'pkg "a" {}\n' });
+    const varDir = path.join(t.dir, 'var');
+    const ran = await govern(['run', path.basename(t.states), '--runners-dir', t.runners, '--facts-dir', t.facts, '--var-dir', varDir], { cwd: path.dirname(t.states) });
+    expect(ran.code, ran.stderr).to.equal(0);
+    const r = await govern(['status', '--var-dir', varDir], { cwd: '/' });
+    expect(r.code, r.stdout).to.equal(0);
+    expect(r.stdout).to.include(`of 1; ${t.states} | `);
+    expect(path.isAbsolute(t.states)).to.equal(true);
+  });
+
   it('1 WARNING when the last run is older than --max-age (GOVERN_MAX_AGE)', async () => {
     const t = tree({ 'a.hcl': 'pkg "a" {}\n' });
     const varDir = path.join(t.dir, 'var');

@@ -1,5 +1,6 @@
 // `govern run PATH`: plan, apply, notify, report (as text while it runs, or as JSON at the end); the
 // run itself is src/run/run.ts.
+import path from 'node:path';
 import { defaultStateTree, treeRoot } from '../../config/paths.js';
 import { planTree } from '../../plan/plan-tree.js';
 import { errorDocument } from '../../run/error-document.js';
@@ -28,6 +29,6 @@ export const runCommand = defineCommand({
   async errorDocument(e: unknown, line: CommandLine) {
     if (!line.given.has('json')) return undefined;
     const target = line.operands[0] ?? defaultStateTree();
-    return errorDocument(target, treeRoot(target), line.given.has('noop'), e);
+    return errorDocument(path.resolve(target), treeRoot(target), line.given.has('noop'), e);
   },
 });
