@@ -2,7 +2,7 @@
 // file and line. A nested block becomes a value as Terraform's JSON syntax writes it: a list of its
 // bodies under its type (and under each of its labels).
 import path from 'node:path';
-import { checkOf, HEALTH_BLOCK, type Check } from '../checks/kinds.js';
+import { checkOf, HEALTH_BLOCK, type Check, type CheckProblem } from '../checks/kinds.js';
 import { formatLocation, type Location, type Problem } from '../shared/errors.js';
 import type { AttrValue, Attributes } from '../shared/protocol.js';
 import { masker } from '../shared/sensitive.js';
@@ -57,11 +57,10 @@ export function toResources(
       continue;
     }
     if (item.type === HEALTH_BLOCK) {
-      const messages: string[] = [];
-      const where = formatLocation(at);
-      const check = checkOf(item, where, messages, 'health');
+      const found: CheckProblem[] = [];
+      const check = checkOf(item, formatLocation(at), found, 'health');
       if (check) health.push(check);
-      for (const m of messages) problem(m.startsWith(`${where}: `) ? m.slice(where.length + 2) : m);
+      for (const p of found) problems.push({ ...lines.where(p.line), message: p.message });
       continue;
     }
     if (item.labels.length !== 1) {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseHcl } from '../hcl/parse.js';
-import { checkOf, type Check } from '../checks/kinds.js';
+import { checkOf, type Check, type CheckProblem } from '../checks/kinds.js';
 import { UserError } from '../shared/errors.js';
 
 export type { Check, CheckKind } from '../checks/kinds.js';
@@ -71,8 +71,10 @@ function checksOf(shown: string, text: string, problems: string[]): Check[] {
       problems.push(`${where}: only check "NAME" { ... } blocks go in tests/ (found ${item.kind === 'block' ? `a ${item.type} block` : `the attribute ${item.name}`})`);
       continue;
     }
-    const check = checkOf(item, where, problems);
+    const found: CheckProblem[] = [];
+    const check = checkOf(item, where, found);
     if (check) checks.push(check);
+    problems.push(...found.map((p) => `${shown}:${p.line}: ${p.message}`));
   }
   return checks;
 }

@@ -100,14 +100,17 @@ describe('health checks after a run', () => {
         'health "bad tuning" {\n  command = "true"\n  timeout = "soon"\n  retries = -1\n}\n',
         'health "twice" {\n  command = "true"\n}\n',
         'health "twice" {\n  command = "false"\n}\n',
+        'health "typo" {\n  file    = "/etc/hostname"\n  contain = "x"\n}\n',
       ].join('\n'),
     });
     const r = await t.run(['--var-dir', path.join(t.dir, 'var')]);
     expect(r.code).to.equal(1);
     expect(r.stderr).to.include('h.hcl:1: health "two kinds": has port and url: give one of');
-    expect(r.stderr).to.include('h.hcl:6: health "bad tuning": timeout is a duration from 1ms to 1h, such as "10s", not "soon"');
-    expect(r.stderr).to.include('h.hcl:6: health "bad tuning": retries is a whole number from 0 to 100, not -1');
+    expect(r.stderr).to.include('h.hcl:8: health "bad tuning": timeout is a duration from 1ms to 1h, such as "10s", not "soon"');
+    expect(r.stderr).to.include('h.hcl:9: health "bad tuning": retries is a whole number from 0 to 100, not -1');
     expect(r.stderr).to.match(/h\.hcl:16: health "twice" is already declared at .*h\.hcl:12/);
+    // A misspelt key at its own line, as the key is written.
+    expect(r.stderr).to.include('h.hcl:22: health "typo": file takes file, contains, mode, not contain (did you mean "contains"?)');
     expect(r.stderr).to.not.include('    at ');
     expect(t.calls()).to.deep.equal([]);
   });

@@ -143,7 +143,7 @@ describe('govern test', function () {
     const r = await govern(['test', t]);
     expect(r.code).to.equal(1);
     expect(r.stderr).to.contain('tests/a.hcl:1: check "both": has file and port');
-    expect(r.stderr).to.contain('tests/a.hcl:5: check "port": port is a whole number');
+    expect(r.stderr).to.contain('tests/a.hcl:6: check "port": port is a whole number');
     expect(r.stderr).to.contain('tests/a.hcl:8: only check "NAME" { ... } blocks go in tests/');
     expect(r.stderr).to.contain('tests/b.hcl:1: check "none": says nothing to check');
     expect(r.stdout).to.equal('');
