@@ -66,6 +66,8 @@ async function tree(root: string, n: number, hostname: string): Promise<Tree> {
   let puppet: Timed | undefined;
   if (onPath('puppet')) {
     const ctx = { dir: path.join(dir, 'puppet'), tree: path.join(dir, 'puppet-tree'), entry: '' };
+    // The manifest manages what is in the tree, not the tree's own directory (as lib/compare.ts makes it).
+    fs.mkdirSync(ctx.tree, { recursive: true, mode: 0o755 });
     ctx.entry = writePuppet(workload, { tree: ctx.tree, policyDir: path.join(dir, 'puppet', 'policy') }).entry;
     const inv = puppetTool.invocation(ctx);
     await run(inv.argv, { env: inv.env }); // untimed: its first run makes its tree

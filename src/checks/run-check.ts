@@ -2,8 +2,7 @@
 // run's health checks. Commands run without a shell except a command check's own text, which is the
 // user's shell command (as exec's command is); names were validated when the checks were read.
 import fs from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
+import type * as Http from 'node:http';
 import { describeFailure, lastLines, runCommand } from '../shared/process.js';
 import type { Check } from './kinds.js';
 
@@ -90,7 +89,10 @@ async function packageCheck(name: string, version: string | undefined, timeoutMs
 
 function urlCheck(url: string, status: number, timeoutMs: number): Promise<Outcome> {
   return new Promise((resolve) => {
-    const client = url.startsWith('https:') ? https : http;
+    // Loaded here, at a url check: node:http and node:https (with tls) cost every run's start about
+    // 10 ms of CPU, and most runs have no url check (bench/README.md, "Round six").
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const client = require(url.startsWith('https:') ? 'node:https' : 'node:http') as typeof Http;
     const request = client.get(url, { timeout: timeoutMs }, (response) => {
       response.resume();
       const got = response.statusCode ?? 0;

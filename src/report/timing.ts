@@ -1,7 +1,15 @@
 // How long the run and each of its phases took. The run is timed from the process's start, so the
 // summary tells the time a sysadmin waited. Facts are loaded between render passes: the facts phase
 // is the time any fact load is under way, and it is taken out of the render phase.
-import { performance } from 'node:perf_hooks';
+
+/**
+ * Milliseconds since the process started (monotonic). `process.uptime()` and not node:perf_hooks'
+ * `performance.now()`: that module and the ones it loads cost a start a few milliseconds of CPU,
+ * about 10 on Debian's Node 18 (bench/README.md, "Round six"); both count from the process's start.
+ */
+function now(): number {
+  return process.uptime() * 1000;
+}
 
 export const PHASES = ['facts', 'render', 'parse', 'plan', 'apply', 'notify'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -13,16 +21,16 @@ export class PhaseClock {
 
   /** Times work as part of a phase; overlapping work of one phase (two fact loads) counts once. */
   async time<T>(phase: Phase, work: () => Promise<T>): Promise<T> {
-    const now = this.running.get(phase);
-    if (now) now.count++;
-    else this.running.set(phase, { count: 1, since: performance.now() });
+    const underway = this.running.get(phase);
+    if (underway) underway.count++;
+    else this.running.set(phase, { count: 1, since: now() });
     try {
       return await work();
     } finally {
       const r = this.running.get(phase)!;
       if (--r.count === 0) {
         this.running.delete(phase);
-        this.spent.set(phase, (this.spent.get(phase) ?? 0) + performance.now() - r.since);
+        this.spent.set(phase, (this.spent.get(phase) ?? 0) + now() - r.since);
       }
     }
   }
@@ -42,10 +50,10 @@ export class PhaseClock {
 
 /** Milliseconds since this process started. */
 export function sinceStart(): number {
-  return Math.round(performance.now());
+  return Math.round(now());
 }
 
 /** When this process started, in ISO 8601 (UTC). */
 export function startedAt(): string {
-  return new Date(performance.timeOrigin).toISOString();
+  return new Date(Date.now() - now()).toISOString();
 }
