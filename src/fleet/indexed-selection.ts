@@ -7,7 +7,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Condition } from '../facts/inventory.js';
 import { within } from './connection.js';
-import { readByIndex } from './indexed-read.js';
+import { readByIndex, type IndexAnswer } from './indexed-read.js';
 import { fleetProblem, type FleetState } from './read-fleet.js';
 import { deadlineIn } from './transient.js';
 
@@ -31,11 +31,21 @@ export async function selectHosts<T>(
   pick: (state: FleetState) => T[],
   whole: () => Promise<FleetState>,
 ): Promise<Selected<T>> {
-  const answer = await fleetProblem(nc.getServer(), within(timeoutMs, 'reading the index', readByIndex(nc, where, deadlineIn(timeoutMs))));
+  const answer = await fleetProblem(nc.getServer(), within(timeoutMs, 'reading the index', readByIndex(nc, where, deadlineIn(timeoutMs)).catch(notPermitted)));
   if (answer.ok) {
     const selected = pick(answer.state);
     if (selected.length > 0) return { state: answer.state, selected, indexed: true };
   }
   const state = await whole();
   return { state, selected: pick(state), indexed: false, why: answer.ok ? 'the index selects no host' : answer.why };
+}
+
+/**
+ * Credentials that may not read the index (a host's, under a server configuration older than the
+ * index: docs/fleet.md's example lists what to allow) read the whole fleet, as before the index.
+ */
+function notPermitted(e: unknown): IndexAnswer {
+  const err = e as Error;
+  if (err?.name === 'PermissionViolationError' || /permissions violation/i.test(err?.message ?? '')) return { ok: false, why: `not permitted to read the index (${err.message})` };
+  throw e;
 }
