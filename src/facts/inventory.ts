@@ -34,7 +34,7 @@ export interface InventorySource {
 
 /** One key per selection, whatever the order of its conditions. */
 export function selectionKey(where: readonly Condition[]): string {
-  return JSON.stringify(where.map((c) => [c.fact, c.value]).sort());
+  return where.map((c) => JSON.stringify([c.fact, c.value])).sort().join(',');
 }
 
 export interface Condition {

@@ -15,9 +15,8 @@ export interface Selected<T> {
   /** What was read: the index's hosts, or the whole fleet. */
   state: FleetState;
   selected: T[];
-  /** The index answered (else the whole fleet was read, and `why` says why not). */
+  /** The index answered (else the whole fleet was read). */
   indexed: boolean;
-  why?: string;
 }
 
 /**
@@ -37,7 +36,7 @@ export async function selectHosts<T>(
     if (selected.length > 0) return { state: answer.state, selected, indexed: true };
   }
   const state = await whole();
-  return { state, selected: pick(state), indexed: false, why: answer.ok ? 'the index selects no host' : answer.why };
+  return { state, selected: pick(state), indexed: false };
 }
 
 /**
