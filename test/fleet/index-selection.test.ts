@@ -97,6 +97,15 @@ describe('fleet: hosts and govern fleet run select through the index of facts', 
     expect(await render('{{#each (hosts)}}{{this.name}} {{/each}}')).to.equal('cache1 db1 web1 web2 web3 web9 ');
   });
 
+  it('a selection of more than a quarter of the hosts (and more than 500) is read whole', async () => {
+    const names = Array.from({ length: 510 }, (_, i) => `app${String(i).padStart(3, '0')}`);
+    for (let i = 0; i < names.length; i += 50) await Promise.all(names.slice(i, i + 50).map((name) => publish(name, { role: 'app' })));
+    await unindex('app007', 'role', 'app');
+    const apps = await render('{{#each (hosts "role=app")}}{{this.name}} {{/each}}');
+    expect(apps.trim().split(' ')).to.deep.equal(names);
+    expect(await noopRun('role=app')).to.match(/^batch 1 of 1: app000, .*app007, .*\nwould ask 510 hosts to run/);
+  });
+
   it('govern fleet run asks only the hosts the index selects whose facts match, through their listeners', async () => {
     const hosts = ['web1', 'web2', 'db1'].map((name) => fleetHost(name, nats.url, { role: name.startsWith('web') ? 'web' : 'db' }, { 'a.hcl': 'pkg "a" {\n  changed = true\n}\n' }));
     for (const h of hosts) await listener(h, nats.url);
