@@ -2,7 +2,8 @@
 // server (CPU, memory) and a run (the time it waits), and what reading the fleet costs: `govern fleet`
 // over every host, and `hosts` over every host in a template, each paired with a baseline command
 // measured alternately in the same session (ratios). docs/fleet.md quotes the figures.
-//   node dist/bench/fleet/inventory.js [--hosts 10000] [--rounds 5] [--parallel 50]
+//   node dist/bench/fleet/inventory.js [--hosts 10000] [--rounds 5] [--parallel 50] [--fill-over N]
+//     [--baseline MAIN/bin/govern [--only TEXT: the paired reads whose name has TEXT]]
 // Run on a quiet machine (its figures are for one 2-core machine that holds server and clients).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -179,7 +180,7 @@ async function main(): Promise<void> {
 
     const env = { GOVERN_VAR_DIR: dir };
     if (BASELINE !== undefined) {
-      await againstBaseline(BASELINE, nats, env);
+      await againstBaseline(BASELINE, nats, env, dir);
       return;
     }
     // Reading the fleet: govern fleet over every host, against govern status (a command that reads one file).
@@ -204,17 +205,28 @@ async function main(): Promise<void> {
   }
 }
 
-/** Each read by this build and by the baseline's, alternately on the same server, with the server's CPU for each. */
-async function againstBaseline(baseline: string, nats: { url: string; pid: number }, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * Each read by this build and by the baseline's, alternately on the same server, with the server's CPU
+ * for each: `govern fleet --where`, and the other readers of a selection (the `hosts` helper in a
+ * template, govern fleet run's with --noop, which asks none).
+ */
+async function againstBaseline(baseline: string, nats: { url: string; pid: number }, env: NodeJS.ProcessEnv, dir: string): Promise<void> {
+  const template = path.join(dir, 'lb.hbs');
+  fs.writeFileSync(template, '{{#each (hosts "role=lb")}}server {{this.name}} {{lookup this.facts "network/primary/ip"}};\n{{/each}}');
+  const fleet = ['fleet', '--fleet-url', nats.url];
   const reads: [string, string[]][] = [
-    ['govern fleet --where role=web --json (half)', ['--where', 'role=web', '--json']],
-    ['govern fleet --where role=lb --json (1%)', ['--where', 'role=lb', '--json']],
-    ['govern fleet --where role=lb --where env=production --json (1%)', ['--where', 'role=lb', '--where', 'env=production', '--json']],
-    ['govern fleet --where role=lb --where fqdn=host00101.example.org (one host)', ['--where', 'role=lb', '--where', 'fqdn=host00101.example.org']],
-    ['govern fleet (every host)', []],
+    ['govern fleet --where role=web --json (half)', [...fleet, '--where', 'role=web', '--json']],
+    ['govern fleet --where role=lb --json (1%)', [...fleet, '--where', 'role=lb', '--json']],
+    ['govern fleet --where role=lb --where env=production --json (1%)', [...fleet, '--where', 'role=lb', '--where', 'env=production', '--json']],
+    ['govern fleet --where role=lb --where fqdn=host00101.example.org (one host)', [...fleet, '--where', 'role=lb', '--where', 'fqdn=host00101.example.org']],
+    ['govern fleet (every host)', fleet],
+    ['govern render of hosts "role=lb" (1%)', ['render', template, '--fleet-url', nats.url]],
+    ['govern fleet run --where role=lb --noop (1%)', ['fleet', 'run', '--fleet-url', nats.url, '--where', 'role=lb', '--noop']],
   ];
+  const only = args.get('only');
   for (const [name, argv] of reads) {
-    const p = await paired([GOVERN, 'fleet', '--fleet-url', nats.url, ...argv], [baseline, 'fleet', '--fleet-url', nats.url, ...argv], env, nats.pid);
+    if (only !== undefined && !name.includes(only)) continue;
+    const p = await paired([GOVERN, ...argv], [baseline, ...argv], env, nats.pid);
     console.log(`${name}: this build ${p.a.toFixed(0)} ms, baseline ${p.b.toFixed(0)} ms, ratio ${p.ratio.toFixed(3)} (median of ${ROUNDS} pairs); client ${cpuText(p)}; server CPU ${p.aServer.toFixed(0)} ms against ${p.bServer.toFixed(0)} ms; load ${os.loadavg()[0].toFixed(1)}`);
   }
 }

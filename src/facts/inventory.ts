@@ -22,6 +22,19 @@ export interface InventorySource {
   peekHost(name: string): InventoryHostAnswer | undefined;
   /** Reads just these hosts (a get each, where loading everything would read every host). */
   loadHosts(names: Iterable<string>): Promise<void>;
+  /**
+   * The hosts a selection may match (a `hosts` call's): every host when the whole inventory is
+   * loaded, else those a load of this selection read; undefined: not loaded yet. The caller matches
+   * their facts itself.
+   */
+  peekWhere(where: readonly Condition[]): InventoryAnswer | undefined;
+  /** Reads what these selections need: only the hosts the fleet's fact index names, where it can answer. */
+  loadWhere(selections: readonly (readonly Condition[])[]): Promise<void>;
+}
+
+/** One key per selection, whatever the order of its conditions. */
+export function selectionKey(where: readonly Condition[]): string {
+  return where.map((c) => JSON.stringify([c.fact, c.value])).sort().join(',');
 }
 
 export interface Condition {

@@ -5,7 +5,8 @@ import { UserError } from '../shared/errors.js';
 import { terminalLine } from '../shared/terminal-text.js';
 import { rollout } from './fleet-run.js';
 import { checkFacts } from './published.js';
-import { readFleet, withFleet } from './read-fleet.js';
+import { readFleet, withFleet, type FleetState } from './read-fleet.js';
+import { selectHosts } from './indexed-selection.js';
 import { requestSigner, type Signer } from './request-signature.js';
 import { batches, batchSize } from './run-request.js';
 import { matches, selectionHint, type Condition } from './selection.js';
@@ -32,13 +33,13 @@ export async function fleetRun(settings: FleetSettings, o: FleetRunOptions, prin
 
 async function rolloutOf(settings: FleetSettings, o: FleetRunOptions, sign: Signer | undefined, out: (text: string) => Promise<void>): Promise<number> {
   return withFleet(settings, 'govern fleet run', async (nc) => {
-    const { facts } = await readFleet(nc, settings);
     // Only a host whose published facts are valid and match is asked (one whose facts are not valid cannot be matched).
     const now = Date.now();
-    const hosts = [...facts].flatMap(([host, v]) => {
+    const pick = ({ facts }: FleetState) => [...facts].flatMap(([host, v]) => {
       const c = checkFacts(host, v, now);
       return c.ok && matches(c.value, o.where) ? [host] : [];
     }).sort();
+    const { state: { facts }, selected: hosts } = await selectHosts(nc, o.where, settings.timeoutMs, pick, () => readFleet(nc, settings));
     if (hosts.length === 0) {
       await out(`no host matches${selectionHint(facts, o.where, now)}\n`);
       return 3;

@@ -7,12 +7,11 @@ import { fleetAnswer, fleetJson, fleetRows, fleetTable, type HostRow } from './f
 import type { HostRun } from './host-record.js';
 import { checkRun } from './published.js';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { within } from './connection.js';
 import { fleetProblem, readFleet, withFleet, type FleetState } from './read-fleet.js';
 import { parseCondition, selectionHint, type Condition } from './selection.js';
 import type { FleetSettings } from './settings.js';
 import { deadlineIn } from './transient.js';
-import { readByIndex } from './indexed-read.js';
+import { selectHosts } from './indexed-selection.js';
 import { followRuns, startFleetWatch, type FleetWatch, type WatchEvent } from './watch.js';
 
 export interface FleetStatusOptions {
@@ -52,13 +51,12 @@ export function fleetStatus(settings: FleetSettings, o: FleetStatusOptions, out:
  */
 async function readRows(nc: NatsConnection, settings: FleetSettings, o: FleetStatusOptions, useIndex: boolean): Promise<FleetState & { rows: HostRow[] }> {
   const rowsOf = (s: FleetState) => fleetRows(s.runs, s.facts, o.where, Date.now(), o.maxAgeMs, o.changedSinceMs);
-  if (useIndex) {
-    const indexed = await fleetProblem(nc.getServer(), within(settings.timeoutMs, 'reading the index', readByIndex(nc, o.where, deadlineIn(settings.timeoutMs))));
-    const rows = indexed.ok ? rowsOf(indexed.state) : [];
-    if (indexed.ok && rows.length > 0) return { ...indexed.state, rows };
+  if (!useIndex) {
+    const state = await readFleet(nc, settings);
+    return { ...state, rows: rowsOf(state) };
   }
-  const state = await readFleet(nc, settings);
-  return { ...state, rows: rowsOf(state) };
+  const { state, selected } = await selectHosts(nc, o.where, settings.timeoutMs, rowsOf, () => readFleet(nc, settings));
+  return { ...state, rows: selected };
 }
 
 /** `--where FACT=VALUE`, each; every problem at once. */

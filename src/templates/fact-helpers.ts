@@ -72,9 +72,9 @@ function hostsOf(sources: FactSources, pending: PendingFacts, args: unknown[]): 
     }
   });
   if (!sources.inventory) throw new HelperError('hosts: no fleet inventory is configured (--fleet-url, docs/fleet.md)');
-  const answer = sources.inventory.peek();
+  const answer = sources.inventory.peekWhere(conditions);
   if (answer === undefined) {
-    pending.inventory = true;
+    pending.addSelection(conditions);
     return [];
   }
   if (!answer.ok) throw new HelperError(`hosts: ${answer.error}`);

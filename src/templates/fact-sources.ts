@@ -3,7 +3,7 @@
 // renders again (render.ts).
 import type { DataSource } from '../data/source.js';
 import type { LocalFactSource, RemoteFactSource } from '../facts/sources.js';
-import type { InventorySource } from '../facts/inventory.js';
+import { selectionKey, type Condition, type InventorySource } from '../facts/inventory.js';
 
 /** What templates read: the host's facts, other hosts' facts, and the tree's data (docs/data.md). */
 export interface FactSources {
@@ -18,8 +18,8 @@ export interface FactSources {
 export class PendingFacts {
   readonly local = new Set<string>();
   readonly remote = new Map<string, Set<string>>();
-  /** A `hosts` call needs the inventory. */
-  inventory = false;
+  /** The selections of `hosts` calls that need the inventory, by selectionKey. */
+  readonly selections = new Map<string, readonly Condition[]>();
 
   addLocal(name: string): void {
     this.local.add(name);
@@ -31,7 +31,11 @@ export class PendingFacts {
     this.remote.set(host, names);
   }
 
+  addSelection(where: readonly Condition[]): void {
+    this.selections.set(selectionKey(where), where);
+  }
+
   get empty(): boolean {
-    return this.local.size === 0 && this.remote.size === 0 && !this.inventory;
+    return this.local.size === 0 && this.remote.size === 0 && this.selections.size === 0;
   }
 }

@@ -146,7 +146,7 @@ export async function renderEach(inputs: TemplateInput[], sources: FactSources, 
       logs.forEach((line) => onLog(maskText(line, secrets)));
       return { outputs, problems: problems.flat() };
     }
-    await Promise.all([sources.local.load(pending.local), sources.remote?.load(pending.remote), pending.inventory ? sources.inventory?.load() : undefined]);
+    await Promise.all([sources.local.load(pending.local), sources.remote?.load(pending.remote), pending.selections.size > 0 ? sources.inventory?.loadWhere([...pending.selections.values()]) : undefined]);
   }
   throw new UserError(`templates kept asking for new facts after ${MAX_PASSES} passes (a fact naming a host or fact that names another, and so on?)`);
 }
