@@ -57,7 +57,8 @@ async function readRows(nc: NatsConnection, settings: FleetSettings, o: FleetSta
     const rows = indexed.ok ? rowsOf(indexed.state) : [];
     if (indexed.ok && rows.length > 0) return { ...indexed.state, rows };
   }
-  const state = await readFleet(nc, settings);
+  // The rows and the hint look at the selection's facts alone (and check the rest as they come).
+  const state = await readFleet(nc, settings, undefined, o.where.map((c) => c.fact));
   return { ...state, rows: rowsOf(state) };
 }
 
