@@ -65,13 +65,18 @@ async function streamLastValues(nc: NatsConnection, stream: string, prefix: stri
   const { AckPolicy, DeliverPolicy, ReplayPolicy, jetstreamManager } = natsJetstream();
   const inbox = createInbox(o.inboxPrefix);
   let sub: Subscription | undefined;
+  let delivered = 0;
   const done = new Promise<void>((resolve, reject) => {
     sub = nc.subscribe(inbox, {
       callback: (err, msg) => {
         if (err) return reject(err);
         if (msg.subject === inbox) return flowControl(nc, msg);
+        // A connection cut and made again loses what was sent meanwhile: a gap in the consumer's
+        // sequence fails the read rather than answering for fewer hosts than there are.
+        const [sequence, pending] = deliveryCounts(msg);
+        if (sequence !== ++delivered) return reject(new Error(`values were lost on the way (message ${sequence} came after ${delivered - 1}): the connection was cut`));
         each(msg.subject.slice(prefix.length), msg);
-        if (pendingAfter(msg) === 0) resolve();
+        if (pending === 0) resolve();
       },
     });
   });
@@ -131,10 +136,10 @@ export async function ensureBucket(nc: NatsConnection, bucket: string, o: Snapsh
   }
 }
 
-/** The number of messages still to come, the last token of a JetStream message's reply subject. */
-function pendingAfter(msg: Msg): number {
-  const reply = msg.reply ?? '';
-  return Number(reply.slice(reply.lastIndexOf('.') + 1));
+/** The consumer's sequence of a JetStream message and the number still to come: its reply subject's third-last and last tokens. */
+function deliveryCounts(msg: Msg): [number, number] {
+  const tokens = (msg.reply ?? '').split('.');
+  return [Number(tokens[tokens.length - 3]), Number(tokens[tokens.length - 1])];
 }
 
 function take<T>(values: Map<string, T>, key: string, msg: Pick<Msg, 'data' | 'json'>, keep: (key: string, value: unknown) => unknown): void {
