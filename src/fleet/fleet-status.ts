@@ -51,11 +51,13 @@ export function fleetStatus(settings: FleetSettings, o: FleetStatusOptions, out:
  */
 async function readRows(nc: NatsConnection, settings: FleetSettings, o: FleetStatusOptions, useIndex: boolean): Promise<FleetState & { rows: HostRow[] }> {
   const rowsOf = (s: FleetState) => fleetRows(s.runs, s.facts, o.where, Date.now(), o.maxAgeMs, o.changedSinceMs);
+  // The rows and the hint look at the selection's facts alone (and check the rest as they come).
+  const whole = () => readFleet(nc, settings, undefined, o.where.map((c) => c.fact));
   if (!useIndex) {
-    const state = await readFleet(nc, settings);
+    const state = await whole();
     return { ...state, rows: rowsOf(state) };
   }
-  const { state, selected } = await selectHosts(nc, o.where, settings.timeoutMs, rowsOf, () => readFleet(nc, settings));
+  const { state, selected } = await selectHosts(nc, o.where, settings.timeoutMs, rowsOf, whole);
   return { ...state, rows: selected };
 }
 

@@ -58,6 +58,21 @@ export function checkFacts(key: string, v: unknown, nowMs: number): Checked<Host
   return problem === undefined ? { ok: true, value: v as HostFacts } : { ok: false, problem: `its published facts: ${problem}` };
 }
 
+/**
+ * What a reader that looks at no fact but `names` keeps of a facts value (fleet-status.ts, of 100,000
+ * hosts' facts): the value checked as it comes and cut to those facts. checkFacts and the selection
+ * say of the cut value what they say of the whole: one that fails its check is kept whole, and one
+ * that passes still passes later (its time only grows older).
+ */
+export function factsCutTo(names: readonly string[], nowMs: number): (key: string, v: unknown) => unknown {
+  return (key, v) => {
+    const c = checkFacts(key, v, nowMs);
+    if (!c.ok) return v;
+    const { format, host, at, facts } = c.value;
+    return { format, host, at, facts: Object.fromEntries(names.filter((n) => Object.hasOwn(facts, n)).map((n) => [n, facts[n]])) };
+  };
+}
+
 function factsProblem(key: string, v: unknown, nowMs: number): string | undefined {
   if (!isObject(v)) return 'not a JSON object';
   if (v.format !== 1) return 'format is not 1';

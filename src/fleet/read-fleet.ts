@@ -3,6 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { UserError } from '../shared/errors.js';
 import { connectFleet, within } from './connection.js';
 import { FACTS_BUCKET, INDEX_BUCKET, INDEXED_BUCKET, RUNS_BUCKET, type FleetSettings } from './settings.js';
+import { factsCutTo } from './published.js';
 import { bucketSnapshot, ensureBucket } from './snapshot.js';
 import { deadlineIn } from './transient.js';
 
@@ -21,12 +22,16 @@ export async function withFleet<T>(settings: FleetSettings, clientName: string, 
   }
 }
 
-/** `inboxPrefix`: a host's (a pull's stage gate), whose permissions let it hear replies only there. */
-export async function readFleet(nc: NatsConnection, settings: Pick<FleetSettings, 'timeoutMs' | 'replicas'>, inboxPrefix?: string): Promise<FleetState> {
+/**
+ * `inboxPrefix`: a host's (a pull's stage gate), whose permissions let it hear replies only there.
+ * `factsRead`: the only facts the caller looks at (published.ts, factsCutTo); default every one.
+ */
+export async function readFleet(nc: NatsConnection, settings: Pick<FleetSettings, 'timeoutMs' | 'replicas'>, inboxPrefix?: string, factsRead?: readonly string[]): Promise<FleetState> {
   const o = { replicas: settings.replicas, deadline: deadlineIn(settings.timeoutMs), inboxPrefix };
+  const keep = factsRead === undefined ? undefined : factsCutTo(factsRead, Date.now());
   // The operators' read makes the index's bucket too, which hosts' credentials cannot (fact-index.ts).
   const index = inboxPrefix === undefined ? Promise.all([ensureBucket(nc, INDEX_BUCKET, o), ensureBucket(nc, INDEXED_BUCKET, o)]) : Promise.resolve();
-  const reading = Promise.all([bucketSnapshot<unknown>(nc, RUNS_BUCKET, o), bucketSnapshot<unknown>(nc, FACTS_BUCKET, o), index]);
+  const reading = Promise.all([bucketSnapshot<unknown>(nc, RUNS_BUCKET, o), bucketSnapshot<unknown>(nc, FACTS_BUCKET, { ...o, keep }), index]);
   const [runs, facts] = await fleetProblem(nc.getServer(), within(settings.timeoutMs, 'reading the buckets', reading));
   return { runs, facts };
 }
