@@ -4,12 +4,12 @@
 // is malformed, out of order or extra fails a resource with a message instead of being taken for
 // another's. A process that crashes, times out or breaks the protocol fails the request it was
 // handling; those sent after it are handed back (to go to another process).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readyToWatch } from '../shared/child-guard.js';
+import type { ChildProcess } from 'node:child_process';
 import { readBoundedLines } from '../shared/bounded-lines.js';
 import { answerShaped, MAX_LINE_CHARS, PERSISTENT_ENV, readAnswer, type PersistentRequest, type PersistentResponse } from '../shared/persistent.js';
 import { KILL_GRACE_MS, trackChild } from '../shared/process.js';
 import { killGroupForGood } from '../shared/process-group.js';
+import { spawnWatched } from '../shared/start-gate.js';
 import type { CallResult } from '../state/runner-call.js';
 
 /** After a runner exits, how long its pipes may stay open (held by something it started) before govern stops reading. */
@@ -66,8 +66,7 @@ export class PersistentProcess {
     private readonly timeoutMs: number,
     private readonly events: ProcessEvents,
   ) {
-    readyToWatch();
-    this.child = spawn(command[0], command[1], { env: { ...env, [PERSISTENT_ENV]: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child = spawnWatched(command[0], command[1], { env: { ...env, [PERSISTENT_ENV]: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
     const untrack = trackChild(this.child); // so that govern's own SIGINT/SIGTERM takes it down too
     this.child.stdin!.on('error', () => undefined);
     const tooLong = (stream: string) => () => this.violation(`wrote a line longer than ${MAX_LINE_CHARS} characters on ${stream}`);

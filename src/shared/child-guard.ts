@@ -57,9 +57,16 @@ export function readyToWatch(): void {
   started();
 }
 
-/** A process group just started (its leader's pid). */
-export function watchGroup(pgid: number | undefined): void {
-  if (pgid !== undefined) started()?.stdin!.write(`+ ${pgid}\n`);
+/** Whether groups started from now on are watched (guardChildren was called). */
+export function watching(): boolean {
+  return graceSeconds !== undefined;
+}
+
+/** A process group just started (its leader's pid); `then` once the watcher's pipe has the line. */
+export function watchGroup(pgid: number | undefined, then: () => void = () => undefined): void {
+  const w = pgid === undefined ? undefined : started();
+  if (w === undefined) then();
+  else w.stdin!.write(`+ ${pgid}\n`, () => then());
 }
 
 /** A process group that ended, or was ended: no longer the watcher's to kill. */

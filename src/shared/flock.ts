@@ -3,12 +3,11 @@
 // the lock belongs to the open file, which stays ours when flock exits, and the kernel releases it
 // when govern ends, however it ends (a killed run never leaves a lock behind). Node opens files
 // close-on-exec, so runners never inherit it.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { UserError } from './errors.js';
 import { describeFileKind } from './file-kind.js';
-import { readyToWatch } from './child-guard.js';
 import { trackChild } from './process.js';
+import { spawnWatched } from './start-gate.js';
 
 /** flock's exit status when the lock is taken (-n) or the wait times out (-w). */
 const CONFLICT_EXIT = 75;
@@ -46,8 +45,7 @@ export function flockFd(fd: number, waitMs: number): Promise<boolean> {
   return new Promise((resolve, reject) => {
     // A group of its own, as every process govern starts: the watcher kills a waiting flock too
     // when govern is killed (shared/child-guard.ts), and it reaches only group leaders.
-    readyToWatch();
-    const child = spawn('flock', [...wait, '-E', String(CONFLICT_EXIT), '3'], { stdio: ['ignore', 'ignore', 'pipe', fd], detached: true });
+    const child = spawnWatched('flock', [...wait, '-E', String(CONFLICT_EXIT), '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
     const untrack = trackChild(child);
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));

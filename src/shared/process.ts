@@ -1,10 +1,11 @@
 // Runs one external command without a shell: stdin closed (or fed), output captured up to a limit
 // (or only its head and tail, for output that is only shown), and a timeout that kills the
 // command's whole process group, so nothing it spawned outlives it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { HeadAndTail } from './bounded-output.js';
-import { readyToWatch, unwatchGroup, watchGroup } from './child-guard.js';
+import { unwatchGroup } from './child-guard.js';
 import { killGroupForGood } from './process-group.js';
+import { spawnWatched } from './start-gate.js';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -44,12 +45,12 @@ const DRAIN_MS = 200;
 export const KILL_GRACE_MS = 2000;
 
 /**
- * Adds a process started elsewhere (a persistent runner) to those killAllChildren reaches; returns
- * the undo, for once nothing of its group is left (not merely once the process itself has exited).
+ * Adds a process started elsewhere with spawnWatched (a persistent runner) to those killAllChildren
+ * reaches; returns the undo, for once nothing of its group is left (not merely once the process
+ * itself has exited).
  */
 export function trackChild(child: ChildProcess): () => void {
   live.add(child);
-  watchGroup(child.pid);
   return () => {
     live.delete(child);
     unwatchGroup(child.pid);
@@ -105,15 +106,14 @@ export function runCommand(command: string, args: string[], options: RunOptions 
     return Promise.resolve({ code: null, signal: null, stdout: '', stderr: '', timedOut: false, overflowed: false, spawnError, durationMs: 0 });
   }
   return new Promise((resolve) => {
-    readyToWatch();
-    const child = spawn(command, args, {
+    // Its own process group, so a timeout can kill everything it started, known to the watcher
+    // before it runs, so that it is killed even if govern is (start-gate.ts).
+    const child = spawnWatched(command, args, {
       env: options.env ?? process.env,
       cwd: options.cwd,
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      detached: true, // its own process group, so a timeout can kill everything it started
     });
     live.add(child);
-    watchGroup(child.pid); // killed even if govern is, by the watcher (child-guard.ts)
     const out = new Collected(options.headAndTail ?? limit, options.headAndTail === undefined);
     const err = new Collected(options.headAndTail ?? limit, options.headAndTail === undefined);
     let timedOut = false;
