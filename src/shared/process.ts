@@ -5,7 +5,6 @@ import type { ChildProcess } from 'node:child_process';
 import { HeadAndTail } from './bounded-output.js';
 import { unwatchGroup } from './child-guard.js';
 import { killGroupForGood } from './process-group.js';
-import { spawnWatched } from './start-gate.js';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -36,6 +35,10 @@ export interface RunResult {
   spawnError?: Error;
   durationMs: number;
 }
+
+// The start gate is loaded at the first command: `govern --help` loads this module (interrupt.ts
+// kills what is live) and starts nothing (test/cli/modules-loaded.test.ts).
+let gate: typeof import('./start-gate.js') | undefined;
 
 const live = new Set<ChildProcess>();
 /** Commands told to stop (govern's SIGTERM): what they leave in their group goes with them. */
@@ -108,7 +111,8 @@ export function runCommand(command: string, args: string[], options: RunOptions 
   return new Promise((resolve) => {
     // Its own process group, so a timeout can kill everything it started, known to the watcher
     // before it runs, so that it is killed even if govern is (start-gate.ts).
-    const child = spawnWatched(command, args, {
+    gate ??= require('./start-gate.js') as typeof import('./start-gate.js');
+    const child = gate.spawnWatched(command, args, {
       env: options.env ?? process.env,
       cwd: options.cwd,
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
