@@ -6,11 +6,14 @@ import { maskSecrets } from '../shared/secret-texts.js';
 import { terminalLine } from '../shared/terminal-text.js';
 import { priorityWriter, type Priority } from './priority.js';
 
-/** Writes to stdout and waits until it is flushed (large outputs to a pipe). */
+/**
+ * Writes to stdout and waits until it is flushed (large outputs to a pipe). A reader that went away
+ * (`govern fleet | head`) ends the wait too: no 'drain' comes after EPIPE, but the write's callback
+ * does, and a command holding a connection open would otherwise wait for ever.
+ */
 export function out(text: string): Promise<void> {
   return new Promise((resolve) => {
-    if (process.stdout.write(pulledPaths(maskSecrets(text)))) resolve();
-    else process.stdout.once('drain', () => resolve());
+    if (process.stdout.write(pulledPaths(maskSecrets(text)), () => resolve())) resolve();
   });
 }
 
