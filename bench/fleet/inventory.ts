@@ -82,7 +82,10 @@ async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv, servers?
   const timeFile = path.join(os.tmpdir(), `govern-bench-time-${process.pid}`);
   const samples = { a: [] as number[], b: [] as number[], aCpu: [] as number[], bCpu: [] as number[] };
   const unanswered: string[] = [];
+  /** Each counted run of A: its wall and, when not 0, its exit code (a read that timed out shows). */
+  const aRuns: string[] = [];
   console.error(`measuring ${a.slice(0, 3).join(' ')} ... against ${b.slice(0, 2).join(' ')} ...: ${2 * (ROUNDS + 1)} runs`);
+  const nodes0 = servers === undefined ? [] : perNodeCpu(servers);
   const run = async (argv: string[], wall: number[], cpu: number[], serverCpu: number[] = []) => {
     const before = servers === undefined ? 0 : serversCpu(servers);
     const start = process.hrtime.bigint();
@@ -91,6 +94,7 @@ async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv, servers?
     if (servers !== undefined) serverCpu.push((serversCpu(servers) - before) * 1000);
     const [user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
     cpu.push((user + sys) * 1000);
+    if (wall === samples.a) aRuns.push(`${wall[wall.length - 1].toFixed(0)} ms${r.code === 0 ? '' : ` (exit ${r.code})`}`);
     if (r.code !== 0 && r.code !== 1 && r.code !== 3) throw new Error(`${argv.join(' ')}: exit ${r.code}: ${r.stderr}`);
     // A fleet read that could not read the fleet (UNKNOWN, exit 3, with an error) is not a read:
     // counted and said, so that a timeout is never taken for a figure (docs/fleet.md).
@@ -103,7 +107,9 @@ async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv, servers?
     await run(b, samples.b, samples.bCpu, server.b);
   }
   fs.rmSync(timeFile, { force: true });
-  if (unanswered.length > 0) console.log(`  ${unanswered.length} of ${2 * (ROUNDS + 1)} runs did not read the fleet: ${unanswered[0]}`);
+  const nodes = servers === undefined ? '' : perNodeText(servers, nodes0, (seconds) => `${seconds.toFixed(2)} s`);
+  console.log(`  each run of ${a.slice(1, 3).join(' ')}: ${aRuns.join(', ')}${nodes === '' ? '' : `; server CPU over all ${2 * (ROUNDS + 1)} runs by node${nodes}`}`);
+  if (unanswered.length > 0) console.log(`  ${unanswered.length} of ${2 * (ROUNDS + 1)} runs (of both commands, uncounted ones too) did not read the fleet: ${unanswered[0]}`);
   return { a: median(samples.a), b: median(samples.b), ratio: median(samples.a.map((x, i) => x / samples.b[i])), aCpu: median(samples.aCpu), bCpu: median(samples.bCpu), aServer: median(server.a) ?? 0, bServer: median(server.b) ?? 0 };
 }
 
