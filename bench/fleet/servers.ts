@@ -39,7 +39,7 @@ export function serversCpu(s: BenchServers): number {
   return s.nodes.reduce((sum, n) => sum + cpuSeconds(n.pid), 0);
 }
 
-/** Per node when there are several: each node's CPU seconds since `since` (from perNodeCpu). */
+/** Each server's CPU seconds so far, in the order of `nodes` (a reading for perNodeText). */
 export function perNodeCpu(s: BenchServers): number[] {
   return s.nodes.map((n) => cpuSeconds(n.pid));
 }
