@@ -3,7 +3,9 @@
 // over every host, and `hosts` over every host in a template, each paired with a baseline command
 // measured alternately in the same session (ratios). docs/fleet.md quotes the figures.
 //   node dist/bench/fleet/inventory.js [--hosts 10000] [--rounds 5] [--parallel 50] [--fill-over N]
-//     [--baseline MAIN/bin/govern [--only TEXT: the paired reads whose name has TEXT]]
+//     [--baseline MAIN/bin/govern [--only TEXT: the paired reads whose name has TEXT]] [--cluster]
+// --cluster: three nats-servers in one JetStream cluster on 127.0.0.1 (buckets of 3 replicas), the
+// hosts given the three URLs; the servers' CPU and memory summed over the three, and per node.
 // Run on a quiet machine (its figures are for one 2-core machine that holds server and clients).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,10 +20,12 @@ import { putHostValues } from '../../src/fleet/index-publish.js';
 import type { RunReport } from '../../src/report/types.js';
 import { runCommand } from '../../src/shared/process.js';
 import { GOVERN, ROOT } from '../../test/support/cli.js';
-import { startNats } from '../../test/support/nats.js';
+import { memoryText, perNodeCpu, perNodeText, serversCpu, startServers, type BenchServers } from './servers.js';
 
+const CLUSTER = process.argv.includes('--cluster');
+const argv = process.argv.slice(2).filter((a) => a !== '--cluster');
 const args = new Map<string, string>();
-for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
+for (let i = 0; i < argv.length; i += 2) args.set(argv[i].replace(/^--/, ''), argv[i + 1]);
 const HOSTS = Number(args.get('hosts') ?? 10_000);
 const ROUNDS = Number(args.get('rounds') ?? 5);
 /** Hosts publishing at once while the fleet is filled. */
@@ -30,18 +34,6 @@ const PARALLEL = Number(args.get('parallel') ?? 50);
 const FILL_OVER = Number(args.get('fill-over') ?? 0);
 /** Another build's bin/govern (main's): each read is paired against it on the same server. */
 const BASELINE = args.get('baseline');
-const CLK_TCK = 100;
-
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
-
-function memoryKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-}
-
 /**
  * What a site's own facts.d adds on a real host (its application, data centre, rack, hardware,
  * packages of interest): 40 more facts, for about 2 kB of facts a host in all.
@@ -85,20 +77,24 @@ interface Paired {
 }
 
 /** Whole commands A and B, alternately, after one of each not counted. */
-async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv, serverPid?: number): Promise<Paired & { aServer: number; bServer: number }> {
+async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv, servers?: BenchServers): Promise<Paired & { aServer: number; bServer: number }> {
   const server = { a: [] as number[], b: [] as number[] };
   const timeFile = path.join(os.tmpdir(), `govern-bench-time-${process.pid}`);
   const samples = { a: [] as number[], b: [] as number[], aCpu: [] as number[], bCpu: [] as number[] };
   const unanswered: string[] = [];
+  /** Each counted run of A: its wall and, when not 0, its exit code (a read that timed out shows). */
+  const aRuns: string[] = [];
   console.error(`measuring ${a.slice(0, 3).join(' ')} ... against ${b.slice(0, 2).join(' ')} ...: ${2 * (ROUNDS + 1)} runs`);
+  const nodes0 = servers === undefined ? [] : perNodeCpu(servers);
   const run = async (argv: string[], wall: number[], cpu: number[], serverCpu: number[] = []) => {
-    const before = serverPid === undefined ? 0 : cpuSeconds(serverPid);
+    const before = servers === undefined ? 0 : serversCpu(servers);
     const start = process.hrtime.bigint();
     const r = await runCommand('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, ...argv], { env: { ...process.env, ...env }, timeoutMs: 120_000, maxOutputBytes: 64 * 1024 * 1024 });
     wall.push(ms(start));
-    if (serverPid !== undefined) serverCpu.push((cpuSeconds(serverPid) - before) * 1000);
+    if (servers !== undefined) serverCpu.push((serversCpu(servers) - before) * 1000);
     const [user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
     cpu.push((user + sys) * 1000);
+    if (wall === samples.a) aRuns.push(`${wall[wall.length - 1].toFixed(0)} ms${r.code === 0 ? '' : ` (exit ${r.code})`}`);
     if (r.code !== 0 && r.code !== 1 && r.code !== 3) throw new Error(`${argv.join(' ')}: exit ${r.code}: ${r.stderr}`);
     // A fleet read that could not read the fleet (UNKNOWN, exit 3, with an error) is not a read:
     // counted and said, so that a timeout is never taken for a figure (docs/fleet.md).
@@ -111,14 +107,16 @@ async function paired(a: string[], b: string[], env: NodeJS.ProcessEnv, serverPi
     await run(b, samples.b, samples.bCpu, server.b);
   }
   fs.rmSync(timeFile, { force: true });
-  if (unanswered.length > 0) console.log(`  ${unanswered.length} of ${2 * (ROUNDS + 1)} runs did not read the fleet: ${unanswered[0]}`);
+  const nodes = servers === undefined ? '' : perNodeText(servers, nodes0, (seconds) => `${seconds.toFixed(2)} s`);
+  console.log(`  each run of ${a.slice(1, 3).join(' ')}: ${aRuns.join(', ')}${nodes === '' ? '' : `; server CPU over all ${2 * (ROUNDS + 1)} runs by node${nodes}`}`);
+  if (unanswered.length > 0) console.log(`  ${unanswered.length} of ${2 * (ROUNDS + 1)} runs (of both commands, uncounted ones too) did not read the fleet: ${unanswered[0]}`);
   return { a: median(samples.a), b: median(samples.b), ratio: median(samples.a.map((x, i) => x / samples.b[i])), aCpu: median(samples.aCpu), bCpu: median(samples.bCpu), aServer: median(server.a) ?? 0, bServer: median(server.b) ?? 0 };
 }
 
 const cpuText = (p: Paired) => `CPU ${p.aCpu.toFixed(0)} ms against ${p.bCpu.toFixed(0)} ms`;
 
 async function main(): Promise<void> {
-  const nats = await startNats();
+  const nats = await startServers(CLUSTER);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'govern-bench-fleet-'));
   try {
     // This machine's facts, as a host publishes them, with a role, an environment and an address.
@@ -133,7 +131,7 @@ async function main(): Promise<void> {
     const names = Array.from({ length: HOSTS }, (_, i) => `host${String(i).padStart(5, '0')}.example.org`);
     const sampleRun = JSON.stringify(hostRun(names[0], report(names[0], 'a'.repeat(40))));
     const sampleFacts = JSON.stringify(facts(0));
-    console.log(`hosts ${HOSTS}, rounds ${ROUNDS}; a run record ${sampleRun.length} bytes, facts ${sampleFacts.length} bytes (${Object.keys(facts(0).facts).length} facts)`);
+    console.log(`${CLUSTER ? 'a cluster of 3 nats-servers' : 'one nats-server'}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; hosts ${HOSTS}, rounds ${ROUNDS}; a run record ${sampleRun.length} bytes, facts ${sampleFacts.length} bytes (${Object.keys(facts(0).facts).length} facts)`);
 
     // Make the buckets as the operators' first govern fleet does.
     await runCommand(GOVERN, ['fleet', '--fleet-url', nats.url], { timeoutMs: 60_000 });
@@ -142,10 +140,11 @@ async function main(): Promise<void> {
     // at a time: over a connection of its own each (connect, publish, close: what a run without a
     // listener does), or with --fill-over N over N long-lived connections, as listeners relay them
     // (the same puts, without a handshake per host: a fleet of 100,000 fills in minutes, not hours).
-    const cpu0 = cpuSeconds(nats.pid);
+    const cpu0 = serversCpu(nats);
+    const nodes0 = perNodeCpu(nats);
     const fillStart = process.hrtime.bigint();
     const settings = { url: nats.url, timeoutMs: 30_000 };
-    const shared = await Promise.all(Array.from({ length: FILL_OVER }, () => connect({ servers: nats.url })));
+    const shared = await Promise.all(Array.from({ length: FILL_OVER }, () => connect({ servers: nats.url.split(',') })));
     let next = 0;
     let failed = 0;
     await Promise.all(
@@ -165,9 +164,10 @@ async function main(): Promise<void> {
     );
     await Promise.all(shared.map((nc) => nc.close()));
     const fillMs = ms(fillStart);
-    const fillCpu = cpuSeconds(nats.pid) - cpu0;
-    console.log(`fill: ${HOSTS} hosts published in ${(fillMs / 1000).toFixed(1)} s (${failed} failed), ${PARALLEL} at a time: server CPU ${fillCpu.toFixed(2)} s, ${((fillCpu * 1000) / HOSTS).toFixed(2)} ms a host`);
-    console.log(`server memory after the fill: RSS ${(memoryKiB(nats.pid, 'VmRSS') / 1024).toFixed(0)} MiB, peak ${(memoryKiB(nats.pid, 'VmHWM') / 1024).toFixed(0)} MiB; store ${storeBytes(nats.dir)} MiB`);
+    const fillCpu = serversCpu(nats) - cpu0;
+    const perHost = (seconds: number) => `${((seconds * 1000) / HOSTS).toFixed(2)} ms a host`;
+    console.log(`fill: ${HOSTS} hosts published in ${(fillMs / 1000).toFixed(1)} s (${failed} failed), ${PARALLEL} at a time: server CPU ${fillCpu.toFixed(2)} s, ${perHost(fillCpu)}${perNodeText(nats, nodes0, perHost)}; load ${os.loadavg()[0].toFixed(1)}`);
+    console.log(`server memory after the fill: ${memoryText(nats, HOSTS)}; store ${storeBytes(nats.dir)} MiB`);
 
     // What a run waits for, the fleet full: publishing alone, and with the facts read (after-run.ts).
     const alone: number[] = [];
@@ -190,20 +190,21 @@ async function main(): Promise<void> {
       return;
     }
     // Reading the fleet: govern fleet over every host, against govern status (a command that reads one file).
-    const cpu1 = cpuSeconds(nats.pid);
-    const fleet = await paired([GOVERN, 'fleet', '--fleet-url', nats.url], [GOVERN, 'status'], env);
-    console.log(`govern fleet over ${HOSTS} hosts: ${fleet.a.toFixed(0)} ms; govern status ${fleet.b.toFixed(0)} ms; ratio ${fleet.ratio.toFixed(2)} (medians of ${ROUNDS}); ${cpuText(fleet)}; server CPU per govern fleet ${(((cpuSeconds(nats.pid) - cpu1) * 1000) / (ROUNDS + 1)).toFixed(0)} ms`);
-    const selected = await paired([GOVERN, 'fleet', '--fleet-url', nats.url, '--where', 'role=web', '--json'], [GOVERN, 'status'], env);
-    console.log(`govern fleet --where role=web --json (${HOSTS / 2} of ${HOSTS}): ${selected.a.toFixed(0)} ms; ratio to govern status ${selected.ratio.toFixed(2)}; ${cpuText(selected)}`);
+    const fleet = await paired([GOVERN, 'fleet', '--fleet-url', nats.url], [GOVERN, 'status'], env, nats);
+    console.log(`govern fleet over ${HOSTS} hosts: ${fleet.a.toFixed(0)} ms; govern status ${fleet.b.toFixed(0)} ms; ratio ${fleet.ratio.toFixed(2)} (medians of ${ROUNDS}); ${cpuText(fleet)}; server CPU per govern fleet ${fleet.aServer.toFixed(0)} ms; load ${os.loadavg()[0].toFixed(1)}`);
+    const selected = await paired([GOVERN, 'fleet', '--fleet-url', nats.url, '--where', 'role=web', '--json'], [GOVERN, 'status'], env, nats);
+    console.log(`govern fleet --where role=web --json (${HOSTS / 2} of ${HOSTS}): ${selected.a.toFixed(0)} ms; ratio to govern status ${selected.ratio.toFixed(2)}; ${cpuText(selected)}; server CPU ${selected.aServer.toFixed(0)} ms`);
+    const lb = await paired([GOVERN, 'fleet', '--fleet-url', nats.url, '--where', 'role=lb', '--json'], [GOVERN, 'status'], env, nats);
+    console.log(`govern fleet --where role=lb --json (${HOSTS / 100} of ${HOSTS}): ${lb.a.toFixed(0)} ms; ratio to govern status ${lb.ratio.toFixed(2)}; ${cpuText(lb)}; server CPU ${lb.aServer.toFixed(0)} ms`);
 
     // hosts over every host in a template, against the same template without the fleet.
     const template = path.join(dir, 'backends.hbs');
     fs.writeFileSync(template, '{{#each (hosts "role=web")}}server {{this.name}} {{lookup this.facts "network/primary/ip"}};\n{{/each}}');
     const plain = path.join(dir, 'plain.hbs');
     fs.writeFileSync(plain, 'server {{fact "hostname"}};\n');
-    const hosts = await paired([GOVERN, 'render', template, '--fleet-url', nats.url], [GOVERN, 'render', plain], env);
-    console.log(`govern render with hosts over ${HOSTS} (${HOSTS / 2} lines): ${hosts.a.toFixed(0)} ms; a one-fact template ${hosts.b.toFixed(0)} ms; ratio ${hosts.ratio.toFixed(2)}; ${cpuText(hosts)}`);
-    console.log(`server at the end: RSS ${(memoryKiB(nats.pid, 'VmRSS') / 1024).toFixed(0)} MiB, peak ${(memoryKiB(nats.pid, 'VmHWM') / 1024).toFixed(0)} MiB, CPU ${cpuSeconds(nats.pid).toFixed(2)} s in all`);
+    const hosts = await paired([GOVERN, 'render', template, '--fleet-url', nats.url], [GOVERN, 'render', plain], env, nats);
+    console.log(`govern render with hosts over ${HOSTS} (${HOSTS / 2} lines): ${hosts.a.toFixed(0)} ms; a one-fact template ${hosts.b.toFixed(0)} ms; ratio ${hosts.ratio.toFixed(2)}; ${cpuText(hosts)}; server CPU ${hosts.aServer.toFixed(0)} ms`);
+    console.log(`server at the end: ${memoryText(nats)}, CPU ${serversCpu(nats).toFixed(2)} s in all; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     await checkCount(nats.url);
   } finally {
     await nats.stop();
@@ -216,7 +217,7 @@ async function main(): Promise<void> {
  * for each: `govern fleet --where`, and the other readers of a selection (the `hosts` helper in a
  * template, govern fleet run's with --noop, which asks none).
  */
-async function againstBaseline(baseline: string, nats: { url: string; pid: number }, env: NodeJS.ProcessEnv, dir: string): Promise<void> {
+async function againstBaseline(baseline: string, nats: BenchServers, env: NodeJS.ProcessEnv, dir: string): Promise<void> {
   const template = path.join(dir, 'lb.hbs');
   fs.writeFileSync(template, '{{#each (hosts "role=lb")}}server {{this.name}} {{lookup this.facts "network/primary/ip"}};\n{{/each}}');
   const fleet = ['fleet', '--fleet-url', nats.url];
@@ -232,7 +233,7 @@ async function againstBaseline(baseline: string, nats: { url: string; pid: numbe
   const only = args.get('only');
   for (const [name, argv] of reads) {
     if (only !== undefined && !name.includes(only)) continue;
-    const p = await paired([GOVERN, ...argv], [baseline, ...argv], env, nats.pid);
+    const p = await paired([GOVERN, ...argv], [baseline, ...argv], env, nats);
     console.log(`${name}: this build ${p.a.toFixed(0)} ms, baseline ${p.b.toFixed(0)} ms, ratio ${p.ratio.toFixed(3)} (median of ${ROUNDS} pairs); client ${cpuText(p)}; server CPU ${p.aServer.toFixed(0)} ms against ${p.bServer.toFixed(0)} ms; load ${os.loadavg()[0].toFixed(1)}`);
   }
 }
@@ -251,11 +252,11 @@ function storeBytes(dir: string): string {
 }
 
 async function checkCount(url: string): Promise<void> {
-  const nc = await connect({ servers: url });
+  const nc = await connect({ servers: url.split(',') });
   const kvm = new Kvm(nc);
   const runs = await (await kvm.open('govern_runs')).status();
   const facts = await (await kvm.open('govern_facts')).status();
-  console.log(`buckets: govern_runs ${runs.values} values, ${(runs.size / 1024 / 1024).toFixed(1)} MiB; govern_facts ${facts.values} values, ${(facts.size / 1024 / 1024).toFixed(1)} MiB`);
+  console.log(`buckets (${runs.replicas} replicas): govern_runs ${runs.values} values, ${(runs.size / 1024 / 1024).toFixed(1)} MiB; govern_facts ${facts.values} values, ${(facts.size / 1024 / 1024).toFixed(1)} MiB`);
   await nc.close();
 }
 

@@ -20,10 +20,14 @@ export interface ClusterNode {
   /** Where leaf nodes (a site's server) connect. */
   leafPort: number;
   running: boolean;
+  /** The running server's process id (benchmarks read its CPU and memory from /proc). */
+  pid?: number;
 }
 
 export interface NatsCluster {
   nodes: ClusterNode[];
+  /** Where the nodes' configurations and stores are: DIR/NAME is a node's store. */
+  dir: string;
   /** Every node's client URL, comma-separated, as `--fleet-url` takes them. */
   urls: string;
   stop(node: number): Promise<void>;
@@ -74,6 +78,7 @@ export async function startNatsCluster(): Promise<NatsCluster> {
     );
     const child = spawn(NATS_SERVER, ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] });
     children[i] = child;
+    n.pid = child.pid;
     await ready(child, n.name);
     n.running = true;
   };
@@ -88,6 +93,7 @@ export async function startNatsCluster(): Promise<NatsCluster> {
   };
   const cluster: NatsCluster = {
     nodes,
+    dir,
     urls: nodes.map((n) => n.url).join(','),
     stop,
     start,
