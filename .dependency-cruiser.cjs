@@ -3,7 +3,9 @@
 // its own layer, and no files import each other in a circle. `make check-deps` runs the check.
 const layers = [
   ['shared'],
-  ['facts', 'hcl', 'config', 'lock', 'runners'],
+  ['hcl', 'config', 'lock'],
+  ['facts'],
+  ['runners'],
   ['data', 'pull', 'checks'],
   ['templates', 'secrets', 'module-sources'],
   ['state', 'fmt'],
@@ -66,7 +68,8 @@ module.exports = {
       severity: 'error',
       comment: 'a runner folder imports only src/runners/kit, src/runners/lib, src/shared and its own folder (docs/adding-a-runner.md)',
       from: { path: '^src/runners/(?!kit/|lib/|host/)([^/]+)/' },
-      to: { path: '^src/', pathNot: ['^src/runners/kit/', '^src/runners/lib/', '^src/shared/', '^src/runners/$1/'] },
+      // src/facts/env-fact.ts: the pkg runner answers `$GOVERN facts os/family` in-process with that command's code (bench/README.md, "Round seven").
+      to: { path: '^src/', pathNot: ['^src/runners/kit/', '^src/runners/lib/', '^src/shared/', '^src/runners/$1/', '^src/facts/env-fact\\.ts$'] },
     },
     {
       name: 'runners-kit-and-lib-below-runners',

@@ -144,6 +144,19 @@ describe('what each command loads', () => {
     expect(vendors('yaml,toml')).to.deep.equal(['bundle/vendor-yaml.js']);
   });
 
+  it('the pkg runner loads the facts code only to answer os/family for its own govern', () => {
+    const dir = tempDir();
+    const script = writeFile(
+      path.join(dir, 'pkg.js'),
+      `const { osFamily } = require(${JSON.stringify(path.join(SRC, 'runners', 'pkg', 'providers.js'))});\n` +
+        `const { providerContext } = require(${JSON.stringify(path.join(SRC, 'shared', 'command-runner.js'))});\n` +
+        `if (process.argv[2] === 'ask') void osFamily(providerContext({ ...process.env, GOVERN: ${JSON.stringify(path.join(ROOT, 'bin', 'govern'))}, GOVERN_FACTS_PATH: ${JSON.stringify(dir)} }, () => undefined));\n`,
+    );
+    const facts = (args: string[]) => [...new Set(modulesLoaded(script, args).map(shortName))].filter((m) => m.startsWith('facts/')).sort();
+    expect(facts([])).to.deep.equal([]);
+    expect(facts(['ask'])).to.include('facts/env-fact.js').and.include('facts/local-facts.js');
+  });
+
   it('a data file in YAML loads yaml, and only then', () => {
     const tree = tempDir();
     writeFile(path.join(tree, 'hierarchy.hcl'), 'levels = ["common"]\n');

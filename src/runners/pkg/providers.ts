@@ -55,8 +55,10 @@ export function packageProvider(properties: PackageProperties, context: Provider
 }
 
 /**
- * The os/family fact, from `$GOVERN facts os/family` when govern called us; undefined otherwise or on
- * failure. Asked once per govern and facts path: a persistent runner serves every pkg resource of a
+ * The os/family fact, as `$GOVERN facts os/family` prints it when govern called us; undefined otherwise
+ * or on failure. When GOVERN is this runner's own govern, the fact is answered in this process by the
+ * code that command runs (src/facts/env-fact.ts, loaded only then): a whole govern started for one
+ * fact was a third of a no-change run (bench/README.md, "Round seven"). Another govern is asked. Asked once per govern and facts path: a persistent runner serves every pkg resource of a
  * run, and the fact does not change during one.
  */
 export function osFamily(context: ProviderContext): Promise<string | undefined> {
@@ -74,7 +76,10 @@ export function osFamily(context: ProviderContext): Promise<string | undefined> 
 const familyCache = new Map<string, Promise<string | undefined>>();
 
 async function readFamily(govern: string, context: ProviderContext): Promise<string | undefined> {
-  const result = await context.run(govern, ['facts', 'os/family'], { env: context.env, timeoutMs: 60_000 });
+  const facts = await import('../../facts/env-fact.js');
+  const result = facts.isThisGovern(govern)
+    ? { ...(await facts.factAsPrinted('os/family', context.env)), spawnError: undefined }
+    : await context.run(govern, ['facts', 'os/family'], { env: context.env, timeoutMs: 60_000 });
   if (result.code !== 0) {
     context.log(`could not read the os/family fact (${govern} facts os/family: ${result.spawnError?.message ?? `exit ${result.code}`}); looking for a package manager`);
     return undefined;

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { parseResult } from '../../../src/shared/protocol.js';
 import { runner } from '../../support/cli.js';
 import { tempDir, writeFile } from '../../support/tmp.js';
-import { providerContext } from '../../../src/shared/command-runner.js';
+import { providerContext, type CommandRunner } from '../../../src/shared/command-runner.js';
+import { runCommand } from '../../../src/shared/process.js';
+import { GOVERN_ROOT } from '../../../src/config/paths.js';
 import { packageProvider } from '../../../src/runners/pkg/providers.js';
 import { UserError } from '../../../src/shared/errors.js';
 
@@ -84,6 +86,31 @@ describe('pkg provider choice', () => {
     expect((await chooseProvider(undefined, { ...quiet, env })).name).to.equal('apt');
     expect((await chooseProvider(undefined, { ...quiet, env })).name).to.equal('apt');
     expect(fs.readFileSync(calls, 'utf8')).to.equal('call\n');
+  });
+
+  it('with GOVERN this govern, answers os/family in-process from GOVERN_FACTS_PATH, as `govern facts` does', async function () {
+    const PATH = pathWith(['flock', 'dpkg-query', 'apt-get', 'apt-cache', 'rpm', 'dnf']);
+    if (!fs.existsSync(path.join(PATH, 'dnf'))) this.skip();
+    const GOVERN = path.join(GOVERN_ROOT, 'bin', 'govern');
+    const started: string[] = [];
+    const run: CommandRunner = (command, args, options) => (started.push(`${command} ${args.join(' ')}`), runCommand(command, args, options));
+    const choose = (env: NodeJS.ProcessEnv, log: (line: string) => void = () => undefined) =>
+      packageProvider({ name: 'vim', ensure: { kind: 'present' } }, providerContext({ PATH, GOVERN, ...env }, log, run));
+    // An executable fact of a facts directory of its own: it runs (in this process's child, not a govern's).
+    const facts = tempDir('govern-pkg-facts-');
+    const ran = path.join(facts, 'ran');
+    writeFile(path.join(facts, 'd', 'os', 'family'), `#!/bin/sh\necho run >> '${ran}'\necho RedHat\n`, 0o755);
+    expect((await choose({ GOVERN_FACTS_PATH: path.join(facts, 'd') })).name).to.equal('dnf');
+    expect(fs.readFileSync(ran, 'utf8')).to.equal('run\n');
+    expect(started.filter((c) => c.startsWith(GOVERN))).to.deep.equal([]);
+    // No such fact: `govern facts os/family` exits 1 there, and the runner says so and detects.
+    const empty = tempDir('govern-pkg-facts-');
+    const asked = await runCommand(GOVERN, ['facts', 'os/family'], { env: { PATH, GOVERN_FACTS_PATH: empty } });
+    expect(asked.code).to.equal(1);
+    const logs: string[] = [];
+    expect((await choose({ GOVERN_FACTS_PATH: empty }, (l) => logs.push(l))).name).to.equal('apt');
+    expect(logs.join('\n')).to.equal(`could not read the os/family fact (${GOVERN} facts os/family: exit 1); looking for a package manager`);
+    expect(started.filter((c) => c.startsWith(GOVERN))).to.deep.equal([]);
   });
 
   it('an os/family whose tools are missing is an error, not a silent switch', async () => {
