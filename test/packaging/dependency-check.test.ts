@@ -46,9 +46,9 @@ describe('the dependency check (make check-deps) #once', () => {
   });
 
   it('fails on an import between two rooms of one layer, and on a room the flow does not place', async () => {
-    const r = await checkCopy({ 'facts/format.ts': "import '../hcl/syntax.js';", 'newroom/thing.ts': "import '../shared/errors.js';" });
+    const r = await checkCopy({ 'lock/run-lock.ts': "import '../hcl/syntax.js';", 'newroom/thing.ts': "import '../shared/errors.js';" });
     expect(r.code).to.not.equal(0);
-    expect(r.stdout).to.match(/error flow-facts-beside: src\/facts\/format\.ts → src\/hcl\/syntax\.ts/);
+    expect(r.stdout).to.match(/error flow-lock-beside: src\/lock\/run-lock\.ts → src\/hcl\/syntax\.ts/);
     expect(r.stdout).to.match(/error every-room-placed-from: src\/newroom\/thing\.ts → src\/shared\/errors\.ts/);
   });
 });
