@@ -58,8 +58,9 @@ export function packageProvider(properties: PackageProperties, context: Provider
  * The os/family fact, as `$GOVERN facts os/family` prints it when govern called us; undefined otherwise
  * or on failure. When GOVERN is this runner's own govern, the fact is answered in this process by the
  * code that command runs (src/facts/env-fact.ts, loaded only then): a whole govern started for one
- * fact was a third of a no-change run (bench/README.md, "Round seven"). Another govern is asked. Asked once per govern and facts path: a persistent runner serves every pkg resource of a
- * run, and the fact does not change during one.
+ * fact was a third of a no-change run (bench/README.md, "Round seven"). Another govern is asked.
+ * Asked once per govern and facts path: a persistent runner serves every pkg resource of a run, and
+ * the fact does not change during one.
  */
 export function osFamily(context: ProviderContext): Promise<string | undefined> {
   const govern = context.env.GOVERN;
