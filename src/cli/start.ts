@@ -26,22 +26,21 @@ export function startBundle(bundle: string, argv: string[]): void {
 export function loadBundle(file: string, command: string | undefined): unknown {
   const word = command === undefined || command.startsWith('-') ? 'options' : command;
   if (process.env.GOVERN_CODE_CACHE === '0' || !COMMAND_WORD.test(word)) return require(file);
-  let source: string;
-  let header: string;
+  let wrapped: { source: string; st: fs.Stats };
   try {
-    const st = fs.statSync(file);
-    source = fs.readFileSync(file, 'utf8');
-    header = `${[FORMAT, process.version, process.arch, file, st.size, st.mtimeMs, st.ino].join('\0')}\n`;
+    wrapped = readWrapped(file);
   } catch {
     return require(file); // Node says what is wrong with it
   }
+  const { st } = wrapped;
+  const header = `${[FORMAT, process.version, process.arch, file, st.size, st.mtimeMs, st.ino].join('\0')}\n`;
   // The bundle sets this V8 flag when it loads (shared/bounded-match.ts), so the cached code it writes
   // at exit is marked with it: set before the compile, or V8 refuses that code at every start.
   enableLinearEngine();
   const dir = openPrivateDirectory(defaultCacheDir());
   const entry = dir?.at(`code-${word}.bin`);
   const cachedData = entry === undefined ? undefined : readEntry(entry, header);
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const script = new vm.Script(wrapped.source, { filename: file, cachedData });
   const loaded = new Module(file, module);
   loaded.filename = file;
   loaded.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(file));
@@ -56,6 +55,31 @@ export function loadBundle(file: string, command: string | undefined): unknown {
     });
   }
   return loaded.exports;
+}
+
+/**
+ * The bundle's text inside the CommonJS wrapper, decoded once from one buffer: `Module.wrap(source)`
+ * would keep a second copy of the megabyte of text until the process ends, in its peak memory
+ * (bench/README.md, "Round eight").
+ */
+function readWrapped(file: string): { source: string; st: fs.Stats } {
+  const [head, tail] = (Module as unknown as { wrapper: [string, string] }).wrapper;
+  const fd = fs.openSync(file, 'r');
+  try {
+    const st = fs.fstatSync(fd);
+    const buf = Buffer.allocUnsafe(head.length + st.size + tail.length);
+    let at = buf.write(head, 0, 'latin1');
+    const end = at + st.size;
+    while (at < end) {
+      const n = fs.readSync(fd, buf, at, end - at, null);
+      if (n === 0) throw new Error(`${file}: shorter than its size`);
+      at += n;
+    }
+    buf.write(tail, at, 'latin1');
+    return { source: buf.toString('utf8'), st };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** The cached code after the header, when the entry is the user's own, private, and for this bundle. */
