@@ -122,7 +122,13 @@ export class PersistentProcess {
   send(pending: Pending): void {
     pending.id = this.nextId++;
     this.queue.push(pending);
-    this.child.stdin!.write(JSON.stringify({ id: pending.id, ...pending.request }) + '\n');
+    const stdin = this.child.stdin!;
+    // The requests sent in one turn (the resources that became ready together) go in one write.
+    if (stdin.writableCorked === 0) {
+      stdin.cork();
+      process.nextTick(() => stdin.uncork());
+    }
+    stdin.write(JSON.stringify({ id: pending.id, ...pending.request }) + '\n');
     if (this.queue.length === 1) this.begin(pending);
   }
 

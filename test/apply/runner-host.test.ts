@@ -2,7 +2,7 @@
 // runners, served by the real host (dist/bundle/runner-host.js), answer as their own processes do.
 import { expect } from 'chai';
 import { BUILT_IN_RUNNERS } from '../../src/runners/registry.js';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RunnerPool } from '../../src/apply/persistent-pool.js';
@@ -100,5 +100,65 @@ describe('the built-in runners in one process #once', () => {
       [1, false, 'this process serves no runner "nope"'],
       [2, false, 'the request names no runner'],
     ]);
+  });
+
+  describe('answers requests sent ahead together', () => {
+    const HOST = path.resolve(__dirname, '..', '..', 'bundle', 'runner-host.js');
+
+    /** The host in persistent mode, and the answers it has written so far. */
+    function startHost() {
+      const child = spawn(process.execPath, [HOST], { env: { ...process.env, GOVERN_PERSISTENT: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      const waiters: (() => void)[] = [];
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        for (const w of waiters.splice(0)) w();
+      });
+      const answers = () => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id: number; ok: boolean });
+      const until = (n: number) =>
+        new Promise<void>((resolve) => {
+          const check = () => (answers().length >= n ? resolve() : waiters.push(check));
+          check();
+        });
+      const send = (requests: object[]) => child.stdin.write(requests.map((q) => `${JSON.stringify(q)}\n`).join(''));
+      /** Write calls the host has made (the kernel's count, /proc/PID/io). */
+      const writes = () => Number(/^syscw: (\d+)$/m.exec(fs.readFileSync(`/proc/${child.pid}/io`, 'utf8'))![1]);
+      return { child, answers, until, send, writes };
+    }
+
+    it('in one write of its output, not one for each', async () => {
+      const host = startHost();
+      try {
+        host.send([{ id: 1, argv: ['x'], env: {}, runner: 'nope' }]);
+        await host.until(1);
+        const before = host.writes();
+        host.send(Array.from({ length: 50 }, (_, i) => ({ id: i + 2, argv: ['x'], env: {}, runner: 'nope' })));
+        await host.until(51);
+        expect(host.answers().map((a) => a.id)).to.deep.equal(Array.from({ length: 51 }, (_, i) => i + 1));
+        expect(host.writes() - before, 'write calls for 50 answers').to.be.at.most(2);
+      } finally {
+        host.child.kill('SIGKILL');
+      }
+    });
+
+    it('without holding back an answer while the next request waits for its command', async () => {
+      const dir = tempDir();
+      const go = path.join(dir, 'go');
+      const host = startHost();
+      try {
+        host.send([
+          { id: 1, argv: [path.join(dir, 'first'), 'ensure=present', ...ROOT_0644], env: {}, runner: 'file' },
+          { id: 2, argv: [`/bin/sh -c 'until [ -e ${go} ]; do sleep 0.05; done'`, 'provider=shell'], env: {}, runner: 'exec' },
+        ]);
+        // The second request ends only when this test has seen the first answer.
+        await host.until(1);
+        expect(host.answers()[0]).to.include({ id: 1, ok: true });
+        fs.writeFileSync(go, '');
+        await host.until(2);
+        expect(host.answers()[1]).to.include({ id: 2, ok: true });
+      } finally {
+        host.child.kill('SIGKILL');
+      }
+    });
   });
 });

@@ -3,6 +3,7 @@
 // GOVERN_DESCRIBE question, its arguments checked and read by their types, signals checked, both
 // runner protocols, and errors turned into a message and a non-zero exit. The runner itself is a
 // function from a request to a result; it never touches process.argv, process.env or stdout.
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { checkArguments, refusedSignal } from '../../shared/arguments.js';
@@ -203,8 +204,10 @@ function guardCommands(): void {
       if (inFlight && !inFlight.answered) {
         inFlight.answered = true;
         const answer: PersistentResponse = { id: inFlight.id, ok: false, changed: false, message: 'stopped by SIGTERM', log: inFlight.log };
-        process.stdout.write(JSON.stringify(answer) + '\n', () => process.exit(143));
-      } else process.exit(143);
+        unsent.push(JSON.stringify(answer));
+      }
+      if (unsent.length > 0) process.stdout.write(takeUnsent(), () => process.exit(143));
+      else process.exit(143);
     }, STOP_CHECK_MS).unref();
   });
   // govern gone (killed, even with SIGKILL) means no one waits for this answer: stop as on SIGTERM.
@@ -238,6 +241,16 @@ function serveRequests(definitionFor: (runner: string | undefined) => RunnerDefi
   delete base[PERSISTENT_ENV];
   for (const key of CALL_ENV) delete base[key];
   for (const definition of prepare) definition.prepare?.(base).catch(() => undefined);
+  // An answer made before the runner ends (process.exit in a runner's code, an uncaught error)
+  // still goes out: govern fails only the request it was working on.
+  process.on('exit', () => {
+    if (unsent.length === 0) return;
+    try {
+      fs.writeSync(1, takeUnsent());
+    } catch {
+      // govern is gone
+    }
+  });
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   // One request at a time, in order: govern may send the next before this one is answered.
   let queue = Promise.resolve();
@@ -252,9 +265,25 @@ function serveRequests(definitionFor: (runner: string | undefined) => RunnerDefi
       .then((response) => {
         if (response === undefined || inFlight?.answered) return;
         inFlight!.answered = true;
-        process.stdout.write(JSON.stringify(response) + '\n');
+        unsent.push(JSON.stringify(response));
+        // The answers made in one turn of the event loop (requests govern sent ahead, checked without
+        // waiting for a command) go out in one write and wake govern once (bench/README.md, "Round
+        // eight"); a request that waits for a command lets the turn end, and what is done goes out.
+        if (unsent.length >= ANSWERS_PER_WRITE) process.stdout.write(takeUnsent());
+        else if (unsent.length === 1) setImmediate(() => unsent.length > 0 && process.stdout.write(takeUnsent()));
       });
   });
+}
+
+/** The most answers held back for one write. */
+const ANSWERS_PER_WRITE = 64;
+/** Answers made and not written yet. */
+const unsent: string[] = [];
+
+function takeUnsent(): string {
+  const text = unsent.map((line) => `${line}\n`).join('');
+  unsent.length = 0;
+  return text;
 }
 
 /** A request line; one that cannot be read keeps its id when it has one, so that its answer says what was wrong. */

@@ -2,6 +2,7 @@
 // resource names, else the first, in the runner's order of preference, that suits this host. The
 // chosen provider's commands must be on PATH; adding a provider is one file and one entry in the
 // runner's list (providers.ts).
+import path from 'node:path';
 import { listWords } from '../../shared/arguments.js';
 import type { ProviderContext } from '../../shared/command-runner.js';
 import { UserError } from '../../shared/errors.js';
@@ -40,8 +41,23 @@ export async function chooseProvider<P, Props>(
 /** The commands of a provider that are not on the context's PATH. */
 export function missingTools(tools: readonly string[], context: ProviderContext): string[] {
   const dirs = pathDirs(context.env);
-  return tools.filter((tool) => findExecutable(tool, dirs) === undefined);
+  return tools.filter((tool) => {
+    const key = `${tool}\0${dirs.join('\0')}`;
+    const known = foundAt.get(key);
+    if (known !== undefined && findExecutable(path.basename(known), [path.dirname(known)]) !== undefined) return false;
+    const at = findExecutable(tool, dirs);
+    if (at === undefined) foundAt.delete(key);
+    else foundAt.set(key, at);
+    return at === undefined;
+  });
 }
+
+/**
+ * Where each tool was found on a PATH. The runner host asks for every resource: one look where the
+ * tool was found is enough while it is still there (a stat, where a search of PATH is one for each
+ * directory before it). What is missing is searched for again: a resource may install it.
+ */
+const foundAt = new Map<string, string>();
 
 function usable<P, Props>(option: ProviderOption<P, Props>, why: string, props: Props, context: ProviderContext): P {
   const missing = missingTools(option.tools, context);
