@@ -3,7 +3,6 @@
 // GOVERN_DESCRIBE question, its arguments checked and read by their types, signals checked, both
 // runner protocols, and errors turned into a message and a non-zero exit. The runner itself is a
 // function from a request to a result; it never touches process.argv, process.env or stdout.
-import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { checkArguments, refusedSignal } from '../../shared/arguments.js';
@@ -12,6 +11,7 @@ import { formatProblem, UserError } from '../../shared/errors.js';
 import { PERSISTENT_ENV, type PersistentRequest, type PersistentResponse } from '../../shared/persistent.js';
 import { CALL_ENV, decodeArgs, formatResult, oneLine, type AttrValue, type Params, type RunnerResult } from '../../shared/protocol.js';
 import { dismissWatcher, guardChildren } from '../../shared/child-guard.js';
+import { flushAnswers, sendAnswer } from './answer-writer.js';
 import { governGoneCheck } from './govern-gone.js';
 import { childrenRunning, KILL_GRACE_MS, killAllChildren, startOnlyUnless } from '../../shared/process.js';
 import type { Value } from '../../shared/values.js';
@@ -201,13 +201,12 @@ function guardCommands(): void {
       clearInterval(check);
       killAllChildren('SIGKILL');
       // A request still unanswered gets its answer now, so that its log is not lost.
+      let last: PersistentResponse | undefined;
       if (inFlight && !inFlight.answered) {
         inFlight.answered = true;
-        const answer: PersistentResponse = { id: inFlight.id, ok: false, changed: false, message: 'stopped by SIGTERM', log: inFlight.log };
-        unsent.push(JSON.stringify(answer));
+        last = { id: inFlight.id, ok: false, changed: false, message: 'stopped by SIGTERM', log: inFlight.log };
       }
-      if (unsent.length > 0) process.stdout.write(takeUnsent(), () => process.exit(143));
-      else process.exit(143);
+      flushAnswers(last, () => process.exit(143));
     }, STOP_CHECK_MS).unref();
   });
   // govern gone (killed, even with SIGKILL) means no one waits for this answer: stop as on SIGTERM.
@@ -241,16 +240,6 @@ function serveRequests(definitionFor: (runner: string | undefined) => RunnerDefi
   delete base[PERSISTENT_ENV];
   for (const key of CALL_ENV) delete base[key];
   for (const definition of prepare) definition.prepare?.(base).catch(() => undefined);
-  // An answer made before the runner ends (process.exit in a runner's code, an uncaught error)
-  // still goes out: govern fails only the request it was working on.
-  process.on('exit', () => {
-    if (unsent.length === 0) return;
-    try {
-      fs.writeSync(1, takeUnsent());
-    } catch {
-      // govern is gone
-    }
-  });
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   // One request at a time, in order: govern may send the next before this one is answered.
   let queue = Promise.resolve();
@@ -265,25 +254,9 @@ function serveRequests(definitionFor: (runner: string | undefined) => RunnerDefi
       .then((response) => {
         if (response === undefined || inFlight?.answered) return;
         inFlight!.answered = true;
-        unsent.push(JSON.stringify(response));
-        // The answers made in one turn of the event loop (requests govern sent ahead, checked without
-        // waiting for a command) go out in one write and wake govern once (bench/README.md, "Round
-        // eight"); a request that waits for a command lets the turn end, and what is done goes out.
-        if (unsent.length >= ANSWERS_PER_WRITE) process.stdout.write(takeUnsent());
-        else if (unsent.length === 1) setImmediate(() => unsent.length > 0 && process.stdout.write(takeUnsent()));
+        sendAnswer(response);
       });
   });
-}
-
-/** The most answers held back for one write. */
-const ANSWERS_PER_WRITE = 64;
-/** Answers made and not written yet. */
-const unsent: string[] = [];
-
-function takeUnsent(): string {
-  const text = unsent.map((line) => `${line}\n`).join('');
-  unsent.length = 0;
-  return text;
 }
 
 /** A request line; one that cannot be read keeps its id when it has one, so that its answer says what was wrong. */
