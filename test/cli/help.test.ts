@@ -1,6 +1,7 @@
 // Help and mistakes at the command line: `govern help COMMAND`, and one-line suggestions.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { commands } from '../../src/cli/all-commands.js';
 import { COMMANDS } from '../../src/cli/command-index.js';
@@ -31,6 +32,17 @@ describe('govern help and suggestions', () => {
     }).stderr;
     expect(loaded).to.contain(`${path.sep}cli${path.sep}command-index.js`);
     expect(loaded.split('\n').filter((m) => m.includes(`${path.sep}commands${path.sep}`))).to.deep.equal([]);
+  });
+
+  it('prints govern --help without loading Node\'s streams, and says in one line why it could not #once', () => {
+    const bin = path.resolve(__dirname, '../../../bin/govern');
+    const probe = `process.argv = [process.argv[0], ${JSON.stringify(bin)}, '--help']; process.on('exit', () => require('node:fs').writeSync(2, process.moduleLoadList.filter((m) => /^NativeModule (net|stream)$/.test(m)).join(',') + '\\n')); require(${JSON.stringify(bin)})`;
+    const loaded = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    expect(loaded.stdout).to.match(/^govern: configuration management/);
+    expect(loaded.stderr).to.equal('\n');
+    const full = spawnSync(bin, ['--help'], { encoding: 'utf8', stdio: ['ignore', fs.openSync('/dev/full', 'w'), 'pipe'] });
+    expect(full.status).to.equal(1);
+    expect(full.stderr).to.match(/^govern: cannot write the usage: ENOSPC: [^\n]*\n$/);
   });
 
   it('answers an unknown command or option in one line, with the closest one', async () => {
