@@ -47,7 +47,10 @@ export function missingTools(tools: readonly string[], context: ProviderContext)
     if (known !== undefined && findExecutable(path.basename(known), [path.dirname(known)]) !== undefined) return false;
     const at = findExecutable(tool, dirs);
     if (at === undefined) foundAt.delete(key);
-    else foundAt.set(key, at);
+    else {
+      if (foundAt.size >= FOUND_AT_MAX) foundAt.clear(); // PATHs a run's resources set are not bounded
+      foundAt.set(key, at);
+    }
     return at === undefined;
   });
 }
@@ -58,6 +61,7 @@ export function missingTools(tools: readonly string[], context: ProviderContext)
  * directory before it). What is missing is searched for again: a resource may install it.
  */
 const foundAt = new Map<string, string>();
+const FOUND_AT_MAX = 256;
 
 function usable<P, Props>(option: ProviderOption<P, Props>, why: string, props: Props, context: ProviderContext): P {
   const missing = missingTools(option.tools, context);
