@@ -69,6 +69,20 @@ const vendorEntries = {
   },
 };
 
+/**
+ * Handlebars without the source-map package: its compiler builds every template's code from that
+ * package's SourceNode when it finds it, and from strings when not. govern never asks for a map
+ * (errors carry the template's lines), and the strings take half the time and memory for a large
+ * template (docs/security.md, "Counts and sizes").
+ */
+const noSourceMap = {
+  name: 'no-source-map',
+  setup(build) {
+    build.onResolve({ filter: /^source-map$/ }, (a) => (/[\\/]handlebars[\\/]/.test(a.importer) ? { path: 'source-map', namespace: 'no-source-map' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'no-source-map' }, () => ({ contents: 'module.exports = {};' }));
+  },
+};
+
 /** In the core and the runners, a vendored package is its vendor file, required when first used. */
 const vendorRequires = {
   name: 'vendor-requires',
@@ -119,7 +133,7 @@ async function bundle() {
   fs.rmSync(out, { recursive: true, force: true });
   // jsonc-parser's main is a UMD build whose requires a bundler cannot follow: its ES module build instead.
   const alias = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
-  await esbuild.build({ ...common, alias, entryPoints: Object.fromEntries(Object.keys(VENDORED).map((f) => [`vendor-${f}`, `vendor:${f}`])), plugins: [vendorEntries] });
+  await esbuild.build({ ...common, alias, entryPoints: Object.fromEntries(Object.keys(VENDORED).map((f) => [`vendor-${f}`, `vendor:${f}`])), plugins: [vendorEntries, noSourceMap] });
   await esbuild.build({ ...common, entryPoints: entries, plugins: [vendorRequires, validatorApart] });
   await esbuild.build({ ...common, entryPoints: { 'report-validator': path.join(built, 'record', 'report-validator.js') } });
   await esbuild.build({ ...common, entryPoints: { usage: path.join(built, 'cli', 'usage.js') }, plugins: [indexOnly] });

@@ -6,6 +6,8 @@
 // writes to stdout (where `govern render` and `govern run --json` write their results).
 import { constants as bufferConstants } from 'node:buffer';
 import { unclosedBlock } from './unclosed-block.js';
+import { templateBounds } from './bounds.js';
+import { inPieces, PIECE_HELPER, renderPiece } from './pieces.js';
 import type HandlebarsModule from 'handlebars';
 import { codeIdentity } from '../config/code-identity.js';
 import { UserError, type Problem } from '../shared/errors.js';
@@ -87,6 +89,8 @@ interface PartialSet {
   /** The partials being compiled: one that reaches itself again is a loop. */
   open: string[];
   problems: Problem[];
+  /** The terms of the template and the partials read so far (bounds.ts). */
+  counted: { terms: number; refused?: boolean };
 }
 
 const BUILTIN_HELPERS = ['if', 'unless', 'each', 'with', 'lookup', 'log'];
@@ -95,7 +99,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
   // Without a mustache, Handlebars would give back the text as it is: skip its compiler.
   if (!source.includes('{{')) return { file, render: () => source };
   const helpers = new Set([...BUILTIN_HELPERS, ...helperNames]);
-  const partials: PartialSet | undefined = options.partials && { lookup: options.partials, compiled: new Map(), open: [], problems: [] };
+  const partials: PartialSet | undefined = options.partials && { lookup: options.partials, compiled: new Map(), open: [], problems: [], counted: { terms: 0 } };
   let template: TemplateFn;
   const shape: CompiledShape = {};
   try {
@@ -113,7 +117,7 @@ export function compileTemplate(file: string, source: string, helperNames: strin
     ...(shape.straight && { straight: { ...shape.straight, marked: () => (marked ??= compileTemplate(file, source, helperNames, { ...options, straight: false })) } }),
     render: (helperFns, log, vars: Record<string, unknown> = context) => {
       try {
-        const all = { ...onlyUsed(helperFns, shape.names), lookup: withLine(strictLookup), log: logTo(log) };
+        const all = { ...onlyUsed(helperFns, shape.names), lookup: withLine(strictLookup), log: logTo(log), [PIECE_HELPER]: renderPiece };
         if (shape.direct) return shape.direct(all, vars);
         return template(vars, { helpers: all, partials: Object.fromEntries(partials?.compiled ?? []), allowProtoPropertiesByDefault: false });
       } catch (e) {
@@ -132,6 +136,9 @@ export function variableLines(source: string, variables: ReadonlySet<string>): n
   }
 }
 
+/** Problems told of one template: a template of 100,000 `{{x}}`, x unknown, is not 100,000 lines of them. */
+const MAX_PROBLEMS = 100;
+
 /** Parses, checks and compiles one template or partial; a partial's errors name its own file. */
 function compileChecked(file: string, source: string, helpers: Set<string>, options: CompileOptions, partials: PartialSet | undefined, inContext = false, shape?: CompiledShape): TemplateFn {
   let ast: hbs.AST.Program;
@@ -146,10 +153,12 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
     if (shape.direct) return () => '';
   }
   try {
+    const over = templateBounds(file, source, partials?.counted ?? { terms: 0 });
+    if (over) throw new TemplateError(over);
     ast = parse(source);
     const use = partials && ((name: string, line: number | undefined, dynamic: boolean) => usePartial(partials, name, file, line, dynamic, helpers, options));
     const problems = checkNames(ast, file, helpers, options.variables ?? [], use, inContext);
-    if (problems.length > 0) throw new TemplateError(problems);
+    if (problems.length > 0) throw new TemplateError(problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), { file, message: `and ${problems.length - MAX_PROBLEMS} more problems like these` }] : problems);
     if (shape) shape.names = usedNames(ast);
     if ((options.marks ?? true) && !(shape && (shape.straight = straightShape(ast, source)))) markSourceLines(ast, source);
     if (shape?.straight) shape.direct = straightRenderer(ast);
@@ -166,7 +175,7 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
   // A template rendered by walking it is never given to Handlebars (its marked form, with a value
   // that held a line break, is compiled apart).
   if (shape?.direct) return () => '';
-  return handlebars().compile(ast, { strict: true, noEscape: true }) as unknown as TemplateFn;
+  return handlebars().compile(inPieces(ast), { strict: true, noEscape: true, knownHelpers: { [PIECE_HELPER]: true } }) as unknown as TemplateFn;
 }
 
 /** Compiles a partial the first time it is named; a missing one, or a loop, is a problem at the line naming it. */

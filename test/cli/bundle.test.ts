@@ -41,6 +41,12 @@ describe('the bundles bin/govern and the runners load #once', () => {
     }
   });
 
+  it("bundles Handlebars without the source-map package, so its compiler builds code from strings", () => {
+    const sources = (JSON.parse(fs.readFileSync(path.join(BUNDLES, 'vendor-handlebars.js.map'), 'utf8')) as { sources: string[] }).sources;
+    expect(sources.some((s) => s.includes(`${path.sep}handlebars${path.sep}`))).to.equal(true);
+    expect(sources.filter((s) => s.includes(`node_modules${path.sep}source-map${path.sep}`))).to.deep.equal([]);
+  });
+
   it('maps a stack trace back to dist/src with --enable-source-maps', () => {
     // main() given no arguments list fails inside the bundle: govern reports an internal error with its stack.
     const script = `require(${JSON.stringify(path.join(BUNDLES, 'govern.js'))}).main(null)`;

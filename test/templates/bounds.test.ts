@@ -1,0 +1,98 @@
+// What a template may hold (src/templates/bounds.ts) and how a long one is compiled (pieces.ts):
+// however large an unreviewed branch's template, govern plan and govern render end, in bounded
+// memory, with the file and line (docs/security.md, "Counts and sizes").
+import { expect } from 'chai';
+import Handlebars from 'handlebars';
+import path from 'node:path';
+import { compileTemplate } from '../../src/templates/engine.js';
+import { MAX_TEMPLATE_TERMS } from '../../src/templates/bounds.js';
+import { inPieces } from '../../src/templates/pieces.js';
+import { govern } from '../support/cli.js';
+import { tempDir, writeFile } from '../support/tmp.js';
+
+const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('');
+
+describe('templates: bounds, and long templates in pieces #once', () => {
+  it('renders a long template in pieces to the text Handlebars gives it whole', () => {
+    // Each body longer than a piece: the top level, an each's (block parameters, ../, @index,
+    // @root), an else's; whitespace control and standalone lines across the pieces' edges.
+    const source =
+      lines(300, (i) => `t${i} {{x}}${i % 7 === 0 ? ' {{~y~}} ' : ' '}{{#if (eq ${i % 3} 0)}}zero{{else}}not{{/if}}\n`) +
+      '{{#each l as |v|}}\n' +
+      lines(400, (i) => `  {{v}} {{../x}} {{@index}}{{#if @first}} first{{/if}} {{@root.y}} ${i}\n`) +
+      '{{else}}\n' +
+      lines(300, (i) => `none ${i} {{x}}\n`) +
+      '{{/each}}\n' +
+      lines(300, (i) => `{{#unless (eq ${i} 1)}}\n   u{{~x}}\n{{/unless}}\n`);
+    const eq = (a: unknown, b: unknown) => a === b;
+    const vars = [
+      { x: 'X', y: 'Y', l: ['a', 'b', 'c'] },
+      { x: 'X', y: 'Y', l: [] },
+    ];
+    const t = compileTemplate('/t/long', source, ['eq'], { variables: ['x', 'y', 'l'], marks: false });
+    const whole = Handlebars.compile(source, { strict: true, noEscape: true });
+    for (const v of vars) expect(t.render({ eq }, () => undefined, v)).to.equal(whole(v, { helpers: { eq } }));
+    const top = inPieces(Handlebars.parse(source)).body;
+    expect(top.length, 'the top level is in pieces').to.be.below(50);
+  });
+
+  it('renders partials and tells {{log}} in order across the pieces', () => {
+    const source = lines(600, (i) => `{{> row}}${i % 100 === 0 ? `{{log "at" ${i}}}` : ''}\n`);
+    const said: string[] = [];
+    const t = compileTemplate('/t/rows', source, [], { variables: ['x'], marks: false, partials: (name) => ({ file: `/t/${name}`, source: '<{{x}}>' }) });
+    const whole = Handlebars.compile(source, { strict: true, noEscape: true });
+    const expected = whole({ x: 'X' }, { partials: { row: Handlebars.compile('<{{x}}>', { strict: true }) }, helpers: { log: () => '' } });
+    expect(expected).to.contain('<X>');
+    expect(t.render({}, (line, text) => said.push(`${line}: ${text}`), { x: 'X' })).to.equal(expected);
+    expect(said).to.deep.equal([0, 100, 200, 300, 400, 500].map((i) => `${i + 1}: at ${i}`));
+  });
+
+  it(`refuses a template of more than ${MAX_TEMPLATE_TERMS.toLocaleString('en-US')} terms at the line that passes the bound, a partial's there`, async () => {
+    const dir = tempDir();
+    const big = writeFile(path.join(dir, 'big.tmpl'), lines(MAX_TEMPLATE_TERMS + 1, () => 'a {{x}}\n'));
+    const r = await govern(['render', big, '--var', 'x=1']);
+    expect([r.code, r.stdout]).to.deep.equal([1, '']);
+    expect(r.stderr).to.equal(`govern: ${big}:${MAX_TEMPLATE_TERMS + 1}: more than 100,000 terms in {{ }} (counting the partials included); govern refuses a larger template\n`);
+    // The template's terms and its partial's count together: `{{> part}}` is two.
+    const main = writeFile(path.join(dir, 'main.tmpl'), '{{> part}}\n' + lines(50_000, () => '{{x}}\n'));
+    const part = writeFile(path.join(dir, 'templates.d', 'part'), lines(60_000, () => '{{x}}\n'));
+    const p = await govern(['render', main, '--var', 'x=1']);
+    expect([p.code, p.stdout]).to.deep.equal([1, '']);
+    expect(p.stderr).to.equal(`govern: ${part}:${MAX_TEMPLATE_TERMS - 50_002 + 1}: more than 100,000 terms in {{ }} (counting the partials included); govern refuses a larger template\n`);
+  });
+
+  it('renders a template at the bound, all in one each, in a heap of 192 MB (it took 2.2 GB before pieces)', async () => {
+    const dir = tempDir();
+    const t = writeFile(path.join(dir, 'at-bound.tmpl'), '{{#each l as |v|}}\n' + lines(MAX_TEMPLATE_TERMS - 5, () => 'a {{../x}}\n') + '{{/each}}\n');
+    const r = await govern(['render', t, '--vars-json', '{"x": "1", "l": ["p"]}'], { env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=192` } });
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.equal('a 1\n'.repeat(MAX_TEMPLATE_TERMS - 5));
+  });
+
+  it('refuses blocks nested more than 100 deep before parsing, however deep, and takes 100', async function () {
+    // Handlebars' parser took minutes over 33,000 levels before it ran out of stack.
+    this.timeout(30_000);
+    const dir = tempDir();
+    const deep = writeFile(path.join(dir, 'deep.tmpl'), `a\nb\n${'{{#if x}}'.repeat(33_000)}${'{{/if}}'.repeat(33_000)}\n`);
+    const r = await govern(['render', deep, '--var', 'x=1']);
+    expect([r.code, r.stdout, r.stderr]).to.deep.equal([1, '', `govern: ${deep}:3: blocks nested more than 100 levels deep; govern refuses deeper nesting\n`]);
+    // `{{^}}` is the innermost block's else, not a block of its own.
+    const hundred = writeFile(path.join(dir, 'hundred.tmpl'), `${'{{#if x}}'.repeat(100)}in{{^}}out${'{{/if}}'.repeat(100)}\n`);
+    const ok = await govern(['render', hundred, '--var', 'x=1']);
+    expect([ok.code, ok.stdout], ok.stderr).to.deep.equal([0, 'in\n']);
+  });
+
+  it('tells the first 100 problems of a template and how many more, not a crash, in govern plan', async () => {
+    const dir = tempDir();
+    writeFile(path.join(dir, 'templates.d', 'big'), '{{#each l as |v|}}\n' + lines(99_990, () => 'a {{../x}}\n') + '{{/each}}\n');
+    writeFile(path.join(dir, 'main.hcl'), `file "${path.join(dir, 'out')}" {\n  ensure   = "present"\n  template = "big"\n}\n`);
+    const r = await govern(['plan', dir]);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).not.to.match(/internal error|RangeError/);
+    const told = r.stderr.split('\n').filter((l) => l.includes('templates.d/big'));
+    expect(told).to.have.length(101);
+    // Line 1's "l" and each line's "../x": 99,991.
+    expect(told[0]).to.match(/templates\.d\/big:1: unknown variable or helper "l"/);
+    expect(told[100]).to.match(/templates\.d\/big: and 99891 more problems like these \(template of file:/);
+  });
+});
