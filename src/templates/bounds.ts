@@ -6,7 +6,10 @@ import type { Problem } from '../shared/errors.js';
 
 /** Terms (the words between `{{` and `}}`) in a template and the partials it includes, together. */
 export const MAX_TEMPLATE_TERMS = 100_000;
-/** Blocks (`{{#...}}`, `{{^...}}`) open at once; the HCL parser's bound on nesting is the same. */
+/**
+ * Blocks (`{{#...}}`, `{{^...}}`) open at once, sub-expressions in one another and the parts of a
+ * path (`a.b.c`): the HCL parser's bound on nesting is the same. Handlebars recurses on each.
+ */
 export const MAX_BLOCK_DEPTH = 100;
 
 /**
@@ -32,7 +35,11 @@ export function templateBounds(file: string, source: string, counted: { terms: n
     else if (opens && !/^\{*~?\^\s*~?$/.test(tag) && ++depth > MAX_BLOCK_DEPTH) {
       return { file, line, message: `blocks nested more than ${MAX_BLOCK_DEPTH} levels deep; govern refuses deeper nesting` };
     }
-    counted.terms += tag.startsWith('!') ? 1 : words(tag);
+    const comment = tag.startsWith('!');
+    const size = comment ? { words: 1, depth: 0, parts: 0 } : measure(tag);
+    if (size.depth > MAX_BLOCK_DEPTH) return { file, line, message: `sub-expressions ( ) nested more than ${MAX_BLOCK_DEPTH} levels deep; govern refuses deeper nesting` };
+    if (size.parts >= MAX_BLOCK_DEPTH) return { file, line, message: `a path of more than ${MAX_BLOCK_DEPTH} parts (a.b.c); govern refuses a longer one` };
+    counted.terms += size.words;
     if (counted.terms > MAX_TEMPLATE_TERMS) {
       counted.refused = true;
       return { file, line, message: `more than ${MAX_TEMPLATE_TERMS.toLocaleString('en-US')} terms in {{ }} (counting the partials included); govern refuses a larger template` };
@@ -51,12 +58,28 @@ function newlines(source: string, from: number, to: number): number {
   return n;
 }
 
-function words(tag: string): number {
-  let n = 0;
-  for (let i = 0, inWord = false; i < tag.length; i++) {
-    const space = tag.charCodeAt(i) <= 32;
-    if (!space && !inWord) n++;
+/** A tag's words, its deepest nesting of `(`, and the most separators (runs of `.` and `/`: `../` is one) in a word, outside quotes. */
+function measure(tag: string): { words: number; depth: number; parts: number } {
+  const size = { words: 0, depth: 0, parts: 0 };
+  let quote: string | undefined;
+  let open = 0;
+  let parts = 0;
+  for (let i = 0, inWord = false, after = false; i < tag.length; i++) {
+    const c = tag[i];
+    const separator = quote === undefined && (c === '.' || c === '/');
+    const space = c <= ' ' && quote === undefined;
+    if (!space && !inWord) {
+      size.words++;
+      parts = 0;
+    }
     inWord = !space;
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(') size.depth = Math.max(size.depth, ++open);
+    else if (c === ')') open = Math.max(0, open - 1);
+    else if (separator && !after) size.parts = Math.max(size.parts, ++parts);
+    after = separator;
   }
-  return n;
+  return size;
 }

@@ -17,7 +17,7 @@ import { fromKept, toKept } from './kept-form.js';
 import { markSourceLines, straightShape, type StraightShape } from './line-marks.js';
 import { straightRenderer, type StraightRender } from './straight-render.js';
 import { linesNaming, onlyUsed, usedNames } from './used-names.js';
-import { closeBraceHint, undefinedNameMessage } from './message-words.js';
+import { closeBraceHint, linesNamingPart, lookupInValueMessage, undefinedNameMessage } from './message-words.js';
 
 /** Loaded when a template first needs it: a command that renders nothing (help, status) does not pay for it. */
 let loaded: typeof HandlebarsModule | undefined;
@@ -215,6 +215,22 @@ function asTemplateError(e: unknown, file: string, source: string): TemplateErro
   if (e instanceof TemplateError) return e;
   if (e instanceof RangeError && e.message.includes('Invalid string length')) return tooLarge(file);
   if (e instanceof RangeError) return tooDeep(file, source);
+  // Handlebars' strict lookup in a string or number (the element of {{#each}} over a list of them)
+  // fails with JavaScript's own words and no line.
+  const inPrimitive = e instanceof TypeError ? /^Cannot use 'in' operator to search for '(.*)' in (.*)$/s.exec(e.message) : null;
+  if (inPrimitive) {
+    const lines = linesNamingPart(source, inPrimitive[1]);
+    const asVariable = variableLines(source, new Set([inPrimitive[1]])).length > 0;
+    return new TemplateError({ file, line: lines.length === 1 ? lines[0] : undefined, message: lookupInValueMessage(inPrimitive[1], inPrimitive[2], asVariable, lines) });
+  }
+  // A path through a missing key, three parts past it (`{{x.y.z.w}}`, x without y): Handlebars'
+  // own lookup of the next part fails with JavaScript's words.
+  const inNothing = e instanceof TypeError ? /^Cannot read properties of (?:undefined|null) \(reading '(.*)'\)$/s.exec(e.message) : null;
+  const partLines = inNothing ? linesNamingPart(source, inNothing[1]) : [];
+  if (inNothing && partLines.length > 0) {
+    const line = partLines.length === 1 ? partLines[0] : undefined;
+    return new TemplateError({ file, line, message: undefinedNameMessage(`"${inNothing[1]}" not defined in undefined`, source, line) });
+  }
   const err = e as Error & { lineNumber?: number };
   const line = err.lineNumber ?? (err as Error & { templateLine?: number }).templateLine;
   const message = undefinedNameMessage(err.message.replace(/ - \d+:\d+$/, ''), source, line);

@@ -39,3 +39,22 @@ export function undefinedNameMessage(message: string, source: string, line: numb
   if (path === undefined) return missing ? `"${name}" is not defined: the map it is looked up in has no value here` : `"${name}" is not defined`;
   return missing ? `"${path}.${name}" is not defined: "${path}" has no value here, so it has no "${name}"` : `"${path}.${name}" is not defined: "${path}" has no key "${name}"`;
 }
+
+/**
+ * A name looked up in a string or number: `{{x.y}}` where x is "1", or `{{y}}` inside {{#each}}
+ * over a list of them (asVariable: the template reads y as one of its variables somewhere).
+ */
+export function lookupInValueMessage(name: string, value: string, asVariable: boolean, lines: number[]): string {
+  const hint = asVariable ? `; inside {{#each}} or {{#with}}, a variable of the template is "../${name}" or "@root.${name}"` : '';
+  const where = lines.length > 1 ? ` (it is read on lines ${lines.join(', ')})` : '';
+  return `"${name}" is not defined: it is looked up in the value ${JSON.stringify(value)}, which has no keys${hint}${where}`;
+}
+
+/** The lines of the template's tags that name `name`, alone or as a part of a path. */
+export function linesNamingPart(source: string, name: string): number[] {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const part = new RegExp(`(?:^|[^\\w@-])${escaped}(?![\\w@-])`);
+  const lines: number[] = [];
+  for (const [i, text] of source.split('\n').entries()) if (text.includes('{{') && part.test(text)) lines.push(i + 1);
+  return lines;
+}

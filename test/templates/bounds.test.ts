@@ -82,6 +82,20 @@ describe('templates: bounds, and long templates in pieces #once', () => {
     expect([ok.code, ok.stdout], ok.stderr).to.deep.equal([0, 'in\n']);
   });
 
+  it('refuses sub-expressions nested more than 100 deep and a path of more than 100 parts, at their lines, and takes 100', async () => {
+    const dir = tempDir();
+    const sub = (n: number) => `{{concat ${'(concat '.repeat(n)}s${')'.repeat(n)}}}`;
+    // A "(" in a string is not a sub-expression, and a string's spaces do not make terms.
+    const ok = writeFile(path.join(dir, 'ok.tmpl'), `${sub(100)} {{concat "((((" "a b"}} {{x${'.y'.repeat(99)}}}\n`);
+    const nested = `{"s": "x", "x": ${'{"y": '.repeat(99)}"v"${'}'.repeat(99)}}`;
+    const r = await govern(['render', ok, '--vars-json', nested]);
+    expect([r.code, r.stdout], r.stderr).to.deep.equal([0, 'x ((((a b v\n']);
+    const deep = writeFile(path.join(dir, 'deep.tmpl'), `a\n${sub(101)}\n`);
+    expect((await govern(['render', deep, '--var', 's=1'])).stderr).to.equal(`govern: ${deep}:2: sub-expressions ( ) nested more than 100 levels deep; govern refuses deeper nesting\n`);
+    const long = writeFile(path.join(dir, 'long.tmpl'), `a\nb\n{{x${'.y'.repeat(100)}}}\n`);
+    expect((await govern(['render', long, '--var', 'x=1'])).stderr).to.equal(`govern: ${long}:3: a path of more than 100 parts (a.b.c); govern refuses a longer one\n`);
+  });
+
   it('tells the first 100 problems of a template and how many more, not a crash, in govern plan', async () => {
     const dir = tempDir();
     writeFile(path.join(dir, 'templates.d', 'big'), '{{#each l as |v|}}\n' + lines(99_990, () => 'a {{../x}}\n') + '{{/each}}\n');

@@ -73,6 +73,8 @@ describe('govern render', () => {
       ['a lookup past the end of a list', '{{lookup (split "a,b" ",") 2}}\n', /t\.tmpl:1: lookup: 2 is not defined \(the list has 2 elements\)/],
       ['a lookup of a prototype member', '{{lookup this "constructor"}}\n', /t\.tmpl:1: lookup: "constructor" is not defined/],
       ['blocks nested 3,000 deep', `a\n${'{{#if true}}'.repeat(3000)}x${'{{/if}}'.repeat(3000)}\n`, /\/t\.tmpl:2: blocks nested more than 100 levels deep; govern refuses deeper nesting\n$/],
+      ['a name looked up in a string, the element of each', '{{#each (split "a,b" ",")}}\n{{name}}\n{{/each}}\n', /\/t\.tmpl:2: "name" is not defined: it is looked up in the value "a", which has no keys; inside \{\{#each\}\} or \{\{#with\}\}, a variable of the template is "\.\.\/name" or "@root\.name"\n$/],
+      ['a path three parts past a missing key', '{{#with (split "a" ",")}}\n{{this.y.z.w}}\n{{/with}}\n', /\/t\.tmpl:2: "this\.y\.z" is not defined: "this\.y" has no value here, so it has no "z"\n$/],
       ['a path to a prototype member', '\n{{this.constructor}}\n', /t\.tmpl:2: "this\.constructor": "constructor" is not a variable/],
     ];
     for (const [what, source, expected] of cases) {
