@@ -7,7 +7,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { unclosedBlock } from './unclosed-block.js';
 import { templateBounds } from './bounds.js';
-import { inPieces, PIECE_HELPER, renderPiece } from './pieces.js';
+import { compiledInPieces, PIECE_HELPER, renderPiece, type Compilers } from './pieces.js';
 import type HandlebarsModule from 'handlebars';
 import { codeIdentity } from '../config/code-identity.js';
 import { UserError, type Problem } from '../shared/errors.js';
@@ -175,7 +175,14 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
   // A template rendered by walking it is never given to Handlebars (its marked form, with a value
   // that held a line break, is compiled apart).
   if (shape?.direct) return () => '';
-  return handlebars().compile(inPieces(ast), { strict: true, noEscape: true, knownHelpers: { [PIECE_HELPER]: true } }) as unknown as TemplateFn;
+  try {
+    return compiledInPieces(handlebars() as unknown as Compilers, ast);
+  } catch (e) {
+    // V8's refusal of what Handlebars made of the template (65,536 arguments to a helper), or
+    // Handlebars' own at a line; a TypeError is a fault of govern's, not of the template.
+    if (e instanceof TypeError || e instanceof ReferenceError) throw e;
+    throw asTemplateError(e, file, source);
+  }
 }
 
 /** Compiles a partial the first time it is named; a missing one, or a loop, is a problem at the line naming it. */

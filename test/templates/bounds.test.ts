@@ -16,14 +16,17 @@ describe('templates: bounds, and long templates in pieces #once', () => {
   it('renders a long template in pieces to the text Handlebars gives it whole', () => {
     // Each body longer than a piece: the top level, an each's (block parameters, ../, @index,
     // @root), an else's; whitespace control and standalone lines across the pieces' edges.
+    // A blank first line and spaces after the last line break: the edges of the first and last piece.
     const source =
+      '\n  \n' +
       lines(300, (i) => `t${i} {{x}}${i % 7 === 0 ? ' {{~y~}} ' : ' '}{{#if (eq ${i % 3} 0)}}zero{{else}}not{{/if}}\n`) +
       '{{#each l as |v|}}\n' +
       lines(400, (i) => `  {{v}} {{../x}} {{@index}}{{#if @first}} first{{/if}} {{@root.y}} ${i}\n`) +
       '{{else}}\n' +
       lines(300, (i) => `none ${i} {{x}}\n`) +
       '{{/each}}\n' +
-      lines(300, (i) => `{{#unless (eq ${i} 1)}}\n   u{{~x}}\n{{/unless}}\n`);
+      lines(300, (i) => `{{#unless (eq ${i} 1)}}\n   u{{~x}}\n{{/unless}}\n`) +
+      '  ';
     const eq = (a: unknown, b: unknown) => a === b;
     const vars = [
       { x: 'X', y: 'Y', l: ['a', 'b', 'c'] },
@@ -67,6 +70,19 @@ describe('templates: bounds, and long templates in pieces #once', () => {
     const r = await govern(['render', t, '--vars-json', '{"x": "1", "l": ["p"]}'], { env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=192` } });
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.equal('a 1\n'.repeat(MAX_TEMPLATE_TERMS - 5));
+  });
+
+  it('plans a tree of four templates at the bound in a heap of 320 MB: none keeps its parsed form once compiled', async () => {
+    const dir = tempDir();
+    const files = [1, 2, 3, 4].map((i) => {
+      writeFile(path.join(dir, 'templates.d', `t${i}`), lines(MAX_TEMPLATE_TERMS - 1, () => `t${i} {{x}}\n`));
+      return `file "${path.join(dir, `out${i}`)}" {\n  ensure   = "present"\n  owner    = "root"\n  group    = "root"\n  mode     = "0644"\n  template = "t${i}"\n  vars     = { x = "${i}" }\n}\n`;
+    });
+    writeFile(path.join(dir, 'main.hcl'), files.join(''));
+    // (f18cfc8 kept each template's parsed form: 4.4 GB for six of them.)
+    const r = await govern(['plan', dir], { env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=320` } });
+    expect(r.code, r.stderr).to.equal(0);
+    for (const i of [1, 2, 3, 4]) expect(r.stdout).to.contain(`file:${path.join(dir, `out${i}`)}`);
   });
 
   it('refuses blocks nested more than 100 deep before parsing, however deep, and takes 100', async function () {
