@@ -179,8 +179,7 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
     return compiledInPieces(handlebars() as unknown as Compilers, ast);
   } catch (e) {
     // V8's refusal of what Handlebars made of the template (65,536 arguments to a helper), or
-    // Handlebars' own at a line; a TypeError is a fault of govern's, not of the template.
-    if (e instanceof TypeError || e instanceof ReferenceError) throw e;
+    // Handlebars' own at a line: told as a render's error was when Handlebars compiled at it.
     throw asTemplateError(e, file, source);
   }
 }
