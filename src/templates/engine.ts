@@ -166,7 +166,7 @@ function compileChecked(file: string, source: string, helpers: Set<string>, opti
     if (keptForm) options.kept!.put(keptKey!, { ast: keptForm });
   } catch (e) {
     if (e instanceof TemplateError) throw e;
-    if (e instanceof RangeError) throw tooDeep(file, source);
+    if (e instanceof RangeError) throw tooDeep(file);
     const open = /got 'EOF'/.test((e as Error).message) ? unclosedBlock(source) : undefined;
     if (open) throw new TemplateError({ file, line: open.line, message: `template syntax error: {{#${open.name}}} opened on line ${open.line} is never closed (no {{/${open.name}}} before the end of the template)` });
     const line = parseErrorLine(e);
@@ -220,7 +220,7 @@ function usePartial(set: PartialSet, name: string, file: string, line: number | 
 function asTemplateError(e: unknown, file: string, source: string): TemplateError {
   if (e instanceof TemplateError) return e;
   if (e instanceof RangeError && e.message.includes('Invalid string length')) return tooLarge(file);
-  if (e instanceof RangeError) return tooDeep(file, source);
+  if (e instanceof RangeError) return tooDeep(file);
   // Handlebars' strict lookup in a string or number (the element of {{#each}} over a list of them)
   // fails with JavaScript's own words and no line.
   const inPrimitive = e instanceof TypeError ? /^Cannot use 'in' operator to search for '(.*)' in (.*)$/s.exec(e.message) : null;
@@ -244,20 +244,11 @@ function asTemplateError(e: unknown, file: string, source: string): TemplateErro
 }
 
 /**
- * Handlebars recurses once per nested block and runs out of stack some thousands of levels down:
- * the error names the line where blocks first nest more than 100 deep.
+ * Handlebars recursed past the stack although the template passed its bounds (bounds.ts counts
+ * blocks, chains, sub-expressions and paths before parsing, and names the line).
  */
-function tooDeep(file: string, source: string): TemplateError {
-  let depth = 0;
-  let line = 1;
-  let deepAt: number | undefined;
-  const tokens = /\{\{~?([#^/])|\n/g;
-  for (let m = tokens.exec(source); m !== null; m = tokens.exec(source)) {
-    if (m[0] === '\n') line++;
-    else if (m[1] === '/') depth--;
-    else if (++depth > 100) deepAt ??= line;
-  }
-  return new TemplateError({ file, line: deepAt, message: 'blocks nested too deeply for Handlebars (keep them under 100 levels)' });
+function tooDeep(file: string): TemplateError {
+  return new TemplateError({ file, message: 'nested too deeply for Handlebars (blocks, {{else if}} chains, sub-expressions or paths)' });
 }
 
 /** The rendered text passed the longest string the JavaScript engine can hold (partials that double, say). */

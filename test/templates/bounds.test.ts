@@ -98,6 +98,19 @@ describe('templates: bounds, and long templates in pieces #once', () => {
     expect([ok.code, ok.stdout], ok.stderr).to.deep.equal([0, 'in\n']);
   });
 
+  it('refuses a chain of more than 1,000 {{else if}} at its line, and takes one as long as that with its block', async function () {
+    // Handlebars nests each link in the last: its parser took 76 s over 10,000 of them.
+    this.timeout(30_000);
+    const dir = tempDir();
+    const chain = (n: number) => `a\n{{#if x}}1${'{{else if x}}2'.repeat(n)}{{else}}3{{/if}}\n{{#if x}}{{else if x}}{{/if}}\n`;
+    const ok = writeFile(path.join(dir, 'ok.tmpl'), chain(999));
+    const r = await govern(['render', ok, '--var', 'x=1']);
+    expect([r.code, r.stdout], r.stderr).to.deep.equal([0, 'a\n1\n\n']);
+    const long = writeFile(path.join(dir, 'long.tmpl'), chain(30_000));
+    const refused = await govern(['render', long, '--var', 'x=1']);
+    expect([refused.code, refused.stdout, refused.stderr]).to.deep.equal([1, '', `govern: ${long}:2: blocks and their {{else if}} chains nested more than 1000 levels deep (each {{else ...}} of a chain is one); govern refuses deeper nesting\n`]);
+  });
+
   it('refuses sub-expressions nested more than 100 deep and a path of more than 100 parts, at their lines, and takes 100', async () => {
     const dir = tempDir();
     const sub = (n: number) => `{{concat ${'(concat '.repeat(n)}s${')'.repeat(n)}}}`;
